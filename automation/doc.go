@@ -1,0 +1,24 @@
+// Package automation is office's pure policy: it decides whether automation may
+// type into an agent's terminal right now, and why not.
+//
+// It owns the rules of seed 002 and ../shared/design.md §5 and §9: the block
+// reasons (exited, picker, draft, settling) and their 30-minute stale windows,
+// the bare interactive-command rule that latches a picker, the keystroke line
+// model fed with the person's own input, the one-directional prompt-row reading
+// (the screen may clear a draft, never create one), the deliverable-status rule,
+// readiness settle times, and status detection from observed signals.
+//
+// Nothing here does I/O, starts a goroutine or reads a clock: every function
+// that depends on time takes "now" as a parameter, so each rule is a table test.
+//
+// Where each rule lives:
+//
+//   - types.go: Status, Block and State; limits.go: the seed's fixed numbers.
+//   - block.go: IsStale and BlockReason (exited > picker > draft > settling).
+//   - picker.go: the bare interactive-command rule (OpensInteractiveUI).
+//   - keys.go: how the person's keys and pasted text act on the line model (a table).
+//   - line.go: Tracker, the keystroke line model with the picker latch and settling.
+//   - prompt.go: reading the prompt row (PromptRowHasText, ReadPromptRow).
+//   - status.go: Deliverable, DetectStatus and StatusDebouncer.
+//   - ready.go: readiness settle times and the boot grace.
+package automation

@@ -1,0 +1,238 @@
+package automation
+
+// The keystroke line model (seed 002 §4.4, design.md §5): office's belief about
+// what the person has typed on the agent's prompt, kept from the person's own
+// input bytes, plus the picker latch and the settling window after it closes.
+// The screen may correct the belief one way only (ObservePrompt).
+
+import (
+	"bytes"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Tracker is the line model of one terminal: the draft (line text, dirty flag
+// and its time), the picker latch and the settling deadline. Feed it only the
+// person's own input; office's automated writes never pass through it.
+//
+// The zero value is ready: an empty line, no latch, no settling. A Tracker is
+// not safe for concurrent use: one goroutine (pool's input path, or whoever
+// holds the terminal's lock) owns it.
+type Tracker struct {
+	// Extra lists the profile's interactive commands beyond
+	// DefaultInteractiveCommands; submitting one bare latches the picker.
+	Extra []string
+
+	line      []rune    // the line model
+	dirty     bool      // the person's text is believed to sit on the prompt
+	dirtyAt   time.Time // last keystroke (or MarkDraft) that touched the draft
+	lastKey   time.Time // last non-empty Feed
+	lastTouch time.Time // later of lastKey and the last MarkDraft: the echo-grace origin
+	picker    bool      // a picker is believed open
+	pickerAt  time.Time // when it was latched
+	settle    time.Time // automation is blocked strictly before this
+	inPaste   bool      // between a paste start marker and its end marker
+	pending   []byte    // an incomplete UTF-8 rune at the end of the last chunk
+}
+
+// Feed applies one chunk of the person's input (one read, one batch of keys)
+// received at now, and returns the non-empty trimmed lines it submitted, in
+// order (nil if none). An empty chunk changes nothing. The rules:
+//
+//   - A chunk that is exactly Esc or Ctrl-C releases the picker latch, if set,
+//     with a PickerCloseSettle settling block, and clears the line. A chunk that
+//     is exactly Ctrl-U clears the line but leaves the latch: kill-line does not
+//     close a menu.
+//   - Bracketed-paste markers (ESC[200~, ESC[201~) are removed; each must arrive
+//     whole in one chunk, but a paste body may span chunks. Pasted text is
+//     typed text, except that its newlines are kept in the line and never
+//     submit.
+//   - Otherwise the chunk is decoded rune by rune (an incomplete rune at its end
+//     is kept for the next chunk; invalid bytes become U+FFFD). Outside a paste:
+//     CR or LF submits (CR LF counts as one Enter); DEL or BS removes the last
+//     rune; an ESC starts an escape sequence (arrow key, Alt-combo) and ends the
+//     scan, up to the next paste start marker in the same chunk; printable runes
+//     and tab are appended; other controls are ignored.
+//   - Submitting trims the line, reports it if non-empty and clears it; a latch
+//     that was set is released with a PickerCloseSettle settling block; then, if
+//     the text is a bare interactive command (OpensInteractiveUI with t.Extra),
+//     the picker is latched at now.
+//
+// After any non-empty chunk the draft is dirty exactly when the line is
+// non-empty, and both LastKey and the draft's time (State().DirtyAt) are now:
+// the stale window measures time since the person last touched the draft.
+func (t *Tracker) Feed(chunk []byte, now time.Time) (submitted []string) {
+	if len(chunk) == 0 {
+		return nil
+	}
+	t.lastKey = now
+	t.dirtyAt = now
+	t.lastTouch = now
+
+	if act, ok := loneKeys[string(chunk)]; ok {
+		t.pending = nil
+		t.line = t.line[:0]
+		t.dirty = false
+		if act == actClearRelease {
+			t.inPaste = false
+			t.release(now)
+		}
+		return nil
+	}
+
+	data := chunk
+	if len(t.pending) > 0 {
+		data = append(append([]byte(nil), t.pending...), chunk...)
+		t.pending = nil
+	}
+	prevCR := false
+	for i := 0; i < len(data); {
+		if data[i] == 0x1b {
+			if bytes.HasPrefix(data[i:], []byte(pasteStart)) {
+				t.inPaste, prevCR = true, false
+				i += len(pasteStart)
+				continue
+			}
+			if bytes.HasPrefix(data[i:], []byte(pasteEnd)) {
+				t.inPaste, prevCR = false, false
+				i += len(pasteEnd)
+				continue
+			}
+		}
+		r, w := rune(data[i]), 1
+		if r >= utf8.RuneSelf {
+			if !utf8.FullRune(data[i:]) {
+				t.pending = append([]byte(nil), data[i:]...)
+				break
+			}
+			r, w = utf8.DecodeRune(data[i:])
+		}
+		i += w
+		if r == '\n' && prevCR {
+			prevCR = false
+			continue // CR LF is one Enter (or one pasted newline)
+		}
+		prevCR = r == '\r'
+
+		paste := 0
+		if t.inPaste {
+			paste = 1
+		}
+		switch keyActions[paste][classify(r)] {
+		case actAppend:
+			t.line = append(t.line, r)
+		case actNewline:
+			t.line = append(t.line, '\n')
+		case actPop:
+			if n := len(t.line); n > 0 {
+				t.line = t.line[:n-1]
+			}
+		case actSubmit:
+			if s := t.submit(now); s != "" {
+				submitted = append(submitted, s)
+			}
+		case actStopScan:
+			if j := bytes.Index(data[i:], []byte(pasteStart)); j >= 0 {
+				i += j
+			} else {
+				i = len(data)
+			}
+		}
+	}
+	t.dirty = len(t.line) > 0
+	return submitted
+}
+
+// submit handles Enter outside a paste and returns the trimmed line.
+func (t *Tracker) submit(now time.Time) string {
+	text := strings.TrimSpace(string(t.line))
+	t.line = t.line[:0]
+	t.release(now)
+	if OpensInteractiveUI(text, t.Extra) {
+		t.picker = true
+		t.pickerAt = now
+	}
+	return text
+}
+
+// release drops the picker latch, if set, with a PickerCloseSettle settling block.
+func (t *Tracker) release(now time.Time) {
+	if !t.picker {
+		return
+	}
+	t.picker = false
+	t.pickerAt = time.Time{}
+	t.Settle(now.Add(PickerCloseSettle))
+}
+
+// Line returns the current line model: what office believes the person has
+// typed on the prompt (pasted newlines included).
+func (t *Tracker) Line() string {
+	return string(t.line)
+}
+
+// State returns the picker, draft and settling fields of the automation state.
+// Exited is always false; the caller sets it.
+func (t *Tracker) State() State {
+	return State{
+		PickerLatched: t.picker,
+		PickerAt:      t.pickerAt,
+		Dirty:         t.dirty,
+		DirtyAt:       t.dirtyAt,
+		SettleUntil:   t.settle,
+	}
+}
+
+// LastKey returns when the person last fed a non-empty chunk; zero if never.
+func (t *Tracker) LastKey() time.Time {
+	return t.lastKey
+}
+
+// Settle extends the settling block to until; it never shortens it.
+func (t *Tracker) Settle(until time.Time) {
+	if until.After(t.settle) {
+		t.settle = until
+	}
+}
+
+// ClearDraft clears the line and the dirty flag, as the person's "recover
+// prompt" (office sending Ctrl-U for them) does. The picker latch stays:
+// kill-line does not close a menu.
+func (t *Tracker) ClearDraft() {
+	t.line = t.line[:0]
+	t.dirty = false
+}
+
+// ReleasePicker releases the picker latch, if set, with a PickerCloseSettle
+// settling block from now. It is for the composer's "close picker" button,
+// which sends Esc for the person. The line is left as it is.
+func (t *Tracker) ReleasePicker(now time.Time) {
+	t.release(now)
+}
+
+// MarkDraft makes text the line model and counts it as the person's draft from
+// now (dirty when text is non-empty). It is for text office typed but could not
+// submit: it sits on the prompt like the person's own. The echo grace of
+// ObservePrompt also runs from now, as after a keystroke.
+func (t *Tracker) MarkDraft(text string, now time.Time) {
+	t.line = append(t.line[:0], []rune(text)...)
+	t.dirty = len(t.line) > 0
+	t.dirtyAt = now
+	t.lastTouch = now
+}
+
+// ObservePrompt applies the screen's reading of the prompt row at now. It only
+// ever clears: when r is PromptEmpty and at least EchoGrace has passed since
+// the last keystroke (or MarkDraft), or there was none, the line and the dirty
+// flag are cleared. PromptHasText and PromptUnknown change nothing (the screen
+// never creates a draft), and the picker latch is never touched.
+func (t *Tracker) ObservePrompt(r PromptReading, now time.Time) {
+	if r != PromptEmpty {
+		return
+	}
+	if !t.lastTouch.IsZero() && now.Sub(t.lastTouch) < EchoGrace {
+		return
+	}
+	t.ClearDraft()
+}

@@ -1,0 +1,40 @@
+package automation
+
+// Readiness: when an agent's CLI has drawn enough of its UI to take a prompt.
+// A profile's ready marker (its idle prompt on screen) must have been seen for
+// a settle time first; failing that, the boot grace ends the wait.
+
+import "time"
+
+const (
+	// BootGrace is how long after spawn automation waits for a CLI that never
+	// shows its ready marker (seed 002: BOOT_GRACE_MS = 35_000).
+	BootGrace = 35 * time.Second
+	// ClaudeReadySettle is how long Claude Code's ready marker must stay on
+	// screen before the first write.
+	ClaudeReadySettle = 400 * time.Millisecond
+	// CodexReadySettle is the same for Codex.
+	CodexReadySettle = 500 * time.Millisecond
+	// GeminiReadySettle is the same for Gemini CLI.
+	GeminiReadySettle = 500 * time.Millisecond
+	// CustomReadyQuiet is how long a custom command must be quiet after its
+	// first output to count as ready (design.md §9).
+	CustomReadyQuiet = 2 * time.Second
+)
+
+// ReadySettled reports whether a ready marker first seen at markerSince has
+// stayed long enough: false for a zero markerSince (never seen), else
+// now.Sub(markerSince) >= settle.
+func ReadySettled(markerSince time.Time, settle time.Duration, now time.Time) bool {
+	if markerSince.IsZero() {
+		return false
+	}
+	return now.Sub(markerSince) >= settle
+}
+
+// BootGraceOver reports whether the boot gate is open: true when the agent is
+// ready, or when BootGrace has passed since spawned (now.Sub(spawned) >=
+// BootGrace). A zero spawned time counts as long ago.
+func BootGraceOver(spawned time.Time, ready bool, now time.Time) bool {
+	return ready || now.Sub(spawned) >= BootGrace
+}

@@ -1,0 +1,12 @@
+package main
+
+import (
+	"office/drain"
+	"office/pool"
+)
+
+// Short names for the engine's callback types.
+type (
+	drainNotice = drain.Notice
+	poolEvent   = pool.Event
+)

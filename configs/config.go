@@ -1,0 +1,272 @@
+package configs
+
+// The office file: top-level settings, agents and profile tables, parsed
+// into a Config, and the questions the engine asks of a Config about one
+// agent (its profile, its argv, its environment).
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Defaults of the top-level keys.
+const (
+	// DefaultPrefix is the UI prefix key when the file sets no prefix.
+	DefaultPrefix = "C-]"
+	// DefaultMailTimeout is the mail deadline when the file sets no
+	// mail_timeout (seed 004: default_task_timeout_minutes = 30).
+	DefaultMailTimeout = 30 * time.Minute
+)
+
+// Config is a parsed, validated office. In TOML the top level has the keys
+// prefix, mail_timeout, brief, [[agent]] tables and [profile.NAME] tables.
+// A Config is a plain value: methods only read it, and it is safe for
+// concurrent reads; a caller that changes it owns the synchronization.
+type Config struct {
+	// Path is the file the config came from (as given to Load or Parse), or
+	// "(embedded default)" for Default.
+	Path string
+	// Prefix is the UI prefix key, "C-]" unless the file says otherwise.
+	Prefix string
+	// MailTimeout is the deadline of mail sent without one; 30 min unless
+	// the file says otherwise. Never zero after Parse.
+	MailTimeout Duration
+	// Brief turns the opening brief on for agents that do not say; true
+	// unless the file says otherwise.
+	Brief bool
+	// Agents are the office's agents in file order.
+	Agents []Agent
+	// Profiles holds the built-in profiles (claude, codex, gemini, shell,
+	// custom) merged with the file's [profile.NAME] tables: a table for an
+	// existing name overrides only the keys it sets (env merges variable by
+	// variable); a new name adds a profile.
+	Profiles map[string]Profile
+}
+
+// Load reads and parses the office file at path, like Parse with name path,
+// except that relative agent cwds are joined to the file's absolute
+// directory. A read failure is returned wrapped (errors.Is works with
+// fs.ErrNotExist); a content problem is an *Error naming path and line.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("configs: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("configs: %w", err)
+	}
+	return parse(path, filepath.Dir(abs), data)
+}
+
+// Parse parses data, the text of an office file called name, and validates
+// it. Relative agent cwds are joined to filepath.Dir(name). On failure it
+// returns every problem found, each an *Error naming the file and line
+// (several are joined with errors.Join, in line order), and no Config.
+func Parse(name string, data []byte) (*Config, error) {
+	return parse(name, filepath.Dir(name), data)
+}
+
+// parse is Parse with the directory for relative cwds given ("" leaves
+// them relative).
+func parse(name, dir string, data []byte) (*Config, error) {
+	doc, err := decodeTOML(name, data)
+	if err != nil {
+		return nil, err
+	}
+	profiles, err := BuiltinProfiles()
+	if err != nil {
+		return nil, err
+	}
+	c := &Config{
+		Path:        name,
+		Prefix:      DefaultPrefix,
+		MailTimeout: Duration{DefaultMailTimeout},
+		Brief:       true,
+		Profiles:    profiles,
+	}
+	ix := indexSource(string(data))
+	probs := &problems{file: name}
+	if v, ok := doc["profile"]; ok {
+		decodeProfiles(v, c.Profiles, ix, probs)
+	}
+	for _, key := range slices.Sorted(maps.Keys(doc)) {
+		v := doc[key]
+		switch key {
+		case "prefix":
+			s, err := asString(v)
+			if err == nil && strings.TrimSpace(s) == "" {
+				err = errors.New("is blank")
+			}
+			if err != nil {
+				probs.add(ix.line(key), "prefix: %v", err)
+				continue
+			}
+			c.Prefix = s
+		case "mail_timeout":
+			d, err := asDuration(v)
+			if err == nil && d.Duration == 0 {
+				err = errors.New("must be more than zero")
+			}
+			if err != nil {
+				probs.add(ix.line(key), "mail_timeout: %v", err)
+				continue
+			}
+			c.MailTimeout = d
+		case "brief":
+			b, err := asBool(v)
+			if err != nil {
+				probs.add(ix.line(key), "brief: %v", err)
+				continue
+			}
+			c.Brief = b
+		case "agent", "profile":
+		default:
+			probs.add(ix.line(key), "unknown key %q", key)
+		}
+	}
+	if v, ok := doc["agent"]; ok {
+		decodeAgents(c, v, dir, ix, probs)
+	}
+	if err := probs.err(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// syntaxError is a TOML syntax error; it unwraps to the toml.ParseError.
+type syntaxError struct{ pe toml.ParseError }
+
+func (e syntaxError) Error() string { return "TOML syntax: " + e.pe.Message }
+func (e syntaxError) Unwrap() error { return e.pe }
+
+// decodeTOML decodes data into generic maps; a syntax error is an *Error
+// at its line.
+func decodeTOML(name string, data []byte) (map[string]any, error) {
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &Error{File: name, Line: pe.Position.Line, Err: syntaxError{pe}}
+		}
+		return nil, &Error{File: name, Err: fmt.Errorf("TOML: %w", err)}
+	}
+	return doc, nil
+}
+
+// Agent returns a copy of the agent called name, and whether there is one.
+func (c *Config) Agent(name string) (Agent, bool) {
+	for _, a := range c.Agents {
+		if a.Name == name {
+			return a.clone(), true
+		}
+	}
+	return Agent{}, false
+}
+
+// ProfileOf returns a copy of a's profile. An empty a.Profile means "custom"
+// when a has a command (agents added outside a file, such as `office team
+// add --command`); with neither, or with an unknown profile, it fails.
+func (c *Config) ProfileOf(a Agent) (Profile, error) {
+	name := a.Profile
+	if name == "" {
+		if len(a.Command) == 0 {
+			return Profile{}, fmt.Errorf("configs: agent %q: no profile and no command", a.Name)
+		}
+		name = ProfileCustom
+	}
+	p, ok := c.Profiles[name]
+	if !ok {
+		return Profile{}, fmt.Errorf("configs: agent %q: unknown profile %q (known: %s)", a.Name, name, strings.Join(c.profileNames(), ", "))
+	}
+	return p.clone(), nil
+}
+
+// Argv returns the command line that starts a: a.Command if set, else the
+// profile's Command, then the profile's Args. It is a fresh slice with at
+// least one element (the program, looked up on PATH by the caller when it
+// has no slash). For the shell profile that is ["bash"]: a shell in a PTY is
+// interactive without -i, and the engine sets SHELL in its environment. It
+// fails when ProfileOf fails or when neither a nor its profile has a command.
+func (c *Config) Argv(a Agent) ([]string, error) {
+	return c.argv(a, false)
+}
+
+// ResumeArgv is Argv with the profile's Resume arguments between the program
+// and Args: the command line that continues a's most recent session. When
+// the profile has no Resume it equals Argv.
+func (c *Config) ResumeArgv(a Agent) ([]string, error) {
+	return c.argv(a, true)
+}
+
+// argv builds Argv, with the Resume arguments when resume is true.
+func (c *Config) argv(a Agent, resume bool) ([]string, error) {
+	p, err := c.ProfileOf(a)
+	if err != nil {
+		return nil, err
+	}
+	prog := a.Command
+	if len(prog) == 0 {
+		prog = p.Command
+	}
+	if len(prog) == 0 {
+		return nil, fmt.Errorf("configs: agent %q: profile %q has no command and the agent gives none", a.Name, p.Name)
+	}
+	out := slices.Clone(prog)
+	if resume {
+		out = append(out, p.Resume...)
+	}
+	return append(out, p.Args...), nil
+}
+
+// Env returns the variables office sets for a: its profile's Env overlaid
+// with a.Env, as a fresh map. Host variables (the profile's PassEnv) and
+// office's own (OFFICE_AGENT, ...) are the engine's to add.
+func (c *Config) Env(a Agent) (map[string]string, error) {
+	p, err := c.ProfileOf(a)
+	if err != nil {
+		return nil, err
+	}
+	env := maps.Clone(p.Env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	maps.Copy(env, a.Env)
+	return env, nil
+}
+
+// BriefFor reports whether a gets the opening brief: *a.Brief when set,
+// else c.Brief.
+func (c *Config) BriefFor(a Agent) bool {
+	if a.Brief != nil {
+		return *a.Brief
+	}
+	return c.Brief
+}
+
+// profileNames returns the names of c's profiles, sorted.
+func (c *Config) profileNames() []string {
+	return slices.Sorted(maps.Keys(c.Profiles))
+}
+
+// clone returns a deep copy of c.
+func (c *Config) clone() *Config {
+	out := *c
+	out.Agents = make([]Agent, len(c.Agents))
+	for i, a := range c.Agents {
+		out.Agents[i] = a.clone()
+	}
+	out.Profiles = make(map[string]Profile, len(c.Profiles))
+	for n, p := range c.Profiles {
+		out.Profiles[n] = p.clone()
+	}
+	return &out
+}

@@ -1,0 +1,26 @@
+// Package configs is office's configuration: the embedded default office, the
+// built-in agent profiles, and the TOML loader that turns an office file into
+// a validated Config.
+//
+// An office file lists agents ([[agent]] tables) and may add or adjust
+// profiles ([profile.NAME] tables). A profile is data, not code: how to start
+// one agent CLI (program, arguments, environment) and what its screen looks
+// like when it is ready, busy, idle or waiting for a human, where its input
+// row is, and how it takes Enter. When a CLI changes its UI, a config change
+// follows it; no release is needed. The built-in profiles (claude, codex,
+// gemini, shell, custom) live in profiles.toml, and the facts they encode are
+// cited there (real-clis.md: measured on Claude Code 2.1.197, Codex 0.171.0
+// and Gemini CLI 0.61.0).
+//
+// Everything here is a pure function of its inputs (the file's bytes, and
+// for Resolve a PATH lookup passed in by the caller). The package keeps no
+// mutable state; values it returns are fresh copies the caller may change.
+//
+// Errors about a file name the file and, where it can be found, the line:
+//
+//	office.toml:12: agent "x": unknown profile "foo" (known: claude, codex, custom, gemini, shell)
+//
+// settings.go is the one table of office's timing and size tunables, kept here
+// as documentation (`office config show`); the packages that use them keep
+// their own named constants.
+package configs

@@ -1,0 +1,104 @@
+package drain
+
+// Configuration of a Drainer, and the seed's numbers it defaults to.
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Defaults a zero Config field stands for (seed 002 and design.md §4, §9).
+const (
+	defaultDebounce        = 200 * time.Millisecond
+	defaultTick            = 3 * time.Second
+	defaultCooldown        = 4500 * time.Millisecond
+	defaultVerifyFor       = 2 * time.Second
+	defaultRetryEnterAfter = 500 * time.Millisecond
+	defaultMaxAttempts     = 3
+	defaultPasteThreshold  = 512
+	// defaultEnterDelay is the gap between text and Enter when the agent's
+	// SubmitProfile leaves it zero.
+	defaultEnterDelay = 140 * time.Millisecond
+	// verifyPoll is how often the prompt row is read while checking a submit.
+	verifyPoll = 100 * time.Millisecond
+	// abandonAfter is how long Run, once cancelled, waits for in-flight
+	// submits before it abandons them (a Write that ignores its ctx).
+	abandonAfter = time.Second
+)
+
+// Config is everything a Drainer needs. The zero value of every field but
+// Store and Agents is valid: a zero (or negative) number means the default
+// named on the field.
+type Config struct {
+	// Store is the durable queue. Required: Run fails without it.
+	Store Store
+	// Agents finds the agents' terminals. Required: Run fails without it.
+	Agents Agents
+	// Clock is the source of time; nil means RealClock.
+	Clock Clock
+	// Preconditions checks a head message's precondition (gate 6); nil
+	// passes only messages whose Precondition is "".
+	Preconditions Preconditions
+	// Notify is told about every message the drain gives up on. It is called
+	// from the agents' submit goroutines and from Run's, possibly at the same
+	// time, and should return quickly. nil ignores notices.
+	Notify func(Notice)
+	// Logger receives the drain's log; drops are logged at Warn. nil
+	// discards it.
+	Logger *slog.Logger
+
+	// Debounce is the fixed window from the first Wake to the pass it
+	// triggers; later Wakes inside the window do not extend it. 0 means
+	// 200 ms.
+	Debounce time.Duration
+	// Tick is the interval of the pass that runs regardless of Wake. 0 means
+	// 3 s.
+	Tick time.Duration
+	// Cooldown is the least time between two attempts to one agent, counted
+	// from the start of the earlier attempt (failed or not). 0 means 4.5 s.
+	Cooldown time.Duration
+	// VerifyFor is how long after an Enter the drain watches for the prompt
+	// row to empty or the agent to turn busy. 0 means 2 s.
+	VerifyFor time.Duration
+	// RetryEnterAfter is the pause before the one extra Enter sent when a
+	// submit was not confirmed and our text still sits on the prompt. 0 means
+	// 500 ms.
+	RetryEnterAfter time.Duration
+	// MaxAttempts is how many failed attempts drop a message (the store
+	// counts them). 0 means 3.
+	MaxAttempts int
+	// PasteThreshold is the size in bytes above which even a single line is
+	// sent as a bracketed paste (when the agent has paste mode on). 0 means
+	// 512.
+	PasteThreshold int
+}
+
+// withDefaults returns c with every zero field replaced by its default.
+func (c Config) withDefaults() Config {
+	dur := func(d *time.Duration, def time.Duration) {
+		if *d <= 0 {
+			*d = def
+		}
+	}
+	dur(&c.Debounce, defaultDebounce)
+	dur(&c.Tick, defaultTick)
+	dur(&c.Cooldown, defaultCooldown)
+	dur(&c.VerifyFor, defaultVerifyFor)
+	dur(&c.RetryEnterAfter, defaultRetryEnterAfter)
+	if c.MaxAttempts <= 0 {
+		c.MaxAttempts = defaultMaxAttempts
+	}
+	if c.PasteThreshold <= 0 {
+		c.PasteThreshold = defaultPasteThreshold
+	}
+	if c.Clock == nil {
+		c.Clock = RealClock{}
+	}
+	if c.Notify == nil {
+		c.Notify = func(Notice) {}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}

@@ -1,0 +1,21 @@
+// Package drain is office's only automated writer into agent terminals.
+//
+// Messages for an agent wait in the durable queue (package queue) until the
+// drain can type them in without touching the person's draft or menu (seed
+// 002, ../shared/design.md §4, §5 and §9). One goroutine, Drainer.Run, makes
+// every decision: it wakes on a fixed 200 ms debounce after any store or
+// terminal change (Drainer.Wake) and on a 3 s tick, and for each agent with
+// pending messages checks its head against the gates in order (idle, not
+// paused unless manual, booted, no block, cooled down, precondition, paste
+// mode). A message that passes is typed by a goroutine of its own agent (at
+// most one per agent at a time), so a PTY that blocks never stalls the
+// decisions or another agent.
+//
+// Typing is sanitized text (or one bracketed paste), a pause, then Enter
+// alone. Both writes must succeed before the message counts as sent; then the
+// prompt row is watched to confirm the submit. A failed write is retried after
+// the cooldown and dropped loudly after the third failure. The drain never
+// sends Esc, Ctrl-C or Ctrl-U and never types into a waiting dialog.
+//
+// Time comes from a Clock, so tests run in testing/synctest with exact times.
+package drain

@@ -1,0 +1,261 @@
+package drain
+
+// The Drainer and its decision loop: when a pass runs (the fixed debounce
+// after Wake, the tick, the end of a cooldown) and what a pass does for each
+// agent with pending messages. Typing happens elsewhere (deliver.go), on a
+// goroutine per agent, so nothing here waits on a PTY.
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"office/queue"
+)
+
+// maxDropsPerPass bounds how many head messages one pass may drop for a single
+// agent (failed preconditions, nothing left after sanitizing) before moving on.
+const maxDropsPerPass = 64
+
+// Drainer types queued messages into agent terminals. Run is its one decision
+// goroutine; Wake and Holds may be called from any goroutine.
+type Drainer struct {
+	cfg  Config // defaults applied; read-only after New
+	log  *slog.Logger
+	wake chan struct{} // capacity 1: a pending Wake
+
+	inFlight sync.WaitGroup // submit goroutines
+
+	mu     sync.Mutex
+	agents map[string]*agentState // guarded by mu
+}
+
+// agentState is what the drain remembers about one agent between passes.
+type agentState struct {
+	// inFlight is true while a submit goroutine runs for the agent; no other
+	// submit to it starts meanwhile.
+	inFlight bool
+	// lastAttempt is when the last attempt to the agent began (stamped before
+	// its first write); zero for none.
+	lastAttempt time.Time
+	// hold is the current hold reason ("" while delivering or not held).
+	hold string
+	// stored is the hold last recorded in the store; storedKnown is false
+	// until one was.
+	stored      string
+	storedKnown bool
+}
+
+// New returns a Drainer for cfg (zero fields take their defaults; see Config).
+// Nothing runs until Run is called.
+func New(cfg Config) *Drainer {
+	cfg = cfg.withDefaults()
+	return &Drainer{
+		cfg:    cfg,
+		log:    cfg.Logger,
+		wake:   make(chan struct{}, 1),
+		agents: make(map[string]*agentState),
+	}
+}
+
+// Wake tells the drain that the store or a terminal changed (a message was
+// queued, released or removed; a status, draft or picker changed). It never
+// blocks and may be called from any goroutine, before or while Run runs. The
+// first Wake arms a pass Config.Debounce later; Wakes before that pass are
+// folded into it and do not postpone it.
+func (d *Drainer) Wake() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run is the drain's decision goroutine: it runs a pass on the debounce after
+// Wake, every Config.Tick regardless, and when an agent's cooldown ends, until
+// ctx is done. It never blocks on a PTY write: each delivery runs on its own
+// goroutine, at most one per agent. Once ctx is done, Run cancels the
+// deliveries in flight, waits up to a second for them to finish (a Write that
+// ignores its ctx is abandoned), and returns ctx.Err(). It returns an error at
+// once if Config.Store or Config.Agents is nil. Call Run once.
+func (d *Drainer) Run(ctx context.Context) error {
+	if d.cfg.Store == nil || d.cfg.Agents == nil {
+		return errors.New("drain: Config.Store and Config.Agents are required")
+	}
+	clock := d.cfg.Clock
+	tick := clock.After(d.cfg.Tick)
+	var debounce, cooled <-chan time.Time
+	var cooledAt time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			d.waitInFlight()
+			return ctx.Err()
+		case <-d.wake:
+			if debounce == nil {
+				debounce = clock.After(d.cfg.Debounce)
+			}
+			continue
+		case <-debounce:
+			debounce = nil
+		case <-tick:
+			tick = clock.After(d.cfg.Tick)
+		case <-cooled:
+			cooled, cooledAt = nil, time.Time{}
+		}
+		next := d.pass(ctx)
+		if !next.IsZero() && (cooled == nil || next.Before(cooledAt)) {
+			cooled, cooledAt = clock.After(next.Sub(clock.Now())), next
+		}
+	}
+}
+
+// waitInFlight waits for the submit goroutines, at most abandonAfter.
+func (d *Drainer) waitInFlight() {
+	done := make(chan struct{})
+	go func() {
+		d.inFlight.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-d.cfg.Clock.After(abandonAfter):
+		d.log.Warn("drain stopped with a write still blocked; abandoning it")
+	}
+}
+
+// pass looks at every agent with pending messages once. It returns the
+// earliest time an agent held only by its cooldown may be tried again (zero
+// for none).
+func (d *Drainer) pass(ctx context.Context) (next time.Time) {
+	names, err := d.cfg.Store.PendingAgents(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			d.log.Error("listing pending agents", "err", err)
+		}
+		return time.Time{}
+	}
+	pending := make(map[string]bool, len(names))
+	for _, name := range names {
+		pending[name] = true
+		if at := d.consider(ctx, name); !at.IsZero() && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	d.clearHolds(ctx, pending)
+	return next
+}
+
+// consider applies the gates to the agent's head message and either records a
+// hold, drops the message (then looks at the new head), or starts delivering
+// it. It returns when the cooldown that holds the agent ends, if that is the
+// hold.
+func (d *Drainer) consider(ctx context.Context, name string) (coolsAt time.Time) {
+	if d.busy(name) {
+		return time.Time{}
+	}
+	a, ok := d.cfg.Agents.Agent(name)
+	if !ok {
+		d.setHold(ctx, name, HoldUnknownAgent)
+		return time.Time{}
+	}
+	for range maxDropsPerPass {
+		m, ok, err := d.cfg.Store.Head(ctx, name)
+		if err != nil {
+			if ctx.Err() == nil {
+				d.log.Error("reading queue head", "agent", name, "err", err)
+			}
+			return time.Time{}
+		}
+		if !ok {
+			d.setHold(ctx, name, "")
+			return time.Time{}
+		}
+		v := d.check(ctx, name, a, m)
+		switch {
+		case v.err != nil:
+			if ctx.Err() == nil {
+				d.log.Error("checking gates", "agent", name, "msg", m.ID, "err", v.err)
+			}
+			return time.Time{}
+		case v.drop != "":
+			if !d.drop(ctx, name, m, v.drop, v.notice) {
+				return time.Time{}
+			}
+			continue // no cooldown was stamped: the next message may go now
+		case v.hold != "":
+			d.setHold(ctx, name, v.hold)
+			return v.coolsAt
+		}
+		d.setHold(ctx, name, "")
+		d.start(ctx, name, a, m)
+		return time.Time{}
+	}
+	return time.Time{}
+}
+
+// drop removes m from the queue without typing it, logs and notifies. It
+// reports whether the store dropped it.
+func (d *Drainer) drop(ctx context.Context, name string, m queue.Message, reason, notice string) bool {
+	if err := d.cfg.Store.Drop(ctx, m.ID, reason); err != nil {
+		d.log.Error("dropping message", "agent", name, "msg", m.ID, "reason", reason, "err", err)
+		return false
+	}
+	d.log.Warn("message dropped", "agent", name, "msg", m.ID, "reason", reason)
+	d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: notice, Text: m.Text})
+	return true
+}
+
+// start marks the agent in flight and delivers m on a goroutine of its own.
+func (d *Drainer) start(ctx context.Context, name string, a Agent, m queue.Message) {
+	d.mu.Lock()
+	d.stateLocked(name).inFlight = true
+	d.mu.Unlock()
+	d.inFlight.Add(1)
+	go func() {
+		defer d.inFlight.Done()
+		defer d.finished(name)
+		d.deliver(ctx, name, a, m)
+	}()
+}
+
+// finished clears the agent's in-flight guard and wakes the loop, so the
+// agent's next message (or its new hold) is looked at soon.
+func (d *Drainer) finished(name string) {
+	d.mu.Lock()
+	d.stateLocked(name).inFlight = false
+	d.mu.Unlock()
+	d.Wake()
+}
+
+// busy reports whether a submit to the agent is in flight.
+func (d *Drainer) busy(name string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.stateLocked(name).inFlight
+}
+
+// lastAttempt returns when the last attempt to the agent began.
+func (d *Drainer) lastAttempt(name string) time.Time {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.stateLocked(name).lastAttempt
+}
+
+// stampAttempt starts the agent's cooldown at now.
+func (d *Drainer) stampAttempt(name string, now time.Time) {
+	d.mu.Lock()
+	d.stateLocked(name).lastAttempt = now
+	d.mu.Unlock()
+}
+
+// stateLocked returns the agent's state, creating it. d.mu must be held.
+func (d *Drainer) stateLocked(name string) *agentState {
+	st, ok := d.agents[name]
+	if !ok {
+		st = &agentState{}
+		d.agents[name] = st
+	}
+	return st
+}

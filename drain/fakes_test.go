@@ -1,0 +1,503 @@
+package drain_test
+
+// Fakes for the drain's dependencies, for use inside a testing/synctest
+// bubble: time is virtual, every fake records what it was asked with the
+// virtual time since the test's start.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"office/automation"
+	"office/drain"
+	"office/queue"
+)
+
+// *queue.Store must satisfy drain.Store as it is.
+var _ drain.Store = (*queue.Store)(nil)
+
+const ms = time.Millisecond
+
+// fakeClock is the real clock's functions; inside a synctest bubble they are
+// the bubble's virtual, exact time.
+type fakeClock struct{}
+
+func (fakeClock) Now() time.Time                         { return time.Now() }
+func (fakeClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// call is one recorded call to the fake store.
+type call struct {
+	at    time.Duration
+	op    string // Attempt, Delivered, AttemptFailed, Drop, SetHold
+	id    int64
+	agent string
+	arg   string // note, error text, reason or hold reason
+}
+
+// fakeStore is an in-memory queue.
+type fakeStore struct {
+	start time.Time
+
+	mu          sync.Mutex
+	nextID      int64
+	queues      map[string][]queue.Message
+	agentPaused map[string]bool
+	floorPaused bool
+	calls       []call
+}
+
+func newFakeStore(start time.Time) *fakeStore {
+	return &fakeStore{start: start, queues: map[string][]queue.Message{}, agentPaused: map[string]bool{}}
+}
+
+func (s *fakeStore) record(c call) {
+	c.at = time.Since(s.start)
+	s.calls = append(s.calls, c)
+}
+
+// enqueue appends a message for agent and returns its id.
+func (s *fakeStore) enqueue(agent, text string, edit ...func(*queue.Message)) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	m := queue.Message{ID: s.nextID, Agent: agent, Text: text, Created: time.Now()}
+	for _, e := range edit {
+		e(&m)
+	}
+	s.queues[agent] = append(s.queues[agent], m)
+	return m.ID
+}
+
+// sendNow marks message id manual and moves it to the front of its queue.
+func (s *fakeStore) sendNow(id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for agent, q := range s.queues {
+		for i, m := range q {
+			if m.ID == id {
+				m.Manual = true
+				s.queues[agent] = append([]queue.Message{m}, slices.Delete(q, i, i+1)...)
+				return
+			}
+		}
+	}
+}
+
+func (s *fakeStore) setPaused(agent string, paused bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.agentPaused[agent] = paused
+}
+
+func (s *fakeStore) setFloorPaused(paused bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.floorPaused = paused
+}
+
+// queued returns a copy of the agent's queue.
+func (s *fakeStore) queued(agent string) []queue.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.queues[agent])
+}
+
+// callsOf returns the recorded calls of op ("" for all).
+func (s *fakeStore) callsOf(op string) []call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []call
+	for _, c := range s.calls {
+		if op == "" || c.op == op {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (s *fakeStore) remove(id int64) (queue.Message, bool) {
+	for agent, q := range s.queues {
+		for i, m := range q {
+			if m.ID == id {
+				s.queues[agent] = slices.Delete(q, i, i+1)
+				if len(s.queues[agent]) == 0 {
+					delete(s.queues, agent)
+				}
+				return m, true
+			}
+		}
+	}
+	return queue.Message{}, false
+}
+
+func (s *fakeStore) find(id int64) *queue.Message {
+	for _, q := range s.queues {
+		for i := range q {
+			if q[i].ID == id {
+				return &q[i]
+			}
+		}
+	}
+	return nil
+}
+
+var errNotFound = errors.New("fake store: message not queued")
+
+func (s *fakeStore) PendingAgents(ctx context.Context) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for agent, q := range s.queues {
+		if len(q) > 0 {
+			out = append(out, agent)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+func (s *fakeStore) Head(ctx context.Context, agent string) (queue.Message, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.queues[agent]
+	if len(q) == 0 {
+		return queue.Message{}, false, nil
+	}
+	return q[0], true, nil
+}
+
+func (s *fakeStore) Paused(ctx context.Context, agent string) (bool, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.agentPaused[agent], s.floorPaused, nil
+}
+
+func (s *fakeStore) Attempt(ctx context.Context, id int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.find(id)
+	if m == nil {
+		return errNotFound
+	}
+	m.LastAttempt = time.Now()
+	s.record(call{op: "Attempt", id: id, agent: m.Agent})
+	return nil
+}
+
+func (s *fakeStore) Delivered(ctx context.Context, id int64, note string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.remove(id)
+	if !ok {
+		return errNotFound
+	}
+	s.record(call{op: "Delivered", id: id, agent: m.Agent, arg: note})
+	return nil
+}
+
+func (s *fakeStore) AttemptFailed(ctx context.Context, id int64, errText string, maxAttempts int) (bool, int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.find(id)
+	if m == nil {
+		return false, 0, errNotFound
+	}
+	m.Attempts++
+	m.LastError = errText
+	s.record(call{op: "AttemptFailed", id: id, agent: m.Agent, arg: errText})
+	if m.Attempts >= maxAttempts {
+		attempts := m.Attempts
+		s.remove(id)
+		return true, attempts, nil
+	}
+	return false, m.Attempts, nil
+}
+
+func (s *fakeStore) Drop(ctx context.Context, id int64, reason string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.remove(id)
+	if !ok {
+		return errNotFound
+	}
+	s.record(call{op: "Drop", id: id, agent: m.Agent, arg: reason})
+	return nil
+}
+
+func (s *fakeStore) SetHold(ctx context.Context, agent, reason string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.record(call{op: "SetHold", agent: agent, arg: reason})
+	return nil
+}
+
+// write is one recorded PTY write.
+type write struct {
+	at   time.Duration
+	data string
+	err  bool // the write failed
+}
+
+// fakeAgent is a terminal running a CLI that echoes typed text onto its
+// prompt row and, by default, submits (clears the row) on Enter.
+type fakeAgent struct {
+	t     *testing.T
+	start time.Time
+
+	mu          sync.Mutex
+	status      automation.Status
+	block       automation.Block
+	ready       bool
+	paste       bool
+	profile     drain.SubmitProfile
+	prompt      string
+	promptOK    bool
+	ignoreEnter int  // how many Enters leave the prompt as it is
+	busyOnEnter bool // an Enter turns the agent busy (the row keeps its text)
+	writeErr    error
+	exitOnFail  bool          // a failed write means the process has exited
+	hang        chan struct{} // non-nil: Write blocks until closed or ctx is done
+	writes      []write
+	drafts      []string
+}
+
+func newFakeAgent(t *testing.T, start time.Time) *fakeAgent {
+	return &fakeAgent{t: t, start: start, status: automation.StatusIdle, ready: true, promptOK: true}
+}
+
+// set changes the agent under its lock.
+func (a *fakeAgent) set(f func(a *fakeAgent)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f(a)
+}
+
+func (a *fakeAgent) Status() automation.Status {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.status
+}
+
+func (a *fakeAgent) Block(now time.Time) automation.Block {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.block
+}
+
+func (a *fakeAgent) Ready(now time.Time) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ready
+}
+
+func (a *fakeAgent) BracketedPaste() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.paste
+}
+
+func (a *fakeAgent) Submit() drain.SubmitProfile {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.profile
+}
+
+func (a *fakeAgent) Prompt() (string, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.promptOK {
+		return "", false
+	}
+	return "❯\u00a0" + a.prompt, true
+}
+
+func (a *fakeAgent) MarkDraft(text string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.drafts = append(a.drafts, text)
+}
+
+// forbidden reports a key the drain must never press.
+func forbidden(p string) string {
+	p = strings.ReplaceAll(strings.ReplaceAll(p, "\x1b[200~", ""), "\x1b[201~", "")
+	for _, k := range []struct{ b, name string }{{"\x1b", "Esc"}, {"\x03", "Ctrl-C"}, {"\x15", "Ctrl-U"}} {
+		if strings.Contains(p, k.b) {
+			return k.name
+		}
+	}
+	return ""
+}
+
+func (a *fakeAgent) Write(ctx context.Context, p []byte) error {
+	data := string(p)
+	if k := forbidden(data); k != "" {
+		a.t.Errorf("drain wrote %s: %q", k, data)
+	}
+	a.mu.Lock()
+	at := time.Since(a.start)
+	if a.hang != nil {
+		hang := a.hang
+		a.writes = append(a.writes, write{at: at, data: data})
+		a.mu.Unlock()
+		select {
+		case <-hang:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	defer a.mu.Unlock()
+	if a.writeErr != nil {
+		a.writes = append(a.writes, write{at: at, data: data, err: true})
+		if a.exitOnFail {
+			a.status = automation.StatusExited
+		}
+		return a.writeErr
+	}
+	a.writes = append(a.writes, write{at: at, data: data})
+	if data != "\r" {
+		a.prompt += strings.TrimSuffix(strings.TrimPrefix(data, "\x1b[200~"), "\x1b[201~")
+		return nil
+	}
+	if a.busyOnEnter {
+		a.status = automation.StatusBusy
+		return nil
+	}
+	if a.ignoreEnter > 0 {
+		a.ignoreEnter--
+		return nil
+	}
+	a.prompt = ""
+	return nil
+}
+
+// written returns a copy of the recorded writes.
+func (a *fakeAgent) written() []write {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.writes)
+}
+
+func (a *fakeAgent) markedDrafts() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.drafts)
+}
+
+// fakeAgents maps names to fake agents.
+type fakeAgents struct {
+	mu sync.Mutex
+	m  map[string]*fakeAgent
+}
+
+func (f *fakeAgents) Agent(name string) (drain.Agent, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	a, ok := f.m[name]
+	if !ok {
+		return nil, false
+	}
+	return a, true
+}
+
+// lockedBuffer is a log sink safe for concurrent writers.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// harness runs a Drainer on fakes inside a synctest bubble.
+type harness struct {
+	t      *testing.T
+	start  time.Time
+	store  *fakeStore
+	agents *fakeAgents
+	d      *drain.Drainer
+	log    *lockedBuffer
+
+	mu      sync.Mutex
+	notices []drain.Notice
+
+	cancel context.CancelFunc
+	errc   chan error
+}
+
+// newHarness starts Run at virtual time 0 with agents named by names (idle,
+// ready, no paste mode). edit may change the config before New.
+func newHarness(t *testing.T, names []string, edit func(*drain.Config)) *harness {
+	t.Helper()
+	h := &harness{t: t, start: time.Now(), log: &lockedBuffer{}, errc: make(chan error, 1)}
+	h.store = newFakeStore(h.start)
+	h.agents = &fakeAgents{m: map[string]*fakeAgent{}}
+	for _, n := range names {
+		h.agents.m[n] = newFakeAgent(t, h.start)
+	}
+	cfg := drain.Config{
+		Store:  h.store,
+		Agents: h.agents,
+		Clock:  fakeClock{},
+		Notify: func(n drain.Notice) {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			h.notices = append(h.notices, n)
+		},
+		Logger: slog.New(slog.NewTextHandler(h.log, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	h.d = drain.New(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	h.cancel = cancel
+	go func() { h.errc <- h.d.Run(ctx) }()
+	synctest.Wait()
+	return h
+}
+
+// agent returns the named fake agent.
+func (h *harness) agent(name string) *fakeAgent { return h.agents.m[name] }
+
+// until sleeps to virtual time at (since the start) and lets every goroutine
+// settle.
+func (h *harness) until(at time.Duration) {
+	h.t.Helper()
+	if d := at - time.Since(h.start); d > 0 {
+		time.Sleep(d)
+	}
+	synctest.Wait()
+}
+
+// stop cancels Run and checks that it returns context.Canceled.
+func (h *harness) stop() {
+	h.t.Helper()
+	h.cancel()
+	if err := <-h.errc; !errors.Is(err, context.Canceled) {
+		h.t.Errorf("Run returned %v, want context.Canceled", err)
+	}
+}
+
+func (h *harness) noticeList() []drain.Notice {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.notices)
+}

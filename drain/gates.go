@@ -1,0 +1,108 @@
+package drain
+
+// The gates a head message must pass, in the order of design.md §4 and the
+// drain contract: (1) the agent is idle, (2) not paused unless the message is
+// manual, (3) booted, (4) no automation block, (5) cooled down, (6) its
+// precondition holds, (7) it can be typed without splitting it. The first
+// failing gate names the hold; a failed precondition drops the message.
+
+import (
+	"context"
+	"time"
+
+	"office/automation"
+	"office/queue"
+)
+
+// verdict is what the gates decide about a head message. At most one of err,
+// drop and hold is set; none set means deliver now.
+type verdict struct {
+	err error
+	// drop is the reason to drop the message untyped, notice the Notice kind.
+	drop, notice string
+	// hold is the hold reason; coolsAt is when it ends if it is the cooldown.
+	hold    string
+	coolsAt time.Time
+}
+
+// check applies the gates to m, the head of the agent's queue. Run's goroutine
+// only.
+func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Message) verdict {
+	now := d.cfg.Clock.Now()
+	if h := statusHold(a, now); h != "" { // (1)
+		return verdict{hold: h}
+	}
+	if !m.Manual { // (2)
+		agentPaused, floorPaused, err := d.cfg.Store.Paused(ctx, name)
+		if err != nil {
+			return verdict{err: err}
+		}
+		if agentPaused || floorPaused {
+			return verdict{hold: HoldPaused}
+		}
+	}
+	if !a.Ready(now) { // (3)
+		return verdict{hold: HoldBooting}
+	}
+	if h := blockHold(a, now); h != "" { // (4)
+		return verdict{hold: h}
+	}
+	if at := d.lastAttempt(name).Add(d.cfg.Cooldown); now.Before(at) { // (5)
+		return verdict{hold: HoldCoolingDown, coolsAt: at}
+	}
+	ok, err := d.precondition(ctx, m) // (6)
+	if err != nil {
+		return verdict{err: err}
+	}
+	if !ok {
+		return verdict{drop: "precondition failed: " + preconditionName(m), notice: NoticePreconditionDropped}
+	}
+	t, hold := plan(m.Text, a, d.cfg.PasteThreshold) // (7)
+	if hold != "" {
+		return verdict{hold: hold}
+	}
+	if t.text == "" {
+		return verdict{drop: "nothing left to type after sanitizing", notice: NoticeDropped}
+	}
+	return verdict{}
+}
+
+// statusHold is gate (1): "" when the agent's status is deliverable, else
+// the hold. An agent counts as exited when its status or its block says so.
+func statusHold(a Agent, now time.Time) string {
+	s := a.Status()
+	if s == automation.StatusExited || a.Block(now) == automation.BlockExited {
+		return HoldExited
+	}
+	switch {
+	case automation.Deliverable(s):
+		return ""
+	case s == automation.StatusWaiting:
+		return HoldWaiting
+	}
+	return HoldBusy
+}
+
+// blockHold is gate (4): the block's word, or "" for none.
+func blockHold(a Agent, now time.Time) string {
+	return a.Block(now).String()
+}
+
+// precondition is gate (6).
+func (d *Drainer) precondition(ctx context.Context, m queue.Message) (bool, error) {
+	if d.cfg.Preconditions == nil {
+		return m.Precondition == "", nil
+	}
+	return d.cfg.Preconditions(ctx, m)
+}
+
+// preconditionName names m's precondition in a drop reason.
+func preconditionName(m queue.Message) string {
+	switch {
+	case m.Precondition != "":
+		return m.Precondition
+	case m.Kind != "":
+		return string(m.Kind)
+	}
+	return "(none)"
+}

@@ -1,0 +1,124 @@
+package drain
+
+// The submit protocol: how a message's text reaches the PTY. The text is
+// sanitized, then written as one bracketed paste (several lines, or more than
+// the paste threshold, when the CLI has paste mode on), line by line (shell
+// and custom agents without paste mode), or plainly; after a pause, Enter is
+// written alone (real-clis.md §5.4: text and "\r" in one write is a newline
+// for Codex and Gemini, not a submit).
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// The bytes the drain writes besides message text. Nothing else: no Esc, no
+// Ctrl-C, no Ctrl-U.
+const (
+	pasteStart = "\x1b[200~"
+	pasteEnd   = "\x1b[201~"
+	enterKey   = "\r"
+)
+
+// mode is how a text is typed.
+type mode int
+
+const (
+	// modePlain: one write of a single line, then Enter.
+	modePlain mode = iota
+	// modePaste: one bracketed-paste write, then Enter.
+	modePaste
+	// modeLines: each line then its own Enter.
+	modeLines
+)
+
+// typing is a message's text made ready for one agent.
+type typing struct {
+	mode mode
+	// text is what is typed, sanitized for the mode; "" when nothing is left.
+	text string
+	// probe is the line that stays on the prompt row if the CLI does not
+	// take the Enter: the first line (the last one for modeLines).
+	probe string
+}
+
+// plan sanitizes raw for agent a and chooses how to type it (gate 7). hold is
+// HoldNoPasteMode when the text has several lines, a has paste mode off and
+// is not typed line by line.
+func plan(raw string, a Agent, pasteThreshold int) (t typing, hold string) {
+	pasted := strings.TrimSpace(Sanitize(raw, true))
+	multi := strings.Contains(pasted, "\n")
+	if (multi || len(pasted) > pasteThreshold) && a.BracketedPaste() {
+		return typing{mode: modePaste, text: pasted, probe: firstLine(pasted)}, ""
+	}
+	plain := strings.TrimSpace(Sanitize(raw, false))
+	switch {
+	case !multi:
+		return typing{mode: modePlain, text: plain, probe: plain}, ""
+	case a.Submit().LineByLine:
+		return typing{mode: modeLines, text: plain, probe: plain[strings.LastIndexByte(plain, '\n')+1:]}, ""
+	}
+	return typing{}, HoldNoPasteMode
+}
+
+// firstLine returns s up to its first newline.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// typeIn types t into a and presses Enter, with the agent's gaps. typed
+// reports, when err is not nil, whether text reached the prompt without its
+// Enter (it sits there now). A nil error means every write succeeded.
+func (d *Drainer) typeIn(ctx context.Context, a Agent, t typing) (typed bool, err error) {
+	prof := a.Submit()
+	gap := prof.EnterDelay
+	if gap <= 0 {
+		gap = defaultEnterDelay
+	}
+	switch t.mode {
+	case modePaste:
+		pasteGap := prof.PasteEnterDelay
+		if pasteGap <= 0 {
+			pasteGap = gap
+		}
+		return d.line(ctx, a, pasteStart+t.text+pasteEnd, pasteGap)
+	case modeLines:
+		for l := range strings.SplitSeq(t.text, "\n") {
+			if typed, err := d.line(ctx, a, l, gap); err != nil {
+				return typed, err
+			}
+		}
+		return false, nil
+	}
+	return d.line(ctx, a, t.text, gap)
+}
+
+// line writes text (skipped when empty), waits gap, then writes Enter alone.
+func (d *Drainer) line(ctx context.Context, a Agent, text string, gap time.Duration) (typed bool, err error) {
+	if text != "" {
+		if err := a.Write(ctx, []byte(text)); err != nil {
+			return false, err
+		}
+		if err := d.sleep(ctx, gap); err != nil {
+			return true, err
+		}
+	}
+	if err := a.Write(ctx, []byte(enterKey)); err != nil {
+		return text != "", err
+	}
+	return false, nil
+}
+
+// sleep waits dur on the drain's clock, or until ctx is done.
+func (d *Drainer) sleep(ctx context.Context, dur time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-d.cfg.Clock.After(dur):
+		return nil
+	}
+}

@@ -1,0 +1,174 @@
+package drain
+
+// Checking a submit (design.md §9): after Enter, watch for up to VerifyFor
+// that the prompt row emptied or the agent left idle. If neither, and nothing
+// says an Enter could do harm (no dialog, no block, our own text still on the
+// prompt row), press Enter once more after a pause and watch again. Otherwise
+// the text was typed but not submitted.
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode"
+
+	"office/automation"
+)
+
+// probeRunes is how much of a line (without white space) must be found on
+// the prompt row to count as our text still sitting there: enough to be
+// specific, short enough to fit a narrow pane's row.
+const probeRunes = 16
+
+// sign is what one look at the agent after an Enter shows.
+type sign int
+
+const (
+	// signNone: no evidence yet; the text may still sit on the prompt.
+	signNone sign = iota
+	// signSubmitted: the prompt row is empty or the agent turned busy.
+	signSubmitted
+	// signDialog: the agent is waiting on a dialog; it left idle, so the
+	// Enter was taken, and no further Enter may be sent.
+	signDialog
+	// signExited: the agent's process exited after both writes succeeded.
+	signExited
+)
+
+// note is the delivery note recorded for a sign.
+func (s sign) note() string {
+	switch s {
+	case signSubmitted:
+		return "verified"
+	case signDialog:
+		return "unverified: a dialog opened"
+	case signExited:
+		return "unverified: the agent exited"
+	}
+	return "unverified"
+}
+
+// verify reports whether the text typed by t was submitted, and the note to
+// record. An agent that cannot be checked (SubmitProfile.Unverifiable, or a
+// prompt row that cannot be read) counts as delivered, "unverified"; so does
+// a check cut short by ctx, since both writes succeeded.
+func (d *Drainer) verify(ctx context.Context, a Agent, t typing) (note string, submitted bool) {
+	if a.Submit().Unverifiable {
+		return "unverified", true
+	}
+	if _, ok := a.Prompt(); !ok {
+		return "unverified", true
+	}
+	s, err := d.watch(ctx, a)
+	if err != nil {
+		return "unverified", true
+	}
+	if s != signNone {
+		return s.note(), true
+	}
+	note, submitted, retry := d.unconfirmed(a, t)
+	if !retry {
+		return note, submitted
+	}
+	if err := d.sleep(ctx, d.cfg.RetryEnterAfter); err != nil {
+		return "unverified", true
+	}
+	// Things may have moved during the pause: judge again at the Enter.
+	if note, submitted, retry = d.unconfirmed(a, t); !retry {
+		return note, submitted
+	}
+	if err := a.Write(ctx, []byte(enterKey)); err != nil {
+		if ctx.Err() != nil {
+			return "unverified", true
+		}
+		return "", false
+	}
+	s, err = d.watch(ctx, a)
+	switch {
+	case err != nil:
+		return "unverified", true
+	case s == signNone:
+		return "", false
+	}
+	return s.note() + " (second Enter)", true
+}
+
+// watch looks at the agent every verifyPoll for VerifyFor and returns the
+// first sign other than signNone, or signNone at the end. err is ctx's.
+func (d *Drainer) watch(ctx context.Context, a Agent) (sign, error) {
+	deadline := d.cfg.Clock.Now().Add(d.cfg.VerifyFor)
+	for {
+		wait := min(verifyPoll, deadline.Sub(d.cfg.Clock.Now()))
+		if err := d.sleep(ctx, wait); err != nil {
+			return signNone, err
+		}
+		now := d.cfg.Clock.Now()
+		if s := look(a, now); s != signNone {
+			return s, nil
+		}
+		if !now.Before(deadline) {
+			return signNone, nil
+		}
+	}
+}
+
+// look reads the agent once after an Enter.
+func look(a Agent, now time.Time) sign {
+	switch s := a.Status(); {
+	case s == automation.StatusExited || a.Block(now) == automation.BlockExited:
+		return signExited
+	case s == automation.StatusWaiting:
+		return signDialog
+	case s == automation.StatusBusy:
+		return signSubmitted
+	}
+	if row, ok := a.Prompt(); ok && !automation.PromptRowHasText(row) {
+		return signSubmitted
+	}
+	return signNone
+}
+
+// unconfirmed decides what to do once a submit was not confirmed: record a
+// delivery after all (submitted, with note), press Enter once more (retry),
+// or neither (the text was typed but not submitted). One more Enter is sent
+// only when it can do no harm: no dialog, no block (the person is not at the
+// prompt), and our own text is still what the prompt row shows.
+func (d *Drainer) unconfirmed(a Agent, t typing) (note string, submitted, retry bool) {
+	now := d.cfg.Clock.Now()
+	if s := look(a, now); s != signNone {
+		return s.note(), true, false
+	}
+	row, ok := a.Prompt()
+	switch {
+	case !ok:
+		return "unverified", true, false
+	case a.Block(now) != automation.BlockNone, !onRow(row, t.probe):
+		return "", false, false
+	}
+	return "", false, true
+}
+
+// onRow reports whether the start of line shows on the prompt row. White
+// space is ignored on both sides (the row pads wide runes, a prompt marker is
+// followed by a no-break space), and only the first probeRunes runes of line
+// are looked for, so a line wider than the pane still matches.
+func onRow(row, line string) bool {
+	probe := []rune(withoutSpace(line))
+	if len(probe) == 0 {
+		return false
+	}
+	if len(probe) > probeRunes {
+		probe = probe[:probeRunes]
+	}
+	return strings.Contains(withoutSpace(row), string(probe))
+}
+
+// withoutSpace returns s without its white space.
+func withoutSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}

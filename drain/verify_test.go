@@ -1,0 +1,168 @@
+package drain_test
+
+// Checking the submit: the prompt row empties or the agent turns busy; else
+// one more Enter when harmless; else "typed, not submitted".
+
+import (
+	"slices"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"office/automation"
+	"office/drain"
+)
+
+func TestTypedNotSubmitted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		a.set(func(a *fakeAgent) { a.ignoreEnter = 99 })
+		id := h.store.enqueue("a", "hello")
+		h.store.enqueue("a", "second")
+		h.d.Wake()
+		h.until(4 * time.Second)
+		// Enter at 340; watched until 2340; one more Enter 500 ms later;
+		// watched until 4840.
+		checkWrites(t, a.written(), []write{{200 * ms, "hello", false}, {340 * ms, "\r", false}, {2840 * ms, "\r", false}})
+		if c := h.store.callsOf("Drop"); len(c) != 0 {
+			t.Fatalf("dropped before the second check ended: %+v", c)
+		}
+		h.until(4840 * ms)
+		checkCalls(t, h.store, "Drop", []call{{at: 4840 * ms, id: id, agent: "a", arg: "typed, not submitted"}})
+		want := drain.Notice{Agent: "a", MsgID: id, Kind: drain.NoticeTypedNotSubmitted, Text: "hello"}
+		if got := h.noticeList(); len(got) != 1 || got[0] != want {
+			t.Errorf("notices = %+v, want [%+v]", got, want)
+		}
+		if d := a.markedDrafts(); !slices.Equal(d, []string{"hello"}) {
+			t.Errorf("MarkDraft calls = %q, want [hello]", d)
+		}
+		if c := h.store.callsOf("AttemptFailed"); len(c) != 0 {
+			t.Errorf("AttemptFailed = %+v, want none", c)
+		}
+		// Not retyped: "hello" is gone from the queue, "second" is next.
+		if q := h.store.queued("a"); len(q) != 1 || q[0].Text != "second" {
+			t.Errorf("queue = %+v, want only the second message", q)
+		}
+		h.stop()
+	})
+}
+
+func TestSecondEnterSubmits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		a.set(func(a *fakeAgent) { a.ignoreEnter = 1 })
+		id := h.store.enqueue("a", "hello")
+		h.d.Wake()
+		h.until(5 * time.Second)
+		checkWrites(t, a.written(), []write{{200 * ms, "hello", false}, {340 * ms, "\r", false}, {2840 * ms, "\r", false}})
+		checkCalls(t, h.store, "Delivered", []call{{at: 2940 * ms, id: id, agent: "a", arg: "verified (second Enter)"}})
+		if d := a.markedDrafts(); len(d) != 0 {
+			t.Errorf("MarkDraft calls = %q, want none", d)
+		}
+		h.stop()
+	})
+}
+
+func TestBusyAfterEnterIsVerified(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		a.set(func(a *fakeAgent) { a.busyOnEnter = true })
+		id := h.store.enqueue("a", "hello")
+		h.d.Wake()
+		h.until(5 * time.Second)
+		checkCalls(t, h.store, "Delivered", []call{{at: 440 * ms, id: id, agent: "a", arg: "verified"}})
+		checkWrites(t, a.written(), []write{{200 * ms, "hello", false}, {340 * ms, "\r", false}})
+		h.stop()
+	})
+}
+
+func TestNoSecondEnter(t *testing.T) {
+	cases := []struct {
+		name string
+		// after runs at 1 s, while the first check watches.
+		after    func(a *fakeAgent)
+		wantNote string // "" means dropped as typed, not submitted
+		wantAt   time.Duration
+	}{
+		{"someone else's text on the row", func(a *fakeAgent) { a.prompt = "something else" }, "", 2340 * ms},
+		{"the person is typing", func(a *fakeAgent) { a.block = automation.BlockDraft }, "", 2340 * ms},
+		{"a dialog opened", func(a *fakeAgent) { a.status = automation.StatusWaiting }, "unverified: a dialog opened", 1040 * ms},
+		{"the agent exited", func(a *fakeAgent) { a.status = automation.StatusExited }, "unverified: the agent exited", 1040 * ms},
+		{"the row became unreadable", func(a *fakeAgent) { a.promptOK = false }, "unverified", 2340 * ms},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, []string{"a"}, nil)
+				a := h.agent("a")
+				a.set(func(a *fakeAgent) { a.ignoreEnter = 99 })
+				id := h.store.enqueue("a", "hello")
+				h.d.Wake()
+				h.until(time.Second)
+				a.set(c.after)
+				h.until(10 * time.Second)
+				checkWrites(t, a.written(), []write{{200 * ms, "hello", false}, {340 * ms, "\r", false}})
+				if c.wantNote == "" {
+					checkCalls(t, h.store, "Drop", []call{{at: c.wantAt, id: id, agent: "a", arg: "typed, not submitted"}})
+					if d := a.markedDrafts(); !slices.Equal(d, []string{"hello"}) {
+						t.Errorf("MarkDraft calls = %q, want [hello]", d)
+					}
+				} else {
+					checkCalls(t, h.store, "Delivered", []call{{at: c.wantAt, id: id, agent: "a", arg: c.wantNote}})
+				}
+				h.stop()
+			})
+		})
+	}
+}
+
+func TestUnverifiable(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(a *fakeAgent)
+	}{
+		{"profile", func(a *fakeAgent) { a.profile.Unverifiable = true; a.ignoreEnter = 99 }},
+		{"row unreadable", func(a *fakeAgent) { a.promptOK = false }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, []string{"a"}, nil)
+				a := h.agent("a")
+				a.set(c.edit)
+				id := h.store.enqueue("a", "hello")
+				h.d.Wake()
+				h.until(5 * time.Second)
+				checkWrites(t, a.written(), []write{{200 * ms, "hello", false}, {340 * ms, "\r", false}})
+				checkCalls(t, h.store, "Delivered", []call{{at: 340 * ms, id: id, agent: "a", arg: "unverified"}})
+				h.stop()
+			})
+		})
+	}
+}
+
+func TestWideTextOnANarrowRowStillCountsAsOurs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		a.set(func(a *fakeAgent) { a.ignoreEnter = 1 })
+		text := "请帮我检查一下这个函数为什么在并发调用时会出现数据竞争的问题"
+		h.store.enqueue("a", text)
+		h.d.Wake()
+		h.until(time.Second)
+		// The row shows only the start of the text, each wide rune padded.
+		a.set(func(a *fakeAgent) {
+			var row []rune
+			for _, r := range []rune(text)[:18] {
+				row = append(row, r, ' ')
+			}
+			a.prompt = string(row)
+		})
+		h.until(5 * time.Second)
+		checkWrites(t, a.written(), []write{{200 * ms, text, false}, {340 * ms, "\r", false}, {2840 * ms, "\r", false}})
+		h.stop()
+	})
+}

@@ -1,0 +1,382 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"office/automation"
+	"office/configs"
+	"office/drain"
+	"office/pool"
+	"office/queue"
+)
+
+// Options configure an engine. Config and StateDir are required.
+type Options struct {
+	// Config is the office: its agents and profiles.
+	Config *configs.Config
+	// StateDir holds the lock, the socket, the store and the log.
+	StateDir string
+	// Bin is the absolute path of the office binary (OFFICE_BIN for agents).
+	Bin string
+	// HostEnv is the office's own environment (os.Environ()); agents get only
+	// an allowlisted part of it (see AgentEnv).
+	HostEnv []string
+	// Cols and Rows are the agents' initial PTY size; zero means 120×40.
+	Cols, Rows int
+	// Logger receives the engine's log; nil discards it.
+	Logger *slog.Logger
+	// OnTerminal, if set, is called on every terminal change (screen, status,
+	// gate, exit); it must not block.
+	OnTerminal func(pool.Event)
+	// OnNotice, if set, receives the drain's notices (drops, typed but not
+	// submitted); it must not block.
+	OnNotice func(drain.Notice)
+}
+
+// Agent is one configured agent as the engine runs it.
+type Agent struct {
+	// Config is the agent's configuration.
+	Config configs.Agent
+	// Profile is its resolved profile.
+	Profile configs.Profile
+	// Term is its terminal; nil when the process could not be started.
+	Term *pool.Terminal
+	// SpawnErr says why Term is nil.
+	SpawnErr error
+}
+
+// Engine is one running office. Its methods are safe for concurrent use.
+type Engine struct {
+	opts   Options
+	log    *slog.Logger
+	lock   *os.File
+	store  *queue.Store
+	ln     net.Listener
+	drain  *drain.Drainer
+	agents []*Agent
+	byName map[string]*Agent
+
+	closeOnce sync.Once
+}
+
+// Open takes the state directory's lock, opens the store, registers the
+// config's agents and starts every agent's process. A second engine on the
+// same directory gets *LockedError. On error nothing is left running.
+func Open(o Options) (e *Engine, err error) {
+	if o.Config == nil {
+		return nil, errors.New("engine: no config")
+	}
+	if o.Cols <= 0 {
+		o.Cols = 120
+	}
+	if o.Rows <= 0 {
+		o.Rows = 40
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if err := EnsureStateDir(o.StateDir); err != nil {
+		return nil, err
+	}
+	lock, err := lockState(o.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}}
+	defer func() {
+		if err != nil {
+			e.Close()
+			e = nil
+		}
+	}()
+	e.store, err = queue.Open(filepath.Join(o.StateDir, StoreFile), queue.Options{CompactVerbs: compactVerbs(o.Config)})
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	names := make([]string, 0, len(o.Config.Agents))
+	for _, a := range o.Config.Agents {
+		names = append(names, a.Name)
+	}
+	if err := e.store.EnsureAgents(context.Background(), names); err != nil {
+		return nil, fmt.Errorf("engine: register agents: %w", err)
+	}
+	e.drain = drain.New(drain.Config{
+		Store:  e.store,
+		Agents: agentSet{e},
+		Notify: e.notice,
+		Logger: log,
+	})
+	for _, ac := range o.Config.Agents {
+		a := &Agent{Config: ac}
+		a.Profile, err = o.Config.ProfileOf(ac)
+		if err != nil {
+			return nil, fmt.Errorf("engine: %w", err)
+		}
+		e.agents = append(e.agents, a)
+		e.byName[ac.Name] = a
+		e.spawn(a)
+	}
+	e.ln, err = listen(o.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	go serve(e.ln, e.handle)
+	return e, nil
+}
+
+// compactVerbs collects every profile's compaction verbs for the store's
+// one-pending-compaction rule.
+func compactVerbs(c *configs.Config) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range c.Profiles {
+		for _, v := range p.Compact {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// spawn starts a's process; a failure is recorded on a and logged.
+func (e *Engine) spawn(a *Agent) {
+	argv, err := e.opts.Config.Argv(a.Config)
+	if err != nil {
+		a.SpawnErr = err
+		e.log.Error("agent not started", "agent", a.Config.Name, "err", err)
+		return
+	}
+	dir := a.Config.Cwd
+	t, err := pool.Start(pool.Options{
+		Name:     a.Config.Name,
+		Argv:     argv,
+		Env:      AgentEnv(e.opts.HostEnv, a.Profile, a.Config, e.opts.StateDir, e.opts.Bin),
+		Dir:      dir,
+		Cols:     e.opts.Cols,
+		Rows:     e.opts.Rows,
+		Behavior: Behavior(a.Profile),
+		Notify:   e.terminalEvent,
+	})
+	if err != nil {
+		a.SpawnErr = err
+		e.log.Error("agent not started", "agent", a.Config.Name, "err", err)
+		return
+	}
+	a.Term = t
+	e.log.Info("agent started", "agent", a.Config.Name, "pid", t.Pid(), "argv", argv)
+}
+
+// Behavior turns a profile into the screen-reading rules of a terminal.
+func Behavior(p configs.Profile) pool.Behavior {
+	return pool.Behavior{
+		Prompt: pool.PromptSpec{Marker: p.PromptMarker, Column: p.PromptColumn, BetweenRules: p.PromptBetweenRules},
+		Status: automation.StatusRules{
+			TitleBusy:    p.TitleBusy,
+			TitleIdle:    p.TitleIdle,
+			TitleBraille: p.TitleBraille,
+			Busy:         p.Busy,
+			Idle:         p.Idle,
+			Waiting:      p.Waiting,
+			Quiet:        p.Quiet.Duration,
+		},
+		ReadyMarkers: p.ReadyMarkers,
+		ReadySettle:  p.ReadySettle.Duration,
+		ShellIdle:    p.ShellIdle,
+		Interactive:  p.Interactive,
+	}
+}
+
+// submitProfile turns a profile into the drain's typing rules.
+func submitProfile(p configs.Profile) drain.SubmitProfile {
+	return drain.SubmitProfile{
+		EnterDelay:      p.EnterDelay.Duration,
+		PasteEnterDelay: p.PasteEnterDelay.Duration,
+		LineByLine:      p.LineByLine,
+		Unverifiable:    p.Unverifiable,
+	}
+}
+
+func (e *Engine) terminalEvent(ev pool.Event) {
+	if ev.Kind != pool.EventOutput && e.drain != nil {
+		e.drain.Wake()
+	}
+	if ev.Kind == pool.EventExit {
+		if a := e.byName[ev.Agent]; a != nil && a.Term != nil {
+			_, code := a.Term.Exited()
+			e.log.Info("agent exited", "agent", ev.Agent, "code", code)
+		}
+	}
+	if e.opts.OnTerminal != nil {
+		e.opts.OnTerminal(ev)
+	}
+}
+
+func (e *Engine) notice(n drain.Notice) {
+	if e.opts.OnNotice != nil {
+		e.opts.OnNotice(n)
+	}
+}
+
+// Run serves the drain until ctx ends. It returns ctx's error.
+func (e *Engine) Run(ctx context.Context) error {
+	e.log.Info("engine running", "state", e.opts.StateDir, "agents", len(e.agents))
+	return e.drain.Run(ctx)
+}
+
+// Wake makes the drain look at the queues soon (after the store changed).
+func (e *Engine) Wake() { e.drain.Wake() }
+
+// Store returns the engine's store.
+func (e *Engine) Store() *queue.Store { return e.store }
+
+// Agents returns the agents in config order.
+func (e *Engine) Agents() []*Agent { return e.agents }
+
+// Agent returns the named agent.
+func (e *Engine) Agent(name string) (*Agent, bool) {
+	a, ok := e.byName[name]
+	return a, ok
+}
+
+// Holds returns the drain's current hold reason per agent.
+func (e *Engine) Holds() map[string]string { return e.drain.Holds() }
+
+// Close stops every agent (SIGHUP to its process group, SIGKILL after 2 s),
+// closes the socket and the store, and releases the lock. Queued messages stay
+// in the store. It is idempotent.
+func (e *Engine) Close() error {
+	e.closeOnce.Do(func() {
+		if e.ln != nil {
+			e.ln.Close()
+			_ = os.Remove(filepath.Join(e.opts.StateDir, SocketFile))
+		}
+		var wg sync.WaitGroup
+		for _, a := range e.agents {
+			if a.Term != nil {
+				wg.Add(1)
+				go func(t *pool.Terminal) {
+					defer wg.Done()
+					t.Close()
+				}(a.Term)
+			}
+		}
+		wg.Wait()
+		if e.store != nil {
+			e.store.Close()
+		}
+		if e.lock != nil {
+			e.lock.Close()
+		}
+	})
+	return nil
+}
+
+// AgentStatus is one agent's live state, as `office status` shows it.
+type AgentStatus struct {
+	Name     string `json:"name"`
+	Profile  string `json:"profile"`
+	Status   string `json:"status"`
+	Signal   string `json:"signal"`
+	Draft    bool   `json:"draft"`
+	ExitCode *int   `json:"exit_code,omitempty"`
+	Pid      int    `json:"pid,omitempty"`
+	Hold     string `json:"hold,omitempty"`
+	Error    string `json:"error,omitempty"`
+}
+
+// Status returns every agent's live state, in config order.
+func (e *Engine) Status() []AgentStatus {
+	holds := e.drain.Holds()
+	out := make([]AgentStatus, 0, len(e.agents))
+	for _, a := range e.agents {
+		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Hold: holds[a.Config.Name]}
+		if a.Term == nil {
+			s.Status, s.Signal = automation.StatusExited.String(), "spawn failed"
+			if a.SpawnErr != nil {
+				s.Error = a.SpawnErr.Error()
+			}
+		} else {
+			st, sig := a.Term.StatusSignal()
+			s.Status, s.Signal, s.Draft, s.Pid = st.String(), sig, a.Term.HasDraft(), a.Term.Pid()
+			if exited, code := a.Term.Exited(); exited {
+				s.ExitCode = &code
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// handle answers one socket request.
+func (e *Engine) handle(req Request) (any, error) {
+	switch req.Op {
+	case "poke":
+		e.drain.Wake()
+		return nil, nil
+	case "status":
+		all := e.Status()
+		if req.Agent == "" {
+			return all, nil
+		}
+		for _, s := range all {
+			if s.Name == req.Agent {
+				return []AgentStatus{s}, nil
+			}
+		}
+		return nil, fmt.Errorf("unknown agent %q", req.Agent)
+	}
+	return nil, fmt.Errorf("unknown request %q", req.Op)
+}
+
+// agentSet adapts the engine's terminals to drain.Agents.
+type agentSet struct{ e *Engine }
+
+// Agent returns the named agent's terminal for the drain; an agent whose
+// process could not be started reads as exited.
+func (s agentSet) Agent(name string) (drain.Agent, bool) {
+	a, ok := s.e.byName[name]
+	if !ok {
+		return nil, false
+	}
+	if a.Term == nil {
+		return deadAgent{err: a.SpawnErr}, true
+	}
+	return liveAgent{Terminal: a.Term, submit: submitProfile(a.Profile)}, true
+}
+
+// liveAgent is a running terminal as the drain sees it.
+type liveAgent struct {
+	*pool.Terminal
+	submit drain.SubmitProfile
+}
+
+// Submit returns how to type into this agent.
+func (a liveAgent) Submit() drain.SubmitProfile { return a.submit }
+
+// deadAgent is an agent whose process never started: it holds its messages
+// as exited.
+type deadAgent struct{ err error }
+
+func (deadAgent) Status() automation.Status           { return automation.StatusExited }
+func (deadAgent) Block(time.Time) automation.Block    { return automation.BlockExited }
+func (deadAgent) Ready(time.Time) bool                { return false }
+func (deadAgent) BracketedPaste() bool                { return false }
+func (deadAgent) Submit() drain.SubmitProfile         { return drain.SubmitProfile{} }
+func (deadAgent) Prompt() (string, bool)              { return "", false }
+func (deadAgent) MarkDraft(string)                    {}
+func (d deadAgent) Write(context.Context, []byte) error { return fmt.Errorf("agent not started: %v", d.err) }

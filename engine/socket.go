@@ -1,0 +1,124 @@
+package engine
+
+// socket.go is the engine's control socket: one JSON request per line, one
+// JSON response per line, on a Unix socket in the state directory (mode 0600,
+// never TCP).
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Request is one call to the engine.
+type Request struct {
+	// Op names the call: "poke" (the store changed), "status".
+	Op    string `json:"op"`
+	Agent string `json:"agent,omitempty"`
+	Event string `json:"event,omitempty"`
+}
+
+// Response answers one Request: Error is set on failure, else Data holds the
+// call's result (JSON).
+type Response struct {
+	Error string          `json:"error,omitempty"`
+	Data  json.RawMessage `json:"data,omitempty"`
+}
+
+// ErrNoEngine is returned by Call when no engine listens on the state directory.
+var ErrNoEngine = errors.New("no office is running on this state directory")
+
+// callTimeout bounds one socket call.
+const callTimeout = 5 * time.Second
+
+// Call sends req to the engine on stateDir and decodes its answer into out
+// (out may be nil). It returns an error wrapping ErrNoEngine when none runs.
+func Call(ctx context.Context, stateDir string, req Request, out any) error {
+	path := filepath.Join(stateDir, SocketFile)
+	d := net.Dialer{Timeout: callTimeout}
+	conn, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return fmt.Errorf("engine: %w (%s): %v", ErrNoEngine, stateDir, err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(callTimeout))
+	if err := json.NewEncoder(conn).Encode(req); err != nil {
+		return fmt.Errorf("engine: send %s: %w", req.Op, err)
+	}
+	var resp Response
+	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&resp); err != nil {
+		return fmt.Errorf("engine: read answer to %s: %w", req.Op, err)
+	}
+	if resp.Error != "" {
+		return fmt.Errorf("engine: %s", resp.Error)
+	}
+	if out != nil && len(resp.Data) > 0 {
+		if err := json.Unmarshal(resp.Data, out); err != nil {
+			return fmt.Errorf("engine: decode answer to %s: %w", req.Op, err)
+		}
+	}
+	return nil
+}
+
+// Poke tells the engine on stateDir that the store changed. It is best effort:
+// with no engine running it does nothing (the store is the truth; the engine
+// reads it when it starts).
+func Poke(stateDir string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = Call(ctx, stateDir, Request{Op: "poke"}, nil)
+}
+
+// listen opens the socket, replacing a stale one (we hold the engine lock, so
+// nobody else serves it).
+func listen(stateDir string) (net.Listener, error) {
+	path := filepath.Join(stateDir, SocketFile)
+	_ = os.Remove(path)
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("engine: listen on %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("engine: chmod %s: %w", path, err)
+	}
+	return ln, nil
+}
+
+// serve answers connections until ln is closed.
+func serve(ln net.Listener, handle func(Request) (any, error)) {
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go func(c net.Conn) {
+			defer c.Close()
+			_ = c.SetDeadline(time.Now().Add(callTimeout))
+			var req Request
+			if err := json.NewDecoder(bufio.NewReader(c)).Decode(&req); err != nil {
+				_ = json.NewEncoder(c).Encode(Response{Error: "bad request: " + err.Error()})
+				return
+			}
+			data, err := handle(req)
+			var resp Response
+			if err != nil {
+				resp.Error = err.Error()
+			} else if data != nil {
+				b, mErr := json.Marshal(data)
+				if mErr != nil {
+					resp.Error = mErr.Error()
+				} else {
+					resp.Data = b
+				}
+			}
+			_ = json.NewEncoder(c).Encode(resp)
+		}(conn)
+	}
+}

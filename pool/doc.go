@@ -1,0 +1,19 @@
+// Package pool runs each agent in a pseudo-terminal of its own and keeps what
+// office knows about it: a vt10x screen fed by one reader goroutine, one
+// serialized writer, the person's keystroke line model, readiness, status and
+// exit.
+//
+// A Terminal is the only way bytes reach an agent. The person's keystrokes go
+// through Input, which feeds the line model (the draft and picker of seed 002);
+// automated writes go through Write, which does not. Both share one ordered
+// write queue served by a goroutine of its own, because a write into a PTY
+// whose child is in raw mode blocks once about 18 KB are unread.
+//
+// Measured facts this package designs around (../shared/libs.md §1, §4): every
+// PTY is drained continuously; exit shows as EIO, not EOF, and "dead" comes
+// from the exit status, never from a write error (a write to a dead child's
+// PTY succeeds silently); the master is switched to non-blocking mode so Close
+// really interrupts a pending Read and hangs up the child; vt10x is only
+// touched under its lock, through Screen, which filters what it cannot parse
+// safely.
+package pool

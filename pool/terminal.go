@@ -1,0 +1,649 @@
+package pool
+
+// terminal.go is one agent: its process, PTY, screen, line model, status and
+// exit, and the goroutines that serve them (reader, writer, waiter, monitor).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"office/automation"
+)
+
+// Timing of a terminal's own goroutines.
+const (
+	// HangupGrace is how long Close waits after SIGHUP before SIGKILL.
+	HangupGrace = 2 * time.Second
+	// monitorTick is how often the monitor re-judges status when no output
+	// arrives (quiescence, readiness settle and the idle debounce are timed).
+	monitorTick = 100 * time.Millisecond
+	// TurnStartGrace is how long after a submitting Enter the agent counts
+	// as busy while it has not yet shown busy (design.md §9: a turn that never
+	// shows busy ends when the agent is idle 10 s after the Enter).
+	TurnStartGrace = 10 * time.Second
+	// readBufSize is the PTY read buffer.
+	readBufSize = 32 * 1024
+)
+
+// Behavior is how to read one kind of agent's screen: where its prompt is, what
+// busy, idle and waiting look like, and when it is ready. It is data from the
+// agent's profile; the zero value reads nothing from the screen (idle after 12 s
+// without output, ready after the first output and 2 s of quiet).
+type Behavior struct {
+	// Prompt says where the input row is.
+	Prompt PromptSpec
+	// Status holds the title and screen patterns for busy, idle and waiting.
+	Status automation.StatusRules
+	// ReadyMarkers must all be on screen for the CLI to count as ready; nil
+	// means ready after the first output and automation.CustomReadyQuiet of quiet.
+	ReadyMarkers []string
+	// ReadySettle is how long the markers must have been visible.
+	ReadySettle time.Duration
+	// ShellIdle judges status by the PTY's foreground process group: idle
+	// exactly when the agent's own process (the shell) is in the foreground.
+	ShellIdle bool
+	// Interactive extends the bare commands that open a picker.
+	Interactive []string
+}
+
+// EventKind says what changed in a Terminal.
+type EventKind int
+
+// The kinds of Event.
+const (
+	// EventOutput: the screen changed.
+	EventOutput EventKind = iota
+	// EventStatus: the debounced status changed.
+	EventStatus
+	// EventGate: the draft, picker or settling state changed.
+	EventGate
+	// EventExit: the process exited.
+	EventExit
+)
+
+// Event tells a listener what changed; it carries no state (read it from the
+// Terminal).
+type Event struct {
+	Agent string
+	Kind  EventKind
+}
+
+// Options start a Terminal. Argv and Env are used exactly as given.
+type Options struct {
+	// Name is the agent's name, used in errors and events.
+	Name string
+	// Argv is the program and its arguments; Argv[0] is looked up in Env's PATH.
+	Argv []string
+	// Env is the whole environment of the process; nil means empty.
+	Env []string
+	// Dir is the working directory; "" means the office's.
+	Dir string
+	// Cols and Rows are the initial size; zero means 80×24.
+	Cols, Rows int
+	// Behavior says how to read the screen.
+	Behavior Behavior
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Notify, if set, is called on every change; it must not block. It runs on
+	// the terminal's own goroutines.
+	Notify func(Event)
+}
+
+// Terminal is one agent running in a PTY. It is safe for concurrent use.
+type Terminal struct {
+	name     string
+	pid      int
+	cmd      *exec.Cmd
+	master   *os.File
+	screen   *Screen
+	behavior Behavior
+	now      func() time.Time
+	notify   func(Event)
+	spawned  time.Time
+
+	writes *writeQueue
+
+	done      chan struct{} // closed when the process has been reaped
+	closed    chan struct{} // closed by Close
+	readDone  chan struct{} // closed when the reader returns
+	closeOnce sync.Once
+	outputSig chan struct{} // reader → monitor, size 1
+
+	lastOutput atomic.Int64 // unix nanos
+
+	mu          sync.Mutex
+	tracker     automation.Tracker
+	exited      bool
+	exitCode    int
+	exitErr     error
+	status      automation.Status
+	signal      string
+	debounce    automation.StatusDebouncer
+	ready       bool
+	markerSince time.Time
+	firstOutput bool
+	promptText  string
+	promptOK    bool
+	hook        automation.Status
+	hookAt      time.Time
+	snap        Snapshot
+	lastGen     uint64
+	turnAt      time.Time // the Enter that started the current turn; zero: none
+	turnBusy    bool      // the current turn has shown busy
+}
+
+// Start runs o.Argv in a new PTY and starts serving it. The returned Terminal
+// must be closed with Close. A command that cannot start returns *SpawnError.
+func Start(o Options) (*Terminal, error) {
+	if o.Cols <= 0 {
+		o.Cols = defaultCols
+	}
+	if o.Rows <= 0 {
+		o.Rows = defaultRows
+	}
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	cmd, master, err := startPTY(&o)
+	if err != nil {
+		return nil, &SpawnError{Agent: o.Name, Argv: o.Argv, Err: err}
+	}
+	t := &Terminal{
+		name:      o.Name,
+		pid:       cmd.Process.Pid,
+		cmd:       cmd,
+		master:    master,
+		behavior:  o.Behavior,
+		now:       now,
+		notify:    o.Notify,
+		spawned:   now(),
+		done:      make(chan struct{}),
+		closed:    make(chan struct{}),
+		readDone:  make(chan struct{}),
+		outputSig: make(chan struct{}, 1),
+		status:    automation.StatusStarting,
+	}
+	t.tracker.Extra = o.Behavior.Interactive
+	t.writes = newWriteQueue(master)
+	t.screen = NewScreen(o.Cols, o.Rows, t.writes.reply)
+	go t.writes.run(t.done, t.closed)
+	go t.readLoop()
+	go t.wait()
+	go t.monitor()
+	return t, nil
+}
+
+// Name returns the agent's name.
+func (t *Terminal) Name() string { return t.name }
+
+// Pid returns the process id of the agent's process (also its process group).
+func (t *Terminal) Pid() int { return t.pid }
+
+// Spawned returns when the process was started.
+func (t *Terminal) Spawned() time.Time { return t.spawned }
+
+func (t *Terminal) emit(k EventKind) {
+	if t.notify != nil {
+		t.notify(Event{Agent: t.name, Kind: k})
+	}
+}
+
+// readLoop drains the PTY into the screen until the PTY reports EIO (every
+// slave descriptor closed) or Close closes the master.
+func (t *Terminal) readLoop() {
+	defer close(t.readDone)
+	buf := make([]byte, readBufSize)
+	for {
+		n, err := t.master.Read(buf)
+		if n > 0 {
+			t.screen.Feed(buf[:n])
+			t.lastOutput.Store(t.now().UnixNano())
+			select {
+			case t.outputSig <- struct{}{}:
+			default:
+			}
+		}
+		if err != nil {
+			// EIO (child side closed) or os.ErrClosed (Close): either way
+			// the stream is over. Exit status comes from wait, not from here.
+			return
+		}
+	}
+}
+
+// wait reaps the process and records how it ended.
+func (t *Terminal) wait() {
+	err := t.cmd.Wait()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal())
+		}
+		err = nil
+	}
+	t.mu.Lock()
+	t.exited = true
+	t.exitCode = code
+	t.exitErr = err
+	t.status = automation.StatusExited
+	t.signal = "exited"
+	t.mu.Unlock()
+	close(t.done)
+	t.emit(EventExit)
+	t.emit(EventStatus)
+}
+
+// Done is closed once the process has exited and been reaped.
+func (t *Terminal) Done() <-chan struct{} { return t.done }
+
+// Exited reports whether the process has exited, and its exit code (128+N for
+// death by signal N).
+func (t *Terminal) Exited() (bool, int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.exited, t.exitCode
+}
+
+// Input sends the person's own keystrokes to the agent: they feed the line
+// model (draft, picker) and are queued for the PTY in order with every other
+// write. It never blocks. It fails once the process has exited or after Close.
+func (t *Terminal) Input(p []byte) error {
+	if len(p) == 0 {
+		return nil
+	}
+	if err := t.usable(); err != nil {
+		return err
+	}
+	now := t.now()
+	t.mu.Lock()
+	before := t.tracker.State()
+	if submitted := t.tracker.Feed(p, now); len(submitted) > 0 && !t.tracker.State().PickerLatched {
+		// A bare interactive command opens a menu, not a turn.
+		t.startTurnLocked(now)
+	}
+	after := t.tracker.State()
+	t.mu.Unlock()
+	t.writes.enqueue(p, nil)
+	if before != after {
+		t.emit(EventGate)
+	}
+	return nil
+}
+
+// Write sends automated bytes (the drain's text and Enter, an approved dialog
+// choice) to the agent without feeding the line model. It returns once every
+// byte has been written to the PTY (nil), or with an error: ErrExited, ErrClosed,
+// a write error, or ctx's error if ctx ends first (the bytes may then still be
+// written later; they are never dropped half-way by office).
+func (t *Terminal) Write(ctx context.Context, p []byte) error {
+	if err := t.usable(); err != nil {
+		return err
+	}
+	res := make(chan error, 1)
+	t.writes.enqueue(p, res)
+	select {
+	case err := <-res:
+		if err != nil {
+			return fmt.Errorf("pool: write to %q: %w", t.name, err)
+		}
+		if len(p) == 1 && p[0] == '\r' {
+			t.mu.Lock()
+			t.startTurnLocked(t.now())
+			t.mu.Unlock()
+		}
+		return nil
+	case <-t.closed:
+		return fmt.Errorf("pool: write to %q: %w", t.name, ErrClosed)
+	case <-ctx.Done():
+		return fmt.Errorf("pool: write to %q: %w", t.name, ctx.Err())
+	}
+}
+
+// startTurnLocked records a submitting Enter (the person's, or an automated
+// write that is exactly CR): the agent counts as busy until it has shown busy
+// and gone idle again, or for TurnStartGrace if it never shows busy. t.mu
+// must be held.
+func (t *Terminal) startTurnLocked(now time.Time) {
+	t.turnAt = now
+	t.turnBusy = false
+	t.poke()
+}
+
+func (t *Terminal) usable() error {
+	select {
+	case <-t.closed:
+		return fmt.Errorf("pool: %q: %w", t.name, ErrClosed)
+	default:
+	}
+	select {
+	case <-t.done:
+		return fmt.Errorf("pool: %q: %w", t.name, ErrExited)
+	default:
+	}
+	return nil
+}
+
+// Resize changes the screen and the PTY to cols × rows (the child gets SIGWINCH).
+func (t *Terminal) Resize(cols, rows int) error {
+	if cols < 1 || rows < 1 {
+		return fmt.Errorf("pool: resize %q to %dx%d: size must be positive", t.name, cols, rows)
+	}
+	t.screen.Resize(cols, rows)
+	select {
+	case <-t.closed:
+		return nil
+	default:
+	}
+	if err := setWinsize(t.master, cols, rows); err != nil {
+		return fmt.Errorf("pool: resize %q: %w", t.name, err)
+	}
+	return nil
+}
+
+// Size returns the current screen size.
+func (t *Terminal) Size() (cols, rows int) { return t.screen.Size() }
+
+// Snapshot copies the screen into dst (see Screen.Snapshot).
+func (t *Terminal) Snapshot(dst *Snapshot) { t.screen.Snapshot(dst) }
+
+// Generation changes whenever the screen changes.
+func (t *Terminal) Generation() uint64 { return t.screen.Generation() }
+
+// Modes returns the terminal modes the agent has set (bracketed paste, ...).
+func (t *Terminal) Modes() Modes { return t.screen.Modes() }
+
+// BracketedPaste reports whether the agent has turned bracketed paste on.
+func (t *Terminal) BracketedPaste() bool { return t.screen.Modes().BracketedPaste }
+
+// Text returns the screen's text.
+func (t *Terminal) Text() string { return t.screen.Text() }
+
+// LastOutput returns when the PTY last produced output (zero if never).
+func (t *Terminal) LastOutput() time.Time {
+	n := t.lastOutput.Load()
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}
+
+// Close hangs up the agent: SIGHUP to its process group, SIGKILL after
+// HangupGrace, then reaps it and releases the PTY. It is idempotent and
+// returns once the process is gone.
+func (t *Terminal) Close() error {
+	t.closeOnce.Do(func() {
+		close(t.closed)
+		_ = syscall.Kill(-t.pid, syscall.SIGHUP)
+		select {
+		case <-t.done:
+		case <-time.After(HangupGrace):
+			_ = syscall.Kill(-t.pid, syscall.SIGKILL)
+			<-t.done
+		}
+		// The group leader is gone; take any of its group still alive with it.
+		_ = syscall.Kill(-t.pid, syscall.SIGKILL)
+		_ = t.master.Close()
+		<-t.readDone
+	})
+	return nil
+}
+
+// HasDraft reports whether the person's text sits on the prompt, for the
+// "your draft" badge: the line model corrected by the screen, with no 30-minute
+// expiry.
+func (t *Terminal) HasDraft() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.tracker.State().Dirty
+}
+
+// Draft returns the line model's text of the person's draft.
+func (t *Terminal) Draft() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.tracker.Line()
+}
+
+// AutomationState returns the gate's view: the line model (corrected by the
+// latest prompt-row reading) plus the exit state.
+func (t *Terminal) AutomationState() automation.State {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.tracker.State()
+	s.Exited = t.exited
+	return s
+}
+
+// Block says why automation may not type into this terminal at now.
+func (t *Terminal) Block(now time.Time) automation.Block {
+	t.refreshPrompt(now)
+	return automation.BlockReason(t.AutomationState(), now)
+}
+
+// Status returns the debounced status.
+func (t *Terminal) Status() automation.Status {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.status
+}
+
+// StatusSignal returns the status and the signal that decided it.
+func (t *Terminal) StatusSignal() (automation.Status, string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.status, t.signal
+}
+
+// Ready reports whether delivery may begin: the profile's readiness was seen,
+// or the boot grace has passed.
+func (t *Terminal) Ready(now time.Time) bool {
+	t.mu.Lock()
+	ready := t.ready
+	t.mu.Unlock()
+	return automation.BootGraceOver(t.spawned, ready, now)
+}
+
+// Prompt returns the prompt row's text as last read (ok=false: it cannot be
+// read on this screen).
+func (t *Terminal) Prompt() (string, bool) {
+	t.refreshPrompt(t.now())
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.promptText, t.promptOK
+}
+
+// MarkDraft records that text office typed was not submitted: it sits on the
+// prompt and counts as the person's draft until cleared.
+func (t *Terminal) MarkDraft(text string) {
+	t.mu.Lock()
+	t.tracker.MarkDraft(text, t.now())
+	t.mu.Unlock()
+	t.emit(EventGate)
+}
+
+// Settle blocks automation until until (after office sent a key for the person).
+func (t *Terminal) Settle(until time.Time) {
+	t.mu.Lock()
+	t.tracker.Settle(until)
+	t.mu.Unlock()
+	t.emit(EventGate)
+}
+
+// ClosePicker sends Esc for the person (the composer's "close picker" button)
+// and releases the picker latch with the usual settling.
+func (t *Terminal) ClosePicker(ctx context.Context) error {
+	if err := t.Write(ctx, []byte{0x1b}); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.tracker.ReleasePicker(t.now())
+	t.mu.Unlock()
+	t.emit(EventGate)
+	return nil
+}
+
+// RecoverPrompt sends Ctrl-U for the person (the composer's "recover prompt"
+// button), clears the draft and returns the text it held, with
+// automation.RecoverPromptSettle of settling.
+func (t *Terminal) RecoverPrompt(ctx context.Context) (string, error) {
+	t.mu.Lock()
+	text := t.tracker.Line()
+	t.mu.Unlock()
+	if err := t.Write(ctx, []byte{0x15}); err != nil {
+		return "", err
+	}
+	now := t.now()
+	t.mu.Lock()
+	t.tracker.ClearDraft()
+	t.tracker.Settle(now.Add(automation.RecoverPromptSettle))
+	t.mu.Unlock()
+	t.emit(EventGate)
+	return text, nil
+}
+
+// SetHookStatus records a status reported by the CLI's own hooks (the
+// strongest signal).
+func (t *Terminal) SetHookStatus(s automation.Status) {
+	t.mu.Lock()
+	t.hook = s
+	t.hookAt = t.now()
+	t.mu.Unlock()
+	t.poke()
+}
+
+func (t *Terminal) poke() {
+	select {
+	case t.outputSig <- struct{}{}:
+	default:
+	}
+}
+
+// refreshPrompt re-reads the prompt row from the screen and lets it clear a
+// phantom draft (never create one).
+func (t *Terminal) refreshPrompt(now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.readPromptLocked(now)
+}
+
+// readPromptLocked takes a snapshot into t.snap and updates the prompt
+// reading. t.mu must be held.
+func (t *Terminal) readPromptLocked(now time.Time) {
+	t.screen.Snapshot(&t.snap)
+	_, text, ok := t.snap.FindPrompt(t.behavior.Prompt)
+	t.promptText, t.promptOK = text, ok
+	before := t.tracker.State()
+	t.tracker.ObservePrompt(automation.ReadPromptRow(text, ok), now)
+	if t.tracker.State() != before && t.notify != nil {
+		go t.emit(EventGate)
+	}
+}
+
+// monitor re-judges readiness and status on output and on a short tick.
+func (t *Terminal) monitor() {
+	tick := time.NewTicker(monitorTick)
+	defer tick.Stop()
+	for {
+		select {
+		case <-t.done:
+			return
+		case <-t.closed:
+			return
+		case <-t.outputSig:
+		case <-tick.C:
+		}
+		t.judge(t.now())
+	}
+}
+
+// judge updates the prompt reading, readiness and status at now.
+func (t *Terminal) judge(now time.Time) {
+	t.mu.Lock()
+	if t.exited {
+		t.mu.Unlock()
+		return
+	}
+	gen := t.screen.Generation()
+	if gen != t.lastGen || t.snap.Cols == 0 {
+		t.lastGen = gen
+		t.readPromptLocked(now)
+	}
+	text := t.snap.Text()
+	lastOut := t.LastOutput()
+	if !lastOut.IsZero() {
+		t.firstOutput = true
+	}
+	if !t.ready {
+		b := t.behavior
+		if len(b.ReadyMarkers) > 0 {
+			all := true
+			for _, m := range b.ReadyMarkers {
+				if !strings.Contains(text, m) {
+					all = false
+					break
+				}
+			}
+			switch {
+			case !all:
+				t.markerSince = time.Time{}
+			case t.markerSince.IsZero():
+				t.markerSince = now
+			}
+			t.ready = all && automation.ReadySettled(t.markerSince, b.ReadySettle, now)
+		} else if t.firstOutput {
+			t.ready = now.Sub(lastOut) >= automation.CustomReadyQuiet
+		}
+	}
+	sig := automation.Signals{
+		Exited:      false,
+		Ready:       t.ready,
+		Hook:        t.hook,
+		HookAt:      t.hookAt,
+		OSCState:    t.snap.Modes.OSCState,
+		Title:       t.snap.Title,
+		InSyncFrame: t.snap.Modes.SyncOutput,
+		Screen:      text,
+		LastOutput:  lastOut,
+	}
+	raw, signal := automation.DetectStatus(sig, t.behavior.Status, now)
+	if !t.turnAt.IsZero() {
+		switch {
+		case raw == automation.StatusBusy || raw == automation.StatusWaiting:
+			t.turnBusy = true
+		case raw == automation.StatusIdle && (t.turnBusy || now.Sub(t.turnAt) >= TurnStartGrace):
+			t.turnAt = time.Time{}
+		case raw == automation.StatusIdle:
+			raw, signal = automation.StatusBusy, "turn started"
+		}
+	}
+	if t.behavior.ShellIdle && t.ready {
+		if pg, err := foregroundPgrp(t.master); err == nil {
+			if pg == t.pid {
+				raw, signal = automation.StatusIdle, "foreground: shell"
+			} else {
+				raw, signal = automation.StatusBusy, "foreground: job"
+			}
+		}
+	}
+	st := t.debounce.Update(raw, now)
+	changed := st != t.status
+	t.status = st
+	if st == raw {
+		t.signal = signal
+	}
+	t.mu.Unlock()
+	if changed {
+		t.emit(EventStatus)
+	}
+}

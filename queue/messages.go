@@ -1,0 +1,581 @@
+package queue
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Kind classifies a queued message.
+type Kind string
+
+// Message kinds.
+const (
+	// KindPlain is an ordinary message (send, composer, brief, scheduled
+	// command). Any number may be pending.
+	KindPlain Kind = ""
+	// KindInbox is an inbox delivery: its text is rendered from the agent's
+	// pending inbox items just before typing. At most one is pending per
+	// agent.
+	KindInbox Kind = "inbox"
+)
+
+// DefaultMaxAttempts is the attempt budget AttemptFailed uses when given
+// maxAttempts <= 0.
+const DefaultMaxAttempts = 3
+
+// EnqueueOptions qualify a new message.
+type EnqueueOptions struct {
+	// Manual: deliver even while the agent or the floor is paused (the
+	// person asked for it).
+	Manual bool
+	// Precondition is opaque to the store: the drain checks it before typing
+	// (e.g. "inbox pending"); a failed check drops the message.
+	Precondition string
+	// Kind: KindPlain or KindInbox (at most one pending per agent).
+	Kind Kind
+	// Source says who enqueued ("send", "composer", "brief", ...): free text
+	// recorded with the message and in the "enqueued" event.
+	Source string
+}
+
+// Message is one queued message, waiting to be typed into its agent's
+// terminal.
+type Message struct {
+	ID    int64
+	Agent string
+	// Text is trimmed and never empty.
+	Text    string
+	Created time.Time
+	// Manual: sent now by the person (released or enqueued as manual); it
+	// ignores the pause flags.
+	Manual       bool
+	Precondition string
+	Kind         Kind
+	// Source is EnqueueOptions.Source.
+	Source string
+	// Attempts counts failed attempts so far.
+	Attempts  int
+	LastError string
+	// LastAttempt is when the last attempt started (zero: never attempted).
+	LastAttempt time.Time
+}
+
+const msgCols = `id, agent, text, created, manual, precondition, kind, source, attempts, last_error, last_attempt`
+
+func scanMessage(r scanner) (Message, error) {
+	var m Message
+	var created, last int64
+	var manual int
+	var kind string
+	if err := r.Scan(&m.ID, &m.Agent, &m.Text, &created, &manual, &m.Precondition, &kind, &m.Source,
+		&m.Attempts, &m.LastError, &last); err != nil {
+		return Message{}, err
+	}
+	m.Created, m.Manual, m.Kind, m.LastAttempt = fromNanos(created), manual != 0, Kind(kind), fromNanos(last)
+	return m, nil
+}
+
+// firstToken is the lowercased first whitespace-separated token of text,
+// which decides whether text is a compaction command.
+func firstToken(text string) string {
+	f := strings.Fields(text)
+	if len(f) == 0 {
+		return ""
+	}
+	tok := strings.ToLower(f[0])
+	if len(tok) > 64 {
+		tok = tok[:64]
+	}
+	return tok
+}
+
+// IsCompaction reports whether text is a compaction command under this
+// store's CompactVerbs (its first whitespace-separated token, lowercased, is
+// one of them).
+func (s *Store) IsCompaction(text string) bool { return s.compactVerbs[firstToken(text)] }
+
+// Enqueue adds text (trimmed with strings.TrimSpace) to the end of agent's
+// queue and logs "enqueued", in one transaction, and returns the new id only
+// once the row is durable (fsynced): a crash after Enqueue returns loses
+// nothing.
+//
+// Nothing is written when: the text is blank (ErrBlank); the agent is absent
+// or removed (ErrUnknownAgent, naming the agent); the text is a compaction
+// command and the agent already has one pending, or opt.Kind is KindInbox and
+// the agent already has an inbox delivery pending (an unwrapped
+// *DuplicateError carrying the pending message's id; errors.Is(err,
+// ErrDuplicate)).
+//
+// Ids are unique across processes and never reused, even after deletion.
+func (s *Store) Enqueue(ctx context.Context, agent, text string, opt EnqueueOptions) (int64, error) {
+	var id int64
+	err := s.update(ctx, fmt.Sprintf("enqueue for %q", agent), func(t *Tx) error {
+		var err error
+		id, err = t.Enqueue(agent, text, opt)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// Enqueue is Store.Enqueue inside t.
+func (t *Tx) Enqueue(agent, text string, opt EnqueueOptions) (int64, error) {
+	op := fmt.Sprintf("enqueue for %q", agent)
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return 0, opErr(op, fmt.Errorf("message text is %w", ErrBlank))
+	}
+	// One read for the registry check and the next position.
+	var removed sql.NullInt64
+	var pos int64
+	if err := t.queryRow(`SELECT (SELECT removed FROM agents WHERE name = ?),
+		(SELECT COALESCE(MAX(position), 0) + 1 FROM messages WHERE agent = ?)`, agent, agent).Scan(&removed, &pos); err != nil {
+		return 0, opErr(op, err)
+	}
+	if !removed.Valid || removed.Int64 != 0 {
+		return 0, opErr("enqueue", unknownAgent(agent, removed.Valid))
+	}
+	verb := firstToken(text)
+	if t.s.compactVerbs[verb] {
+		id, err := t.firstMatching(agent, func(m dupRow) bool { return t.s.compactVerbs[m.verb] })
+		if err != nil {
+			return 0, opErr(op, err)
+		}
+		if id != 0 {
+			return 0, &DuplicateError{Agent: agent, ExistingID: id, Kind: DupCompaction}
+		}
+	}
+	if opt.Kind == KindInbox {
+		id, err := t.firstMatching(agent, func(m dupRow) bool { return m.kind == string(KindInbox) })
+		if err != nil {
+			return 0, opErr(op, err)
+		}
+		if id != 0 {
+			return 0, &DuplicateError{Agent: agent, ExistingID: id, Kind: DupInbox}
+		}
+	}
+	res, err := t.exec(`INSERT INTO messages (agent, position, text, verb, created, manual, precondition, kind, source)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		agent, pos, text, verb, toNanos(t.now), boolInt(opt.Manual), opt.Precondition, string(opt.Kind), opt.Source)
+	if err != nil {
+		return 0, opErr(op, err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, opErr(op, err)
+	}
+	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventEnqueued, Detail: enqueueDetail(text, opt)}); err != nil {
+		return 0, opErr(op, err)
+	}
+	return id, nil
+}
+
+func enqueueDetail(text string, opt EnqueueOptions) string {
+	var tags []string
+	if opt.Source != "" {
+		tags = append(tags, opt.Source)
+	}
+	if opt.Kind != KindPlain {
+		tags = append(tags, "kind="+string(opt.Kind))
+	}
+	if opt.Manual {
+		tags = append(tags, "manual")
+	}
+	if len(tags) == 0 {
+		return preview(text)
+	}
+	return "[" + strings.Join(tags, " ") + "] " + preview(text)
+}
+
+type dupRow struct {
+	id   int64
+	verb string
+	kind string
+}
+
+// firstMatching returns the id of agent's first pending message (delivery
+// order) for which match is true, or 0.
+func (t *Tx) firstMatching(agent string, match func(dupRow) bool) (int64, error) {
+	rows, err := t.tx.QueryContext(t.ctx,
+		`SELECT id, verb, kind FROM messages WHERE agent = ? AND (verb != '' OR kind != '') ORDER BY position, id`, agent)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r dupRow
+		if err := rows.Scan(&r.id, &r.verb, &r.kind); err != nil {
+			return 0, err
+		}
+		if match(r) {
+			return r.id, nil
+		}
+	}
+	return 0, rows.Err()
+}
+
+// List returns agent's queued messages in delivery order (agent "": every
+// agent's, grouped by agent name, each in delivery order). Removed agents'
+// queues are included.
+func (s *Store) List(ctx context.Context, agent string) ([]Message, error) {
+	q := `SELECT ` + msgCols + ` FROM messages WHERE agent = ? ORDER BY position, id`
+	args := []any{agent}
+	if agent == "" {
+		q = `SELECT ` + msgCols + ` FROM messages ORDER BY agent, position, id`
+		args = nil
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, opErr(fmt.Sprintf("list %q", agent), err)
+	}
+	defer rows.Close()
+	var out []Message
+	for rows.Next() {
+		m, err := scanMessage(rows)
+		if err != nil {
+			return nil, opErr(fmt.Sprintf("list %q", agent), err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, opErr(fmt.Sprintf("list %q", agent), err)
+	}
+	return out, nil
+}
+
+// Head returns the message agent's queue would deliver next; ok is false when
+// the queue is empty.
+func (s *Store) Head(ctx context.Context, agent string) (m Message, ok bool, err error) {
+	return head(ctx, s.db, agent)
+}
+
+// Head is Store.Head inside t (it sees t's own changes).
+func (t *Tx) Head(agent string) (Message, bool, error) { return head(t.ctx, t.tx, agent) }
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func head(ctx context.Context, q querier, agent string) (Message, bool, error) {
+	m, err := scanMessage(q.QueryRowContext(ctx,
+		`SELECT `+msgCols+` FROM messages WHERE agent = ? ORDER BY position, id LIMIT 1`, agent))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Message{}, false, nil
+	}
+	if err != nil {
+		return Message{}, false, opErr(fmt.Sprintf("head of %q", agent), err)
+	}
+	return m, true, nil
+}
+
+// Get returns the queued message id; ErrNotFound if it is not queued (any
+// more).
+func (s *Store) Get(ctx context.Context, id int64) (Message, error) { return get(ctx, s.db, id) }
+
+// Get is Store.Get inside t (it sees t's own changes).
+func (t *Tx) Get(id int64) (Message, error) { return get(t.ctx, t.tx, id) }
+
+func get(ctx context.Context, q querier, id int64) (Message, error) {
+	m, err := scanMessage(q.QueryRowContext(ctx, `SELECT `+msgCols+` FROM messages WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Message{}, opErr(fmt.Sprintf("get message %d", id), ErrNotFound)
+	}
+	if err != nil {
+		return Message{}, opErr(fmt.Sprintf("get message %d", id), err)
+	}
+	return m, nil
+}
+
+// PendingAgents returns the agents with at least one queued message, sorted
+// by name (removed agents with leftover messages included).
+func (s *Store) PendingAgents(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT agent FROM messages ORDER BY agent`)
+	if err != nil {
+		return nil, opErr("pending agents", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			return nil, opErr("pending agents", err)
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, opErr("pending agents", err)
+	}
+	return out, nil
+}
+
+// Counts returns the number of queued messages per agent (agents with none
+// are absent).
+func (s *Store) Counts(ctx context.Context) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT agent, count(*) FROM messages GROUP BY agent`)
+	if err != nil {
+		return nil, opErr("counts", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var a string
+		var n int
+		if err := rows.Scan(&a, &n); err != nil {
+			return nil, opErr("counts", err)
+		}
+		out[a] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, opErr("counts", err)
+	}
+	return out, nil
+}
+
+// Release is "send now": it marks message id manual (so it ignores the pause
+// flags) and moves it to the front of its agent's queue, ahead of every other
+// message, whose relative order is unchanged; it logs "released". One
+// transaction; ErrNotFound if the message is not queued. Returns once durable.
+func (s *Store) Release(ctx context.Context, id int64) error {
+	return s.update(ctx, fmt.Sprintf("release message %d", id), func(t *Tx) error { return t.Release(id) })
+}
+
+// Release is Store.Release inside t.
+func (t *Tx) Release(id int64) error {
+	op := fmt.Sprintf("release message %d", id)
+	var agent string
+	var pos int64
+	err := t.queryRow(`SELECT agent, position FROM messages WHERE id = ?`, id).Scan(&agent, &pos)
+	if errors.Is(err, sql.ErrNoRows) {
+		return opErr(op, ErrNotFound)
+	}
+	if err != nil {
+		return opErr(op, err)
+	}
+	var minOther sql.NullInt64
+	if err := t.queryRow(`SELECT MIN(position) FROM messages WHERE agent = ? AND id != ?`, agent, id).Scan(&minOther); err != nil {
+		return opErr(op, err)
+	}
+	if minOther.Valid && minOther.Int64 <= pos {
+		pos = minOther.Int64 - 1
+	}
+	if _, err := t.exec(`UPDATE messages SET manual = 1, position = ? WHERE id = ?`, pos, id); err != nil {
+		return opErr(op, err)
+	}
+	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventReleased, Detail: "send now"}); err != nil {
+		return opErr(op, err)
+	}
+	return nil
+}
+
+// deleteMsg deletes message id and logs kind with detail, returning its agent
+// (ErrNotFound if it is not queued).
+func (t *Tx) deleteMsg(id int64, kind, detail string) (string, error) {
+	var agent string
+	err := t.queryRow(`DELETE FROM messages WHERE id = ? RETURNING agent`, id).Scan(&agent)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNotFound
+	}
+	if err != nil {
+		return "", err
+	}
+	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: kind, Detail: detail}); err != nil {
+		return "", err
+	}
+	return agent, nil
+}
+
+// Remove deletes queued message id (the person deleted it) and logs "removed"
+// with reason, in one transaction. ErrNotFound if it is not queued. Returns
+// once durable.
+func (s *Store) Remove(ctx context.Context, id int64, reason string) error {
+	return s.update(ctx, fmt.Sprintf("remove message %d", id), func(t *Tx) error { return t.Remove(id, reason) })
+}
+
+// Remove is Store.Remove inside t.
+func (t *Tx) Remove(id int64, reason string) error {
+	if _, err := t.deleteMsg(id, EventRemoved, reason); err != nil {
+		return opErr(fmt.Sprintf("remove message %d", id), err)
+	}
+	return nil
+}
+
+// Clear deletes every message queued for agent (removed agents included) and
+// logs one "cleared" event per message (with its text preview), in one
+// transaction, returning how many went. An agent absent from the registry is
+// ErrUnknownAgent; a blank name is ErrBlank (it never means "all"). Returns
+// once durable.
+func (s *Store) Clear(ctx context.Context, agent string) (int, error) {
+	var n int
+	err := s.update(ctx, fmt.Sprintf("clear %q", agent), func(t *Tx) error {
+		var err error
+		n, err = t.Clear(agent)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Clear is Store.Clear inside t.
+func (t *Tx) Clear(agent string) (int, error) {
+	op := fmt.Sprintf("clear %q", agent)
+	if agent == "" {
+		return 0, opErr("clear", fmt.Errorf("agent name is %w", ErrBlank))
+	}
+	exists, _, err := t.agentState(agent)
+	if err != nil {
+		return 0, opErr(op, err)
+	}
+	if !exists {
+		return 0, opErr("clear", unknownAgent(agent, false))
+	}
+	rows, err := t.tx.QueryContext(t.ctx,
+		`DELETE FROM messages WHERE agent = ? RETURNING id, position, text`, agent)
+	if err != nil {
+		return 0, opErr(op, err)
+	}
+	type gone struct {
+		id, pos int64
+		text    string
+	}
+	var all []gone
+	for rows.Next() {
+		var g gone
+		if err := rows.Scan(&g.id, &g.pos, &g.text); err != nil {
+			rows.Close()
+			return 0, opErr(op, err)
+		}
+		all = append(all, g)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, opErr(op, err)
+	}
+	// Log in delivery order.
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].pos != all[j].pos {
+			return all[i].pos < all[j].pos
+		}
+		return all[i].id < all[j].id
+	})
+	for _, g := range all {
+		if err := t.appendEvent(Event{Agent: agent, MsgID: g.id, Kind: EventCleared, Detail: preview(g.text)}); err != nil {
+			return 0, opErr(op, err)
+		}
+	}
+	return len(all), nil
+}
+
+// Attempt stamps message id's last attempt with the current time and logs
+// "attempt", in one transaction. The drain calls it BEFORE writing to the
+// PTY, so the cooldown holds even if the process dies mid-write. It does not
+// count an attempt (AttemptFailed does). ErrNotFound if the message is not
+// queued. Returns once durable.
+func (s *Store) Attempt(ctx context.Context, id int64) error {
+	return s.update(ctx, fmt.Sprintf("attempt message %d", id), func(t *Tx) error { return t.Attempt(id) })
+}
+
+// Attempt is Store.Attempt inside t (an inbox layer leases its items in the
+// same transaction).
+func (t *Tx) Attempt(id int64) error {
+	op := fmt.Sprintf("attempt message %d", id)
+	var agent string
+	var attempts int
+	err := t.queryRow(`UPDATE messages SET last_attempt = ? WHERE id = ? RETURNING agent, attempts`, toNanos(t.now), id).Scan(&agent, &attempts)
+	if errors.Is(err, sql.ErrNoRows) {
+		return opErr(op, ErrNotFound)
+	}
+	if err != nil {
+		return opErr(op, err)
+	}
+	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventAttempt, Detail: fmt.Sprintf("attempt %d", attempts+1)}); err != nil {
+		return opErr(op, err)
+	}
+	return nil
+}
+
+// Delivered records that message id was typed and submitted: it deletes the
+// row and logs "delivered" with note, in one transaction. ErrNotFound if the
+// message is not queued (then nothing is logged). Returns once durable.
+func (s *Store) Delivered(ctx context.Context, id int64, note string) error {
+	return s.update(ctx, fmt.Sprintf("delivered message %d", id), func(t *Tx) error { return t.Delivered(id, note) })
+}
+
+// Delivered is Store.Delivered inside t (an inbox layer marks its items
+// delivered in the same transaction).
+func (t *Tx) Delivered(id int64, note string) error {
+	if _, err := t.deleteMsg(id, EventDelivered, note); err != nil {
+		return opErr(fmt.Sprintf("delivered message %d", id), err)
+	}
+	return nil
+}
+
+// AttemptFailed counts a failed attempt on message id and records errText as
+// its last error. If that makes attempts >= maxAttempts (<= 0 means
+// DefaultMaxAttempts) the message is deleted and "dropped" is logged with the
+// reason, and dropped is true; otherwise it stays at the head and
+// "attempt_failed" is logged. One transaction; ErrNotFound if the message is
+// not queued. Returns once durable.
+func (s *Store) AttemptFailed(ctx context.Context, id int64, errText string, maxAttempts int) (dropped bool, attempts int, err error) {
+	err = s.update(ctx, fmt.Sprintf("attempt failed on message %d", id), func(t *Tx) error {
+		var err error
+		dropped, attempts, err = t.AttemptFailed(id, errText, maxAttempts)
+		return err
+	})
+	if err != nil {
+		return false, 0, err
+	}
+	return dropped, attempts, nil
+}
+
+// AttemptFailed is Store.AttemptFailed inside t.
+func (t *Tx) AttemptFailed(id int64, errText string, maxAttempts int) (dropped bool, attempts int, err error) {
+	op := fmt.Sprintf("attempt failed on message %d", id)
+	if maxAttempts <= 0 {
+		maxAttempts = DefaultMaxAttempts
+	}
+	var agent string
+	err = t.queryRow(`UPDATE messages SET attempts = attempts + 1, last_error = ? WHERE id = ? RETURNING agent, attempts`,
+		errText, id).Scan(&agent, &attempts)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, 0, opErr(op, ErrNotFound)
+	}
+	if err != nil {
+		return false, 0, opErr(op, err)
+	}
+	if attempts >= maxAttempts {
+		if _, err := t.deleteMsg(id, EventDropped, fmt.Sprintf("after %d failed attempts: %s", attempts, errText)); err != nil {
+			return false, 0, opErr(op, err)
+		}
+		return true, attempts, nil
+	}
+	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventAttemptFailed,
+		Detail: fmt.Sprintf("attempt %d of %d: %s", attempts, maxAttempts, errText)}); err != nil {
+		return false, 0, opErr(op, err)
+	}
+	return false, attempts, nil
+}
+
+// Drop deletes message id without delivering it and logs "dropped" with
+// reason (precondition failed, typed but not submitted, ...), in one
+// transaction. ErrNotFound if the message is not queued. Returns once
+// durable.
+func (s *Store) Drop(ctx context.Context, id int64, reason string) error {
+	return s.update(ctx, fmt.Sprintf("drop message %d", id), func(t *Tx) error { return t.Drop(id, reason) })
+}
+
+// Drop is Store.Drop inside t.
+func (t *Tx) Drop(id int64, reason string) error {
+	if _, err := t.deleteMsg(id, EventDropped, reason); err != nil {
+		return opErr(fmt.Sprintf("drop message %d", id), err)
+	}
+	return nil
+}

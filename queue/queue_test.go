@@ -1,0 +1,958 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// clock is a settable test clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// open opens a store in a fresh temp dir with agents registered.
+func open(t testing.TB, opts Options, agents ...string) *Store {
+	t.Helper()
+	return openAt(t, filepath.Join(t.TempDir(), "state", "queue.db"), opts, agents...)
+}
+
+func openAt(t testing.TB, path string, opts Options, agents ...string) *Store {
+	t.Helper()
+	s, err := Open(path, opts)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if len(agents) > 0 {
+		if err := s.EnsureAgents(context.Background(), agents); err != nil {
+			t.Fatalf("EnsureAgents: %v", err)
+		}
+	}
+	return s
+}
+
+func mustEnqueue(t testing.TB, s *Store, agent, text string, opt EnqueueOptions) int64 {
+	t.Helper()
+	id, err := s.Enqueue(context.Background(), agent, text, opt)
+	if err != nil {
+		t.Fatalf("Enqueue(%q, %q): %v", agent, text, err)
+	}
+	return id
+}
+
+func texts(t testing.TB, s *Store, agent string) []string {
+	t.Helper()
+	ms, err := s.List(context.Background(), agent)
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	out := []string{}
+	for _, m := range ms {
+		out = append(out, m.Text)
+	}
+	return out
+}
+
+func eventKinds(t testing.TB, s *Store, after int64) []string {
+	t.Helper()
+	evs, err := s.Events(context.Background(), after, 0)
+	if err != nil {
+		t.Fatalf("Events: %v", err)
+	}
+	out := []string{}
+	for _, e := range evs {
+		out = append(out, e.Kind)
+	}
+	return out
+}
+
+func lastSeq(t testing.TB, s *Store) int64 {
+	t.Helper()
+	evs, err := s.Events(context.Background(), 0, 0)
+	if err != nil {
+		t.Fatalf("Events: %v", err)
+	}
+	if len(evs) == 0 {
+		return 0
+	}
+	return evs[len(evs)-1].Seq
+}
+
+func rev(t testing.TB, s *Store) int64 {
+	t.Helper()
+	v, err := s.DataVersion(context.Background())
+	if err != nil {
+		t.Fatalf("DataVersion: %v", err)
+	}
+	return v
+}
+
+func TestOpenCreatesFileAndSetsPragmas(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	path := filepath.Join(dir, "queue.db")
+	s := openAt(t, path, Options{})
+	if s.Path() != path {
+		t.Errorf("Path = %q, want %q", s.Path(), path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("file mode %v, want 0600", fi.Mode().Perm())
+	}
+	di, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if di.Mode().Perm() != 0o700 {
+		t.Errorf("dir mode %v, want 0700", di.Mode().Perm())
+	}
+	ctx := context.Background()
+	check := func(pragma string, want any) {
+		t.Helper()
+		var got any
+		if err := s.DB().QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
+			t.Fatalf("PRAGMA %s: %v", pragma, err)
+		}
+		if g, ok := got.(string); ok {
+			got = strings.ToLower(g)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("PRAGMA %s = %v (%T), want %v", pragma, got, got, want)
+		}
+	}
+	check("journal_mode", "wal")
+	check("synchronous", int64(2))
+	check("busy_timeout", int64(10000))
+	check("foreign_keys", int64(1))
+	check("user_version", int64(SchemaVersion()))
+	if !strings.HasPrefix(dsn("/x/a b?c#d%e"), "file:///x/a%20b%3Fc%23d%25e?") {
+		t.Errorf("dsn does not escape the path: %s", dsn("/x/a b?c#d%e"))
+	}
+}
+
+func TestOpenOddPathAndReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "we?ird #dir%", "q.db")
+	s := openAt(t, path, Options{}, "a")
+	id := mustEnqueue(t, s, "a", "hi", EnqueueOptions{})
+	s.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("file not at the literal path: %v", err)
+	}
+	s2 := openAt(t, path, Options{})
+	m, err := s2.Get(context.Background(), id)
+	if err != nil || m.Text != "hi" {
+		t.Fatalf("after reopen Get = %+v, %v", m, err)
+	}
+}
+
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "q.db")
+	s := openAt(t, path, Options{})
+	if _, err := s.DB().Exec("PRAGMA user_version = 99"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, err := Open(path, Options{})
+	if !errors.Is(err, ErrSchemaTooNew) {
+		t.Fatalf("Open on newer schema: %v, want ErrSchemaTooNew", err)
+	}
+}
+
+func TestEnqueueTrims(t *testing.T) {
+	s := open(t, Options{}, "a")
+	id := mustEnqueue(t, s, "a", "  \n\thello world \n ", EnqueueOptions{Source: "send"})
+	m, err := s.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Text != "hello world" {
+		t.Errorf("Text = %q, want trimmed", m.Text)
+	}
+	if m.Agent != "a" || m.Source != "send" || m.Manual || m.Kind != KindPlain || m.Attempts != 0 || !m.LastAttempt.IsZero() {
+		t.Errorf("unexpected message %+v", m)
+	}
+	if m.Created.IsZero() {
+		t.Error("Created not set")
+	}
+}
+
+func TestEnqueueBlankWritesNothing(t *testing.T) {
+	s := open(t, Options{}, "a")
+	before, seq := rev(t, s), lastSeq(t, s)
+	for _, txt := range []string{"", " ", "\n\t \r\n"} {
+		_, err := s.Enqueue(context.Background(), "a", txt, EnqueueOptions{})
+		if !errors.Is(err, ErrBlank) {
+			t.Errorf("Enqueue(%q) = %v, want ErrBlank", txt, err)
+		}
+	}
+	if got := texts(t, s, ""); len(got) != 0 {
+		t.Errorf("queue has %q after blank enqueues", got)
+	}
+	if k := eventKinds(t, s, seq); len(k) != 0 {
+		t.Errorf("events written: %v", k)
+	}
+	if rev(t, s) != before {
+		t.Error("revision bumped by a refused enqueue")
+	}
+}
+
+func TestEnqueueUnknownOrRemovedAgent(t *testing.T) {
+	s := open(t, Options{}, "a", "gone")
+	ctx := context.Background()
+	_, err := s.Enqueue(ctx, "ghost", "hi", EnqueueOptions{})
+	if !errors.Is(err, ErrUnknownAgent) || !strings.Contains(err.Error(), `"ghost"`) {
+		t.Errorf("Enqueue to absent agent = %v, want ErrUnknownAgent naming it", err)
+	}
+	if err := s.RemoveAgent(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Enqueue(ctx, "gone", "hi", EnqueueOptions{})
+	if !errors.Is(err, ErrUnknownAgent) || !strings.Contains(err.Error(), `"gone"`) {
+		t.Errorf("Enqueue to removed agent = %v, want ErrUnknownAgent naming it", err)
+	}
+	if got := texts(t, s, ""); len(got) != 0 {
+		t.Errorf("queue has %q", got)
+	}
+}
+
+func TestCompactionDedupe(t *testing.T) {
+	s := open(t, Options{}, "a", "b")
+	ctx := context.Background()
+	first := mustEnqueue(t, s, "a", "/compact", EnqueueOptions{})
+	mustEnqueue(t, s, "a", "hello", EnqueueOptions{})
+
+	for _, txt := range []string{"/compact now", "  /COMPACT", "/compress", "/Compress keep the plan"} {
+		_, err := s.Enqueue(ctx, "a", txt, EnqueueOptions{})
+		var dup *DuplicateError
+		if !errors.As(err, &dup) {
+			t.Fatalf("Enqueue(%q) = %v, want *DuplicateError", txt, err)
+		}
+		if !errors.Is(err, ErrDuplicate) {
+			t.Errorf("errors.Is(%v, ErrDuplicate) = false", err)
+		}
+		if dup.ExistingID != first || dup.Agent != "a" || dup.Kind != DupCompaction {
+			t.Errorf("dup = %+v, want existing %d for a", dup, first)
+		}
+		if !strings.Contains(err.Error(), "compaction") || !strings.Contains(err.Error(), `"a"`) {
+			t.Errorf("error text %q does not name it", err)
+		}
+	}
+	// Not a compaction: the verb must be the first token.
+	mustEnqueue(t, s, "a", "please /compact later", EnqueueOptions{})
+	mustEnqueue(t, s, "a", "/compactify", EnqueueOptions{})
+	// Other agents are independent.
+	mustEnqueue(t, s, "b", "/compress", EnqueueOptions{})
+
+	if got := len(texts(t, s, "a")); got != 4 {
+		t.Errorf("a has %d messages, want 4", got)
+	}
+	// After delivery a new one is accepted.
+	if err := s.Delivered(ctx, first, "ok"); err != nil {
+		t.Fatal(err)
+	}
+	mustEnqueue(t, s, "a", "/compress", EnqueueOptions{})
+	if _, err := s.Enqueue(ctx, "a", "/compact", EnqueueOptions{}); !errors.Is(err, ErrDuplicate) {
+		t.Errorf("second compaction after re-enqueue: %v", err)
+	}
+}
+
+func TestCompactVerbsOption(t *testing.T) {
+	s := open(t, Options{CompactVerbs: []string{"/Summarize"}}, "a")
+	mustEnqueue(t, s, "a", "/compact", EnqueueOptions{})
+	mustEnqueue(t, s, "a", "/compact", EnqueueOptions{})
+	mustEnqueue(t, s, "a", "/summarize", EnqueueOptions{})
+	if _, err := s.Enqueue(context.Background(), "a", "/SUMMARIZE now", EnqueueOptions{}); !errors.Is(err, ErrDuplicate) {
+		t.Errorf("custom verb not deduped: %v", err)
+	}
+	if !s.IsCompaction("/summarize x") || s.IsCompaction("/compact") {
+		t.Error("IsCompaction disagrees with the option")
+	}
+}
+
+func TestInboxDedupe(t *testing.T) {
+	s := open(t, Options{}, "a", "b")
+	ctx := context.Background()
+	first := mustEnqueue(t, s, "a", "inbox delivery", EnqueueOptions{Kind: KindInbox, Precondition: "inbox pending", Source: "inbox"})
+	mustEnqueue(t, s, "a", "plain", EnqueueOptions{})
+	_, err := s.Enqueue(ctx, "a", "another inbox delivery", EnqueueOptions{Kind: KindInbox})
+	var dup *DuplicateError
+	if !errors.As(err, &dup) || dup.ExistingID != first || dup.Kind != DupInbox || !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("second inbox = %v (%+v), want duplicate of %d", err, dup, first)
+	}
+	mustEnqueue(t, s, "b", "b's inbox", EnqueueOptions{Kind: KindInbox})
+	m, _ := s.Get(ctx, first)
+	if m.Kind != KindInbox || m.Precondition != "inbox pending" {
+		t.Errorf("kind/precondition not stored: %+v", m)
+	}
+	if err := s.Drop(ctx, first, "nothing pending"); err != nil {
+		t.Fatal(err)
+	}
+	mustEnqueue(t, s, "a", "inbox again", EnqueueOptions{Kind: KindInbox})
+}
+
+func TestReleaseMovesToFront(t *testing.T) {
+	s := open(t, Options{}, "a", "b")
+	ctx := context.Background()
+	ids := map[string]int64{}
+	for _, x := range []string{"m1", "m2", "m3", "m4"} {
+		ids[x] = mustEnqueue(t, s, "a", x, EnqueueOptions{})
+	}
+	mustEnqueue(t, s, "b", "other", EnqueueOptions{})
+	seq := lastSeq(t, s)
+
+	if err := s.Release(ctx, ids["m3"]); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := texts(t, s, "a"), []string{"m3", "m1", "m2", "m4"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after release m3: %v, want %v", got, want)
+	}
+	m, _ := s.Get(ctx, ids["m3"])
+	if !m.Manual {
+		t.Error("released message not manual")
+	}
+	if m, _ := s.Get(ctx, ids["m1"]); m.Manual {
+		t.Error("other message became manual")
+	}
+	if err := s.Release(ctx, ids["m4"]); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := texts(t, s, "a"), []string{"m4", "m3", "m1", "m2"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after release m4: %v, want %v", got, want)
+	}
+	// Releasing the head keeps it there.
+	if err := s.Release(ctx, ids["m4"]); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := texts(t, s, "a"), []string{"m4", "m3", "m1", "m2"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after re-release: %v, want %v", got, want)
+	}
+	h, ok, err := s.Head(ctx, "a")
+	if err != nil || !ok || h.ID != ids["m4"] {
+		t.Errorf("Head = %+v %v %v", h, ok, err)
+	}
+	// New messages still go to the back.
+	mustEnqueue(t, s, "a", "m5", EnqueueOptions{})
+	if got, want := texts(t, s, "a"), []string{"m4", "m3", "m1", "m2", "m5"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after m5: %v, want %v", got, want)
+	}
+	if got := texts(t, s, "b"); !reflect.DeepEqual(got, []string{"other"}) {
+		t.Errorf("b changed: %v", got)
+	}
+	evs, _ := s.Events(ctx, seq, 0)
+	if len(evs) < 1 || evs[0].Kind != EventReleased || evs[0].MsgID != ids["m3"] || evs[0].Agent != "a" {
+		t.Errorf("release event: %+v", evs)
+	}
+	if err := s.Release(ctx, 9999); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Release(missing) = %v, want ErrNotFound", err)
+	}
+}
+
+func TestRemoveAndClear(t *testing.T) {
+	s := open(t, Options{}, "a", "b")
+	ctx := context.Background()
+	m1 := mustEnqueue(t, s, "a", "m1", EnqueueOptions{})
+	m2 := mustEnqueue(t, s, "a", "m2", EnqueueOptions{})
+	m3 := mustEnqueue(t, s, "a", "m3", EnqueueOptions{})
+	mustEnqueue(t, s, "b", "keep", EnqueueOptions{})
+	seq := lastSeq(t, s)
+
+	if err := s.Remove(ctx, m2, "deleted in the queue panel"); err != nil {
+		t.Fatal(err)
+	}
+	if got := texts(t, s, "a"); !reflect.DeepEqual(got, []string{"m1", "m3"}) {
+		t.Errorf("after remove: %v", got)
+	}
+	if err := s.Remove(ctx, m2, "again"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("second Remove = %v, want ErrNotFound", err)
+	}
+	if err := s.Release(ctx, m3); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Clear(ctx, "a")
+	if err != nil || n != 2 {
+		t.Fatalf("Clear = %d, %v; want 2", n, err)
+	}
+	if got := texts(t, s, "a"); len(got) != 0 {
+		t.Errorf("a after clear: %v", got)
+	}
+	if got := texts(t, s, "b"); !reflect.DeepEqual(got, []string{"keep"}) {
+		t.Errorf("b after clearing a: %v", got)
+	}
+	evs, _ := s.Events(ctx, seq, 0)
+	var got []string
+	var clearedIDs []int64
+	for _, e := range evs {
+		got = append(got, e.Kind)
+		if e.Kind == EventCleared {
+			clearedIDs = append(clearedIDs, e.MsgID)
+		}
+	}
+	if want := []string{"removed", "released", "cleared", "cleared"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
+	if evs[0].Detail != "deleted in the queue panel" || evs[0].MsgID != m2 {
+		t.Errorf("removed event %+v", evs[0])
+	}
+	if !reflect.DeepEqual(clearedIDs, []int64{m3, m1}) {
+		t.Errorf("cleared ids %v, want delivery order %v", clearedIDs, []int64{m3, m1})
+	}
+	if n, err := s.Clear(ctx, "a"); err != nil || n != 0 {
+		t.Errorf("Clear empty = %d, %v", n, err)
+	}
+	if _, err := s.Clear(ctx, "ghost"); !errors.Is(err, ErrUnknownAgent) {
+		t.Errorf("Clear ghost = %v", err)
+	}
+	if _, err := s.Clear(ctx, ""); !errors.Is(err, ErrBlank) {
+		t.Errorf("Clear \"\" = %v", err)
+	}
+}
+
+func TestDeliveredDeletesAndLogs(t *testing.T) {
+	c := newClock()
+	s := open(t, Options{Now: c.Now}, "a")
+	ctx := context.Background()
+	id := mustEnqueue(t, s, "a", "do the thing", EnqueueOptions{})
+	c.Advance(time.Second)
+	if err := s.Attempt(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := s.Get(ctx, id)
+	if !m.LastAttempt.Equal(c.Now()) || m.Attempts != 0 {
+		t.Errorf("after Attempt: last=%v attempts=%d", m.LastAttempt, m.Attempts)
+	}
+	if err := s.Delivered(ctx, id, "submitted, prompt cleared"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, id); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Get after Delivered = %v, want ErrNotFound", err)
+	}
+	if err := s.Delivered(ctx, id, "again"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("second Delivered = %v, want ErrNotFound", err)
+	}
+	if err := s.Attempt(ctx, id); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Attempt on delivered = %v, want ErrNotFound", err)
+	}
+	evs, _ := s.Events(ctx, 0, 0)
+	last := evs[len(evs)-1]
+	if last.Kind != EventDelivered || last.MsgID != id || last.Agent != "a" || last.Detail != "submitted, prompt cleared" || !last.At.Equal(c.Now()) {
+		t.Errorf("last event %+v", last)
+	}
+	if got := eventKinds(t, s, 0); !reflect.DeepEqual(got, []string{"agent_added", "enqueued", "attempt", "delivered"}) {
+		t.Errorf("events %v", got)
+	}
+	if ag, _ := s.PendingAgents(ctx); len(ag) != 0 {
+		t.Errorf("PendingAgents = %v", ag)
+	}
+}
+
+func TestAttemptFailedDropsOnThird(t *testing.T) {
+	s := open(t, Options{}, "a")
+	ctx := context.Background()
+	id := mustEnqueue(t, s, "a", "x", EnqueueOptions{})
+	other := mustEnqueue(t, s, "a", "y", EnqueueOptions{})
+	seq := lastSeq(t, s)
+	for i := 1; i <= 2; i++ {
+		dropped, n, err := s.AttemptFailed(ctx, id, "write: EIO", 3)
+		if err != nil || dropped || n != i {
+			t.Fatalf("failure %d: dropped=%v n=%d err=%v", i, dropped, n, err)
+		}
+		m, err := s.Get(ctx, id)
+		if err != nil || m.Attempts != i || m.LastError != "write: EIO" {
+			t.Fatalf("after failure %d: %+v %v", i, m, err)
+		}
+		if h, _, _ := s.Head(ctx, "a"); h.ID != id {
+			t.Errorf("failed message left the head")
+		}
+	}
+	dropped, n, err := s.AttemptFailed(ctx, id, "typed, not submitted", 3)
+	if err != nil || !dropped || n != 3 {
+		t.Fatalf("third failure: dropped=%v n=%d err=%v", dropped, n, err)
+	}
+	if _, err := s.Get(ctx, id); !errors.Is(err, ErrNotFound) {
+		t.Errorf("dropped message still there: %v", err)
+	}
+	if h, _, _ := s.Head(ctx, "a"); h.ID != other {
+		t.Errorf("head after drop = %d, want %d", h.ID, other)
+	}
+	evs, _ := s.Events(ctx, seq, 0)
+	var kinds []string
+	for _, e := range evs {
+		kinds = append(kinds, e.Kind)
+	}
+	if want := []string{"attempt_failed", "attempt_failed", "dropped"}; !reflect.DeepEqual(kinds, want) {
+		t.Fatalf("events %v, want %v", kinds, want)
+	}
+	if d := evs[2].Detail; !strings.Contains(d, "3 failed attempts") || !strings.Contains(d, "typed, not submitted") || evs[2].MsgID != id {
+		t.Errorf("dropped event %+v", evs[2])
+	}
+	if _, _, err := s.AttemptFailed(ctx, id, "x", 3); !errors.Is(err, ErrNotFound) {
+		t.Errorf("AttemptFailed on dropped = %v", err)
+	}
+	// maxAttempts <= 0 means the default of 3.
+	id2 := mustEnqueue(t, s, "a", "z", EnqueueOptions{})
+	for i := 0; i < DefaultMaxAttempts; i++ {
+		dropped, _, err = s.AttemptFailed(ctx, id2, "e", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !dropped {
+		t.Error("default budget did not drop after 3")
+	}
+}
+
+func TestPauseFlagsPersistAndFloorIsSeparate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "q.db")
+	ctx := context.Background()
+	s := openAt(t, path, Options{}, "a", "b")
+	seq := lastSeq(t, s)
+	if err := s.SetPaused(ctx, "a", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetFloorPaused(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetPaused(ctx, "ghost", true); !errors.Is(err, ErrUnknownAgent) {
+		t.Errorf("SetPaused(ghost) = %v", err)
+	}
+	if _, _, err := s.Paused(ctx, "ghost"); !errors.Is(err, ErrUnknownAgent) {
+		t.Errorf("Paused(ghost) = %v", err)
+	}
+	s.Close()
+
+	s = openAt(t, path, Options{})
+	check := func(agent string, wantA, wantF bool) {
+		t.Helper()
+		a, f, err := s.Paused(ctx, agent)
+		if err != nil || a != wantA || f != wantF {
+			t.Errorf("Paused(%s) = %v, %v, %v; want %v, %v", agent, a, f, err, wantA, wantF)
+		}
+	}
+	check("a", true, true)
+	check("b", false, true)
+	// The floor covers agents added later.
+	if err := s.AddAgent(ctx, AgentRecord{Name: "c", Spec: `{"command":"sh"}`}); err != nil {
+		t.Fatal(err)
+	}
+	check("c", false, true)
+	// Per-agent resume does not touch the floor.
+	if err := s.SetPaused(ctx, "a", false); err != nil {
+		t.Fatal(err)
+	}
+	check("a", false, true)
+	// Floor resume does not touch agents.
+	if err := s.SetPaused(ctx, "b", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetFloorPaused(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	check("b", true, false)
+	if p, _ := s.PausedAgents(ctx); !reflect.DeepEqual(p, []string{"b"}) {
+		t.Errorf("PausedAgents = %v", p)
+	}
+	// ResumeAll clears both.
+	if err := s.SetFloorPaused(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetPaused(ctx, "c", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ResumeAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		check(n, false, false)
+	}
+	if f, _ := s.FloorPaused(ctx); f {
+		t.Error("floor still paused")
+	}
+	evs, _ := s.Events(ctx, seq, 0)
+	var got []string
+	for _, e := range evs {
+		who := e.Agent
+		if who == "" {
+			who = e.Detail
+		}
+		got = append(got, e.Kind+":"+who)
+	}
+	want := []string{
+		"paused:a", "paused:floor", // first process
+		"agent_added:c", "resumed:a", "paused:b", "resumed:floor",
+		"paused:floor", "paused:c", "resumed:floor", "resumed:b", "resumed:c",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events\n got %v\nwant %v", got, want)
+	}
+	// Setting a flag to its value writes nothing.
+	r := rev(t, s)
+	if err := s.SetPaused(ctx, "a", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetFloorPaused(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	if rev(t, s) != r {
+		t.Error("no-op pause changes bumped the revision")
+	}
+}
+
+func TestEventsInOrder(t *testing.T) {
+	c := newClock()
+	s := open(t, Options{Now: c.Now}, "a")
+	ctx := context.Background()
+	a := mustEnqueue(t, s, "a", "one", EnqueueOptions{Source: "send"})
+	c.Advance(time.Millisecond)
+	b := mustEnqueue(t, s, "a", "two", EnqueueOptions{Source: "composer", Manual: true})
+	c.Advance(time.Millisecond)
+	if err := s.Release(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Attempt(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delivered(ctx, b, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.AttemptFailed(ctx, a, "pty closed", 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Drop(ctx, a, "precondition failed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendEvent(ctx, Event{Agent: "a", Kind: "notice", Detail: "stalled"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendEvent(ctx, Event{Agent: "a"}); !errors.Is(err, ErrBlank) {
+		t.Errorf("AppendEvent without kind = %v", err)
+	}
+	evs, err := s.Events(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		kind string
+		id   int64
+	}
+	var got []row
+	for i, e := range evs {
+		got = append(got, row{e.Kind, e.MsgID})
+		if i > 0 && (e.Seq <= evs[i-1].Seq || e.At.Before(evs[i-1].At)) {
+			t.Errorf("event %d out of order: %+v after %+v", i, e, evs[i-1])
+		}
+	}
+	want := []row{{"agent_added", 0}, {"enqueued", a}, {"enqueued", b}, {"released", b}, {"attempt", b},
+		{"delivered", b}, {"attempt_failed", a}, {"dropped", a}, {"notice", 0}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events\n got %v\nwant %v", got, want)
+	}
+	if d := evs[1].Detail; d != "[send] one" {
+		t.Errorf("enqueued detail %q", d)
+	}
+	if d := evs[2].Detail; d != "[composer manual] two" {
+		t.Errorf("enqueued detail %q", d)
+	}
+	// Paging.
+	page, _ := s.Events(ctx, evs[2].Seq, 2)
+	if len(page) != 2 || page[0].Seq != evs[3].Seq || page[1].Seq != evs[4].Seq {
+		t.Errorf("page = %+v", page)
+	}
+}
+
+func TestAgentsRegistry(t *testing.T) {
+	s := open(t, Options{})
+	ctx := context.Background()
+	if err := s.EnsureAgents(ctx, []string{"b", "a", "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EnsureAgents(ctx, []string{"a", ""}); !errors.Is(err, ErrBlank) {
+		t.Errorf("EnsureAgents with blank = %v", err)
+	}
+	if err := s.AddAgent(ctx, AgentRecord{Name: "a"}); !errors.Is(err, ErrAgentExists) {
+		t.Errorf("AddAgent(in use) = %v", err)
+	}
+	if err := s.AddAgent(ctx, AgentRecord{Name: "helper", Spec: `{"command":"bash"}`, Paused: true}); err != nil {
+		t.Fatal(err)
+	}
+	mustEnqueue(t, s, "helper", "left behind", EnqueueOptions{})
+	if err := s.RemoveAgent(ctx, "helper"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RemoveAgent(ctx, "helper"); !errors.Is(err, ErrUnknownAgent) {
+		t.Errorf("second RemoveAgent = %v", err)
+	}
+	if err := s.RemoveAgent(ctx, "ghost"); !errors.Is(err, ErrUnknownAgent) {
+		t.Errorf("RemoveAgent(ghost) = %v", err)
+	}
+	// Its queue stays.
+	if got := texts(t, s, "helper"); !reflect.DeepEqual(got, []string{"left behind"}) {
+		t.Errorf("removed agent's queue: %v", got)
+	}
+	if p, _ := s.PendingAgents(ctx); !reflect.DeepEqual(p, []string{"helper"}) {
+		t.Errorf("PendingAgents = %v", p)
+	}
+	// EnsureAgents leaves removed agents removed.
+	if err := s.EnsureAgents(ctx, []string{"helper"}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.Agent(ctx, "helper")
+	if err != nil || !h.Removed || !h.Paused || h.Spec != `{"command":"bash"}` || h.Added.IsZero() {
+		t.Errorf("Agent(helper) = %+v, %v", h, err)
+	}
+	if _, err := s.Agent(ctx, "ghost"); !errors.Is(err, ErrUnknownAgent) {
+		t.Errorf("Agent(ghost) = %v", err)
+	}
+	list, err := s.ListAgents(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, a := range list {
+		names = append(names, a.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"a", "b", "helper"}) {
+		t.Errorf("ListAgents = %v", names)
+	}
+	// A removed name can be taken again.
+	if err := s.AddAgent(ctx, AgentRecord{Name: "helper", Spec: `{"command":"zsh"}`}); err != nil {
+		t.Fatal(err)
+	}
+	h, _ = s.Agent(ctx, "helper")
+	if h.Removed || h.Paused || h.Spec != `{"command":"zsh"}` {
+		t.Errorf("revived = %+v", h)
+	}
+	if got := eventKinds(t, s, 0); !reflect.DeepEqual(got, []string{"agent_added", "agent_added", "agent_added", "enqueued", "agent_removed", "agent_added"}) {
+		t.Errorf("events %v", got)
+	}
+}
+
+func TestHolds(t *testing.T) {
+	c := newClock()
+	s := open(t, Options{Now: c.Now}, "a")
+	ctx := context.Background()
+	if err := s.SetHold(ctx, "a", "busy"); err != nil {
+		t.Fatal(err)
+	}
+	t0 := c.Now()
+	r := rev(t, s)
+	c.Advance(time.Second)
+	if err := s.SetHold(ctx, "a", "busy"); err != nil {
+		t.Fatal(err)
+	}
+	if rev(t, s) != r {
+		t.Error("same hold bumped the revision")
+	}
+	hs, err := s.Holds(ctx)
+	if err != nil || len(hs) != 1 || hs["a"].Reason != "busy" || !hs["a"].At.Equal(t0) {
+		t.Fatalf("Holds = %+v, %v", hs, err)
+	}
+	if err := s.SetHold(ctx, "a", "your draft"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetHold(ctx, "b", "exited"); err != nil {
+		t.Fatal(err)
+	}
+	hs, _ = s.Holds(ctx)
+	if hs["a"].Reason != "your draft" || !hs["a"].At.Equal(c.Now()) || hs["b"].Reason != "exited" {
+		t.Errorf("Holds = %+v", hs)
+	}
+	if rev(t, s) == r {
+		t.Error("changed hold did not bump the revision")
+	}
+	if err := s.SetHold(ctx, "a", ""); err != nil {
+		t.Fatal(err)
+	}
+	hs, _ = s.Holds(ctx)
+	if _, ok := hs["a"]; ok || len(hs) != 1 {
+		t.Errorf("after clear: %+v", hs)
+	}
+	if err := s.ClearHolds(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if hs, _ = s.Holds(ctx); len(hs) != 0 {
+		t.Errorf("after ClearHolds: %+v", hs)
+	}
+	if k := eventKinds(t, s, 0); !reflect.DeepEqual(k, []string{"agent_added"}) {
+		t.Errorf("holds wrote events: %v", k)
+	}
+}
+
+func TestDataVersionAcrossHandles(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "q.db")
+	s1 := openAt(t, path, Options{}, "a")
+	s2 := openAt(t, path, Options{})
+	ctx := context.Background()
+	v0 := rev(t, s1)
+	if rev(t, s2) != v0 {
+		t.Fatal("handles disagree")
+	}
+	id := mustEnqueue(t, s2, "a", "x", EnqueueOptions{})
+	v1 := rev(t, s1)
+	if v1 <= v0 {
+		t.Errorf("revision did not move after another handle wrote: %d -> %d", v0, v1)
+	}
+	if err := s1.Release(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if v2 := rev(t, s1); v2 <= v1 {
+		t.Errorf("revision did not move after own write: %d -> %d", v1, v2)
+	}
+	v := rev(t, s1)
+	if _, err := s1.Enqueue(ctx, "a", " ", EnqueueOptions{}); err == nil {
+		t.Fatal("blank accepted")
+	}
+	if err := s1.Delivered(ctx, 12345, ""); !errors.Is(err, ErrNotFound) {
+		t.Fatal(err)
+	}
+	if rev(t, s1) != v {
+		t.Error("failed writes bumped the revision")
+	}
+}
+
+func TestUpdateIsAtomic(t *testing.T) {
+	s := open(t, Options{}, "a")
+	ctx := context.Background()
+	boom := errors.New("boom")
+	err := s.Update(ctx, func(tx *Tx) error {
+		if _, err := tx.Enqueue("a", "one", EnqueueOptions{}); err != nil {
+			return err
+		}
+		if _, err := tx.SQL().Exec(`CREATE TABLE scratch (x)`); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Update = %v", err)
+	}
+	if got := texts(t, s, "a"); len(got) != 0 {
+		t.Errorf("rolled-back enqueue visible: %v", got)
+	}
+	// A committed Update sees its own changes and commits them together.
+	var id int64
+	err = s.Update(ctx, func(tx *Tx) error {
+		var err error
+		if id, err = tx.Enqueue("a", "two", EnqueueOptions{Kind: KindInbox}); err != nil {
+			return err
+		}
+		if err := tx.Attempt(id); err != nil {
+			return err
+		}
+		if h, ok, err := tx.Head("a"); err != nil || !ok || h.ID != id {
+			return errors.New("head not visible in tx")
+		}
+		return tx.AppendEvent(Event{Agent: "a", MsgID: id, Kind: "inbox_leased", Detail: "3 items"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := eventKinds(t, s, 0); !reflect.DeepEqual(got, []string{"agent_added", "enqueued", "attempt", "inbox_leased"}) {
+		t.Errorf("events %v", got)
+	}
+}
+
+func TestMigrateComponent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "q.db")
+	s := openAt(t, path, Options{})
+	ctx := context.Background()
+	steps := []string{
+		`CREATE TABLE inbox_items (id TEXT PRIMARY KEY, body TEXT NOT NULL)`,
+		`ALTER TABLE inbox_items ADD COLUMN sender TEXT NOT NULL DEFAULT ''; CREATE INDEX inbox_sender ON inbox_items(sender)`,
+	}
+	if err := s.Migrate(ctx, "inbox", steps[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Migrate(ctx, "inbox", steps); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Migrate(ctx, "inbox", steps); err != nil {
+		t.Fatalf("re-running migrations: %v", err)
+	}
+	if _, err := s.DB().Exec(`INSERT INTO inbox_items (id, body, sender) VALUES ('x', 'y', 'z')`); err != nil {
+		t.Fatalf("migrated table unusable: %v", err)
+	}
+	if err := s.Migrate(ctx, "inbox", steps[:1]); !errors.Is(err, ErrSchemaTooNew) {
+		t.Errorf("older binary = %v, want ErrSchemaTooNew", err)
+	}
+	var uv int
+	s.DB().QueryRow(`PRAGMA user_version`).Scan(&uv)
+	if uv != SchemaVersion() {
+		t.Errorf("component migration touched user_version: %d", uv)
+	}
+}
+
+func TestContextCanceled(t *testing.T) {
+	s := open(t, Options{}, "a")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Enqueue(ctx, "a", "x", EnqueueOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Enqueue with canceled ctx = %v", err)
+	}
+	if got := texts(t, s, "a"); len(got) != 0 {
+		t.Errorf("written anyway: %v", got)
+	}
+}
+
+func TestListAllAndCounts(t *testing.T) {
+	s := open(t, Options{}, "a", "b")
+	ctx := context.Background()
+	mustEnqueue(t, s, "b", "b1", EnqueueOptions{})
+	mustEnqueue(t, s, "a", "a1", EnqueueOptions{})
+	b2 := mustEnqueue(t, s, "b", "b2", EnqueueOptions{})
+	if err := s.Release(ctx, b2); err != nil {
+		t.Fatal(err)
+	}
+	if got := texts(t, s, ""); !reflect.DeepEqual(got, []string{"a1", "b2", "b1"}) {
+		t.Errorf("List(\"\") = %v", got)
+	}
+	c, err := s.Counts(ctx)
+	if err != nil || !reflect.DeepEqual(c, map[string]int{"a": 1, "b": 2}) {
+		t.Errorf("Counts = %v, %v", c, err)
+	}
+	if p, _ := s.PendingAgents(ctx); !reflect.DeepEqual(p, []string{"a", "b"}) {
+		t.Errorf("PendingAgents = %v", p)
+	}
+	if _, ok, err := s.Head(ctx, "nobody"); ok || err != nil {
+		t.Errorf("Head(nobody) = %v, %v", ok, err)
+	}
+}
+
+func TestPreview(t *testing.T) {
+	long := strings.Repeat("é", 100)
+	cases := map[string]string{
+		"short":          "short",
+		"two\nlines":     "two…",
+		"trailing\n  \n": "trailing",
+		long:             strings.Repeat("é", 80) + "…",
+		"中文消息\n第二行":      "中文消息…",
+	}
+	for in, want := range cases {
+		if got := preview(in); got != want {
+			t.Errorf("preview(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,185 @@
+package e2e
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// heldAs returns a predicate: the agent's head message is held for reason.
+func (o *office) heldAs(agent, reason string) func() bool {
+	return func() bool {
+		for _, q := range o.queue() {
+			if q.Agent == agent {
+				return q.Held == reason
+			}
+		}
+		return false
+	}
+}
+
+func TestSendErrorsExitTwoAndWriteNothing(t *testing.T) {
+	o := newOffice(t, agentSpec{name: "a"})
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin string
+		want  string
+	}{
+		{"unknown agent", []string{"send", "nobody", "hi"}, "", `unknown agent`},
+		{"blank text", []string{"send", "a", "   "}, "", "blank"},
+		{"blank stdin", []string{"send", "a", "-"}, " \n\t\n", "blank"},
+		{"no text", []string{"send", "a"}, "", "usage"},
+		{"bad config", []string{"send", "a", "hi", "--config", "/nonexistent/office.toml"}, "", "office.toml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := o.run(tc.stdin, tc.args...)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2 (stderr %q)", code, errOut)
+			}
+			if !strings.Contains(strings.ToLower(errOut), tc.want) {
+				t.Fatalf("stderr %q does not name %q", errOut, tc.want)
+			}
+		})
+	}
+	if q := o.queue(); len(q) != 0 {
+		t.Fatalf("failed sends wrote %d messages", len(q))
+	}
+}
+
+func TestQueueWorksWithoutOffice(t *testing.T) {
+	o := newOffice(t, agentSpec{name: "a"})
+	id := o.send("a", "first")
+	o.send("a", "second")
+	q := o.queue()
+	if len(q) != 2 || fmt.Sprint(q[0].ID) != id || q[0].Held != "office not running" {
+		t.Fatalf("queue = %+v", q)
+	}
+	o.must("queue", "release", fmt.Sprint(q[1].ID))
+	if q2 := o.queue(); q2[0].Text != "second" {
+		t.Fatalf("release did not move to the front: %+v", q2)
+	}
+	o.must("queue", "rm", fmt.Sprint(q[0].ID))
+	if q3 := o.queue(); len(q3) != 1 || q3[0].Text != "second" {
+		t.Fatalf("rm: %+v", q3)
+	}
+	if out := o.must("queue", "clear", "a"); !strings.Contains(out, "cleared 1") {
+		t.Fatalf("clear said %q", out)
+	}
+	if q4 := o.queue(); len(q4) != 0 {
+		t.Fatalf("clear left %+v", q4)
+	}
+}
+
+func TestMultiLineMessageArrivesAsOnePrompt(t *testing.T) {
+	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "200ms"}})
+	o.startServe()
+	o.send("a", "first line\nsecond line\nthird line")
+	o.waitFor(15*time.Second, "the prompt", func() bool { return len(o.prompts("a")) == 1 })
+	if got := o.prompts("a")[0]; got != "first line\nsecond line\nthird line" {
+		t.Fatalf("agent got %q", got)
+	}
+}
+
+func TestControlBytesArriveAsInertText(t *testing.T) {
+	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "200ms"}})
+	o.startServe()
+	o.send("a", "before\x1b[201~after\x03\x15\x1b[Aend\nsecond")
+	o.waitFor(15*time.Second, "the prompt", func() bool { return len(o.prompts("a")) == 1 })
+	got := o.prompts("a")[0]
+	if got != "before[201~afterend\nsecond" && got != "before[201~after[Aend\nsecond" {
+		t.Fatalf("agent got %q", got)
+	}
+	o.waitFor(10*time.Second, "agent idle", func() bool {
+		st, _ := o.status()
+		return len(st) == 1 && st[0].Status == "idle"
+	})
+	if p := o.prompts("a"); len(p) != 1 {
+		t.Fatalf("control bytes split the message into %d prompts: %q", len(p), p)
+	}
+}
+
+func TestSendNowOnPausedAgentDeliversOnlyThatMessage(t *testing.T) {
+	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "100ms"}})
+	o.startServe()
+	o.must("pause", "a")
+	o.send("a", "one")
+	id2 := o.send("a", "two")
+	o.send("a", "three")
+	o.waitFor(10*time.Second, "held: paused", o.heldAs("a", "paused"))
+	o.must("queue", "release", id2)
+	o.waitFor(15*time.Second, "the released message", func() bool { return len(o.prompts("a")) == 1 })
+	if got := o.prompts("a"); got[0] != "two" {
+		t.Fatalf("delivered %q, want only the released message", got)
+	}
+	// The others stay held while paused.
+	o.waitFor(10*time.Second, "the rest held: paused", func() bool {
+		q := o.queue()
+		return len(q) == 2 && q[0].Held == "paused"
+	})
+	o.must("resume", "a")
+	o.waitFor(30*time.Second, "the rest after resume", func() bool { return len(o.prompts("a")) == 3 })
+	if got := o.prompts("a"); !reflect.DeepEqual(got, []string{"two", "one", "three"}) {
+		t.Fatalf("order %q", got)
+	}
+}
+
+func TestExitedAgentKeepsItsMessagesWithNoAttempt(t *testing.T) {
+	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "100ms", "--exit-after", "1", "--exit-code", "7"}})
+	o.startServe()
+	o.send("a", "the last prompt")
+	o.waitFor(15*time.Second, "exit", func() bool {
+		st, _ := o.status()
+		return len(st) == 1 && st[0].Status == "exited"
+	})
+	o.send("a", "for the dead")
+	o.waitFor(10*time.Second, "held: exited", o.heldAs("a", "exited"))
+	q := o.queue()
+	if len(q) != 1 || q[0].Attempts != 0 {
+		t.Fatalf("queue %+v: want one message, no attempt counted", q)
+	}
+}
+
+func TestKill9WithTwentyQueuedThenRestartDeliversEachOnce(t *testing.T) {
+	// Four agents share the 20 messages so the 4.5 s per-agent cooldown
+	// costs 5 rounds, not 20.
+	names := []string{"a", "b", "c", "d"}
+	var specs []agentSpec
+	for _, n := range names {
+		specs = append(specs, agentSpec{name: n, args: []string{"--busy", "50ms"}})
+	}
+	o := newOffice(t, specs...)
+	o.startServe()
+	o.must("pause", "--all")
+	want := map[string][]string{}
+	for i := 1; i <= 20; i++ {
+		agent := names[i%len(names)]
+		text := fmt.Sprintf("message %02d", i)
+		want[agent] = append(want[agent], text)
+		o.send(agent, text)
+	}
+	o.stopServe(syscall.SIGKILL)
+	if q := o.queue(); len(q) != 20 {
+		t.Fatalf("after kill -9: %d queued, want 20", len(q))
+	}
+	o.must("resume", "--all")
+	o.startServe()
+	o.waitFor(90*time.Second, "all 20 delivered and acknowledged", func() bool {
+		n := 0
+		for _, a := range names {
+			n += len(o.prompts(a))
+		}
+		return n >= 20 && len(o.queue()) == 0
+	})
+	for _, a := range names {
+		if got := o.prompts(a); !reflect.DeepEqual(got, want[a]) {
+			t.Errorf("agent %s got %q, want %q", a, got, want[a])
+		}
+	}
+	if q := o.queue(); len(q) != 0 {
+		t.Fatalf("queue not empty: %+v", q)
+	}
+}
