@@ -372,11 +372,13 @@ func (a liveAgent) Submit() drain.SubmitProfile { return a.submit }
 // as exited.
 type deadAgent struct{ err error }
 
-func (deadAgent) Status() automation.Status           { return automation.StatusExited }
-func (deadAgent) Block(time.Time) automation.Block    { return automation.BlockExited }
-func (deadAgent) Ready(time.Time) bool                { return false }
-func (deadAgent) BracketedPaste() bool                { return false }
-func (deadAgent) Submit() drain.SubmitProfile         { return drain.SubmitProfile{} }
-func (deadAgent) Prompt() (string, bool)              { return "", false }
-func (deadAgent) MarkDraft(string)                    {}
-func (d deadAgent) Write(context.Context, []byte) error { return fmt.Errorf("agent not started: %v", d.err) }
+func (deadAgent) Status() automation.Status        { return automation.StatusExited }
+func (deadAgent) Block(time.Time) automation.Block { return automation.BlockExited }
+func (deadAgent) Ready(time.Time) bool             { return false }
+func (deadAgent) BracketedPaste() bool             { return false }
+func (deadAgent) Submit() drain.SubmitProfile      { return drain.SubmitProfile{} }
+func (deadAgent) Prompt() (string, bool)           { return "", false }
+func (deadAgent) MarkDraft(string)                 {}
+func (d deadAgent) Write(context.Context, []byte) error {
+	return fmt.Errorf("agent not started: %v", d.err)
+}

@@ -63,7 +63,9 @@ func runServe(ctx context.Context, e *env, g *globals, args []string) error {
 	}
 	eng, logf, notice, err := openEngine(e, g, 0, 0, func(o *engine.Options) {
 		log := o.Logger
-		o.OnNotice = func(n drainNotice) { log.Warn("notice", "agent", n.Agent, "kind", n.Kind, "msg", n.MsgID, "text", n.Text) }
+		o.OnNotice = func(n drainNotice) {
+			log.Warn("notice", "agent", n.Agent, "kind", n.Kind, "msg", n.MsgID, "text", n.Text)
+		}
 	})
 	if err != nil {
 		return err

@@ -83,15 +83,15 @@ func runSend(ctx context.Context, e *env, g *globals, args []string) error {
 
 // queueRow is one message as `office queue --json` prints it.
 type queueRow struct {
-	ID          int64     `json:"id"`
-	Agent       string    `json:"agent"`
-	Text        string    `json:"text"`
-	Created     time.Time `json:"created"`
-	AgeSeconds  float64   `json:"age_seconds"`
-	Attempts    int       `json:"attempts"`
-	LastError   string    `json:"last_error,omitempty"`
-	Manual      bool      `json:"manual"`
-	Held        string    `json:"held"`
+	ID         int64     `json:"id"`
+	Agent      string    `json:"agent"`
+	Text       string    `json:"text"`
+	Created    time.Time `json:"created"`
+	AgeSeconds float64   `json:"age_seconds"`
+	Attempts   int       `json:"attempts"`
+	LastError  string    `json:"last_error,omitempty"`
+	Manual     bool      `json:"manual"`
+	Held       string    `json:"held"`
 }
 
 func runQueue(ctx context.Context, e *env, g *globals, args []string) error {

@@ -336,7 +336,9 @@ func (tm *tmux) cmd(args ...string) string {
 func (tm *tmux) keys(text string) { tm.cmd("send-keys", "-t", "office", "-l", text) }
 
 // key sends named keys (Enter, Escape, C-u, C-]).
-func (tm *tmux) key(names ...string) { tm.cmd(append([]string{"send-keys", "-t", "office"}, names...)...) }
+func (tm *tmux) key(names ...string) {
+	tm.cmd(append([]string{"send-keys", "-t", "office"}, names...)...)
+}
 
 // screen returns the UI's visible text.
 func (tm *tmux) screen() string { return tm.cmd("capture-pane", "-p", "-t", "office") }
