@@ -16,6 +16,7 @@ const (
 	defaultRetryEnterAfter = 500 * time.Millisecond
 	defaultMaxAttempts     = 3
 	defaultPasteThreshold  = 512
+	defaultWriteTimeout    = 10 * time.Second
 	// defaultEnterDelay is the gap between text and Enter when the agent's
 	// SubmitProfile leaves it zero.
 	defaultEnterDelay = 140 * time.Millisecond
@@ -71,6 +72,10 @@ type Config struct {
 	// sent as a bracketed paste (when the agent has paste mode on). 0 means
 	// 512.
 	PasteThreshold int
+	// WriteTimeout bounds each write into an agent's PTY (an agent that stops
+	// reading its input makes writes block once about 18 KB are unread); a
+	// write that times out is a failed attempt. 0 means 10 s.
+	WriteTimeout time.Duration
 }
 
 // withDefaults returns c with every zero field replaced by its default.
@@ -85,6 +90,7 @@ func (c Config) withDefaults() Config {
 	dur(&c.Cooldown, defaultCooldown)
 	dur(&c.VerifyFor, defaultVerifyFor)
 	dur(&c.RetryEnterAfter, defaultRetryEnterAfter)
+	dur(&c.WriteTimeout, defaultWriteTimeout)
 	if c.MaxAttempts <= 0 {
 		c.MaxAttempts = defaultMaxAttempts
 	}

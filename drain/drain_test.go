@@ -157,7 +157,7 @@ func TestBlockedWriteDoesNotDelayOtherAgents(t *testing.T) {
 		h.store.enqueue("a", "next")
 		h.store.enqueue("b", "free")
 		h.d.Wake()
-		h.until(20 * time.Second)
+		h.until(9 * time.Second)
 		checkWrites(t, h.agent("b").written(), []write{{200 * ms, "free", false}, {340 * ms, "\r", false}})
 		// At most one submit per agent: a's second message waits behind the
 		// blocked write.
@@ -165,10 +165,16 @@ func TestBlockedWriteDoesNotDelayOtherAgents(t *testing.T) {
 		if q := h.store.queued("a"); len(q) != 2 {
 			t.Errorf("a's queue = %+v, want both messages", q)
 		}
-		h.stop() // the blocked Write returns on ctx; nothing is counted
 		if n := len(h.store.callsOf("AttemptFailed")); n != 0 {
-			t.Errorf("AttemptFailed calls = %d after a cancelled write, want 0", n)
+			t.Errorf("AttemptFailed calls = %d while the write is still within its timeout, want 0", n)
 		}
+		// The write timeout (10 s) ends the blocked write: a failed attempt,
+		// retried after the cooldown like any other.
+		h.until(10300 * ms)
+		if n := len(h.store.callsOf("AttemptFailed")); n != 1 {
+			t.Errorf("AttemptFailed calls = %d after the write timeout, want 1", n)
+		}
+		h.stop()
 	})
 }
 

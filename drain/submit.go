@@ -100,17 +100,24 @@ func (d *Drainer) typeIn(ctx context.Context, a Agent, t typing) (typed bool, er
 // line writes text (skipped when empty), waits gap, then writes Enter alone.
 func (d *Drainer) line(ctx context.Context, a Agent, text string, gap time.Duration) (typed bool, err error) {
 	if text != "" {
-		if err := a.Write(ctx, []byte(text)); err != nil {
+		if err := d.write(ctx, a, text); err != nil {
 			return false, err
 		}
 		if err := d.sleep(ctx, gap); err != nil {
 			return true, err
 		}
 	}
-	if err := a.Write(ctx, []byte(enterKey)); err != nil {
+	if err := d.write(ctx, a, enterKey); err != nil {
 		return text != "", err
 	}
 	return false, nil
+}
+
+// write is one write into a's PTY, bounded by the write timeout.
+func (d *Drainer) write(ctx context.Context, a Agent, s string) error {
+	wctx, cancel := context.WithTimeout(ctx, d.cfg.WriteTimeout)
+	defer cancel()
+	return a.Write(wctx, []byte(s))
 }
 
 // sleep waits dur on the drain's clock, or until ctx is done.

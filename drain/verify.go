@@ -77,7 +77,7 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing) (note string, s
 	if note, submitted, retry = d.unconfirmed(a, t); !retry {
 		return note, submitted
 	}
-	if err := a.Write(ctx, []byte(enterKey)); err != nil {
+	if err := d.write(ctx, a, enterKey); err != nil {
 		if ctx.Err() != nil {
 			return "unverified", true
 		}

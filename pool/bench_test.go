@@ -326,3 +326,24 @@ func BenchmarkHugeCounts(b *testing.B) {
 		s.Feed(p)
 	}
 }
+
+// BenchmarkVT10xFiltered feeds vt10x the Filter's output for the stream
+// (prepared once, outside the timer) in 4 KiB writes: what vt10x itself costs
+// on the filtered stream, without the Filter or Screen.
+func BenchmarkVT10xFiltered(b *testing.B) {
+	raw := mustStream(b)
+	data, _ := NewFilter().Process(nil, raw)
+	vt := vt10x.New(vt10x.WithSize(120, 40))
+	buf := make([]byte, 0, benchChunk+8)
+	var tail []byte
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for off := 0; off < len(data); off += benchChunk {
+			buf = append(append(buf[:0], tail...), data[off:min(off+benchChunk, len(data))]...)
+			n, _ := vt.Write(buf)
+			tail = append(tail[:0], buf[n:]...)
+		}
+	}
+}

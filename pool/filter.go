@@ -145,11 +145,15 @@ type Filter struct {
 	escInter  byte
 	escInterN uint8
 
-	// CSI being collected.
-	csi      [maxCSILen]byte
-	csiN     int
-	csiBad   bool
-	csiInter bool
+	// CSI being collected: parameters go straight into pv/pf/pn.
+	csiLen    int   // bytes between ESC [ and the final byte so far
+	csiBad    bool  // drop the sequence at its final byte
+	csiPrefix byte  // '<', '=', '>' or '?' in first position, else 0
+	csiInter  byte  // the first intermediate byte (0x20-0x2f)
+	csiInterN int   // number of intermediate bytes
+	csiCur    int32 // parameter being read, -1 while empty
+	csiFlag   uint8 // flags of the parameter being read
+	csiParams bool  // a parameter byte was seen
 
 	// OSC payload being collected.
 	osc     [maxStringLen]byte
@@ -170,6 +174,7 @@ type Filter struct {
 	dropNext bool // a ZWJ was seen: drop the next non-ASCII rune
 	lastWide bool
 	lastRune rune // for REP; 0 before anything was printed
+	dimMaybe bool // vt10x's blink bit (our dim) may be set
 
 	modes   Modes
 	reply   []byte
@@ -246,6 +251,13 @@ func (f *Filter) process(dst, p []byte, stopAtReply bool) ([]byte, int) {
 				}
 			}
 			b := p[i]
+			if b == 0x1b && f.un == 0 && i+1 < len(p) && p[i+1] == '[' {
+				// Fast path: ESC [ straight into the CSI state.
+				f.dropNext = false
+				f.enterCSI()
+				i += 2
+				continue
+			}
 			if b >= 0x80 || f.un > 0 {
 				var again bool
 				dst, again = f.utf8Byte(dst, b)
@@ -257,6 +269,11 @@ func (f *Filter) process(dst, p []byte, stopAtReply bool) ([]byte, int) {
 			dst = f.control(dst, b)
 			i++
 			continue
+		}
+		if f.state == stCSI {
+			if i = f.csiScan(p, i); i == len(p) {
+				break
+			}
 		}
 		var again bool
 		dst, again = f.step(dst, p[i])
@@ -428,10 +445,7 @@ func (f *Filter) escByte(dst []byte, b byte) (out []byte, again bool) {
 		f.escInterN = 1
 		f.state = stEscInter
 	case b == '[':
-		f.state = stCSI
-		f.csiN = 0
-		f.csiBad = false
-		f.csiInter = false
+		f.enterCSI()
 	case b == ']':
 		f.state = stOSC
 		f.oscN = 0
@@ -445,6 +459,9 @@ func (f *Filter) escByte(dst []byte, b byte) (out []byte, again bool) {
 		switch b {
 		case 'D', 'E', 'H', 'M', '7', '8', '=', '>':
 			dst = append(dst, 0x1b, b)
+			if b == '8' {
+				f.dimMaybe = true // DECRC restores the saved attributes
+			}
 		case 'c':
 			// RIS: vt10x resets its modes, alternate screen flag included.
 			dst = append(dst, 0x1b, b)
@@ -454,12 +471,26 @@ func (f *Filter) escByte(dst []byte, b byte) (out []byte, again bool) {
 			f.modes.AppCursor = false
 			f.modes.FocusEvents = false
 			f.modes.Mouse = MouseNone
+			f.dimMaybe = false
 		}
 		// Anything else (ESC \ alone, SS2/SS3, DECID, ...) is dropped:
 		// vt10x has nothing for it, and would print the byte after
 		// some of them.
 	}
 	return dst, false
+}
+
+// enterCSI starts collecting a CSI sequence.
+func (f *Filter) enterCSI() {
+	f.state = stCSI
+	f.csiLen = 0
+	f.csiBad = false
+	f.csiPrefix = 0
+	f.csiInterN = 0
+	f.csiCur = -1
+	f.csiFlag = 0
+	f.csiParams = false
+	f.pn = 0
 }
 
 func (f *Filter) escInterByte(dst []byte, b byte) (out []byte, again bool) {
@@ -502,14 +533,8 @@ func (f *Filter) csiByte(dst []byte, b byte) []byte {
 		if !f.csiBad {
 			dst = f.dispatchCSI(dst, b)
 		}
-	case b >= 0x30 && b <= 0x3f:
-		if f.csiInter || (b >= 0x3c && f.csiN > 0) {
-			f.csiBad = true // parameter after an intermediate, misplaced prefix
-		}
-		f.csiPut(b)
-	case b >= 0x20 && b <= 0x2f:
-		f.csiInter = true
-		f.csiPut(b)
+	case b >= 0x20 && b <= 0x3f:
+		f.csiCollect(b)
 	case b == 0x1b:
 		f.state = stEsc
 	case b == 0x18 || b == 0x1a:
@@ -523,51 +548,90 @@ func (f *Filter) csiByte(dst []byte, b byte) []byte {
 	return dst
 }
 
-func (f *Filter) csiPut(b byte) {
-	if f.csiN < len(f.csi) {
-		f.csi[f.csiN] = b
-		f.csiN++
-	} else {
-		f.csiBad = true
-	}
-}
-
-// parseParams splits the parameter bytes into f.pv/f.pf. Values saturate at
-// maxParam. It reports false when there are too many parameters.
-func (f *Filter) parseParams(params []byte) bool {
-	f.pn = 0
-	if len(params) == 0 {
-		return true
-	}
-	cur := int32(-1)
-	var flag uint8
-	for _, c := range params {
-		if c >= '0' && c <= '9' {
+// csiScan collects the parameter and intermediate bytes (0x20-0x3f) of a
+// CSI sequence starting at p[i], and returns the index of the first other
+// byte. It is csiCollect unrolled for speed; both must agree.
+func (f *Filter) csiScan(p []byte, i int) int {
+	cur, n := f.csiCur, f.csiLen
+	for ; i < len(p); i++ {
+		c := p[i]
+		if c >= '0' && c <= '9' && f.csiInterN == 0 {
 			if cur < 0 {
 				cur = 0
 			}
-			cur = cur*10 + int32(c-'0')
-			if cur > maxParam {
+			if cur = cur*10 + int32(c-'0'); cur > maxParam {
 				cur = maxParam
 			}
+			f.csiParams = true
+			n++
 			continue
 		}
-		if f.pn == maxParams {
-			return false
+		if c < 0x20 || c > 0x3f {
+			break
 		}
-		f.pv[f.pn], f.pf[f.pn] = cur, flag
-		f.pn++
-		cur, flag = -1, 0
+		f.csiCur, f.csiLen = cur, n
+		f.csiCollect(c)
+		cur, n = f.csiCur, f.csiLen
+	}
+	if n > maxCSILen {
+		f.csiBad = true
+	}
+	f.csiCur, f.csiLen = cur, n
+	return i
+}
+
+// csiCollect takes one parameter or intermediate byte (0x20-0x3f) of a CSI
+// sequence. Parameters are parsed as they come (values saturate at
+// maxParam); a parameter byte after an intermediate, a prefix byte after the
+// first position, too many parameters or too many bytes make the sequence
+// bad (dropped at its final byte).
+func (f *Filter) csiCollect(c byte) {
+	f.csiLen++
+	if f.csiLen > maxCSILen {
+		f.csiBad = true
+	}
+	switch {
+	case c <= 0x2f:
+		if f.csiInterN == 0 {
+			f.csiInter = c
+		}
+		f.csiInterN++
+		return
+	case f.csiInterN > 0:
+		f.csiBad = true // parameter byte after an intermediate
+		return
+	case c <= '9':
+		if f.csiCur < 0 {
+			f.csiCur = 0
+		}
+		if f.csiCur = f.csiCur*10 + int32(c-'0'); f.csiCur > maxParam {
+			f.csiCur = maxParam
+		}
+		f.csiParams = true
+	case c == ';' || c == ':':
+		f.csiParams = true
+		f.pushParam()
 		if c == ':' {
-			flag = paramSub
+			f.csiFlag = paramSub
+		}
+	default: // '<' '=' '>' '?'
+		if f.csiLen == 1 {
+			f.csiPrefix = c
+		} else {
+			f.csiBad = true
 		}
 	}
+}
+
+// pushParam ends the parameter being read.
+func (f *Filter) pushParam() {
 	if f.pn == maxParams {
-		return false
+		f.csiBad = true
+	} else {
+		f.pv[f.pn], f.pf[f.pn] = f.csiCur, f.csiFlag
+		f.pn++
 	}
-	f.pv[f.pn], f.pf[f.pn] = cur, flag
-	f.pn++
-	return true
+	f.csiCur, f.csiFlag = -1, 0
 }
 
 // param returns main parameter i (sub-parameters not counted) or -1.
@@ -596,32 +660,25 @@ func (f *Filter) addReply(s string) {
 }
 
 func (f *Filter) dispatchCSI(dst []byte, final byte) []byte {
-	buf := f.csi[:f.csiN]
-	var prefix byte
-	if len(buf) > 0 && buf[0] >= 0x3c && buf[0] <= 0x3f {
-		prefix = buf[0]
-		buf = buf[1:]
+	if f.csiParams {
+		f.pushParam()
+		if f.csiBad {
+			return dst
+		}
 	}
-	k := 0
-	for k < len(buf) && buf[k] >= 0x30 && buf[k] <= 0x3b {
-		k++
-	}
-	params, inter := buf[:k], buf[k:]
-	if !f.parseParams(params) {
-		return dst
-	}
-	if len(inter) > 0 {
+	prefix := f.csiPrefix
+	if f.csiInterN > 0 {
 		// Only DECRQM is understood; every other sequence with an
 		// intermediate (DECSCUSR, DECSTR, '-' counts, ...) is dropped,
 		// since vt10x ignores intermediates and would run the final.
-		if len(inter) == 1 && inter[0] == '$' && final == 'p' && (prefix == 0 || prefix == '?') && f.pn >= 1 {
+		if f.csiInterN == 1 && f.csiInter == '$' && final == 'p' && (prefix == 0 || prefix == '?') && f.pn >= 1 {
 			f.replyDECRQM(prefix == '?')
 		}
 		return dst
 	}
 	switch prefix {
 	case 0:
-		return f.csiPlain(dst, final, len(params) > 0)
+		return f.csiPlain(dst, final, f.csiParams)
 	case '?':
 		switch final {
 		case 'h', 'l':
@@ -657,6 +714,9 @@ func (f *Filter) csiPlain(dst []byte, final byte, hasParams bool) []byte {
 		// which vt10x would run as restore/save cursor.
 		if !hasParams {
 			dst = append(dst, 0x1b, '[', final)
+			if final == 'u' {
+				f.dimMaybe = true
+			}
 		}
 		return dst
 	case 'm':
@@ -762,9 +822,15 @@ func (f *Filter) decset(dst []byte, set bool) []byte {
 			if set || f.modes.AltScreen {
 				f.modes.AltScreen = set
 				pass = true
+				if v == 1049 && !set {
+					f.dimMaybe = true
+				}
 			}
 		case 5, 6, 7, 25, 1048:
 			pass = true
+			if v == 1048 && !set {
+				f.dimMaybe = true
+			}
 		}
 		if pass {
 			if n > 0 {
@@ -826,9 +892,10 @@ func (f *Filter) replyDECRQM(private bool) {
 // sub-parameters become the semicolon form, truecolour with r=g=0 gets g=1
 // (vt10x would store it as a palette index), underline colour (58) goes, and
 // dim (2, which vt10x ignores) is carried by vt10x's blink bit: 2 becomes 5,
-// 22 becomes 22;25, and real blink (5, 6, 25) is dropped.
+// 22 becomes 22;25 while dim may be on, and real blink (5, 6, 25) is dropped.
 func (f *Filter) sgr(dst []byte) []byte {
 	if f.pn == 0 {
+		f.dimMaybe = false
 		return append(dst, 0x1b, '[', 'm')
 	}
 	start := len(dst)
@@ -896,13 +963,23 @@ func (f *Filter) sgr(dst []byte) []byte {
 				dst = append(dst, ';')
 				dst = appendInt(dst, b)
 			}
+		case 0:
+			f.dimMaybe = false
+			dst = f.sgrStart(dst)
+			dst = append(dst, '0')
 		case 2:
+			f.dimMaybe = true
 			dst = f.sgrStart(dst)
 			dst = append(dst, '5')
 		case 5, 6, 25:
 		case 22:
 			dst = f.sgrStart(dst)
-			dst = append(dst, '2', '2', ';', '2', '5')
+			if f.dimMaybe {
+				dst = append(dst, '2', '2', ';', '2', '5')
+				f.dimMaybe = false
+			} else {
+				dst = append(dst, '2', '2')
+			}
 		case 4:
 			dst = f.sgrStart(dst)
 			if j > i+1 && f.pv[i+1] == 0 {
@@ -1081,8 +1158,13 @@ func cleanString(b []byte) string {
 
 // appendInt appends the decimal form of v >= 0.
 func appendInt(dst []byte, v int32) []byte {
-	if v < 10 {
+	switch {
+	case v < 10:
 		return append(dst, byte('0'+v))
+	case v < 100:
+		return append(dst, byte('0'+v/10), byte('0'+v%10))
+	case v < 1000:
+		return append(dst, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
 	}
 	var buf [10]byte
 	i := len(buf)

@@ -119,6 +119,9 @@ func TestFilterSequences(t *testing.T) {
 		{"curly underline", "\x1b[4:3m", "\x1b[4m"},
 		{"no underline", "\x1b[4:0m", "\x1b[24m"},
 		{"dim", "\x1b[2mx\x1b[22m", "\x1b[5mx\x1b[22;25m"},
+		{"normal intensity without dim", "\x1b[1mx\x1b[22m", "\x1b[1mx\x1b[22m"},
+		{"dim after reset", "\x1b[2;0m\x1b[22m", "\x1b[5;0m\x1b[22m"},
+		{"dim maybe restored", "\x1b8\x1b[22m", "\x1b8\x1b[22;25m"},
 		{"blink dropped", "\x1b[5m", ""},
 		{"sgr reset", "\x1b[m", "\x1b[m"},
 		{"sgr empty params", "\x1b[;1m", "\x1b[0;1m"},
@@ -158,22 +161,21 @@ func TestFilterSequences(t *testing.T) {
 	}
 }
 
-func TestFilterLongSGRIsSplit(t *testing.T) {
-	in := "\x1b[" + strings.Repeat("22;", 39) + "1m"
+// TestFilterWorstSGRFitsVT10x: the SGR rewrite grows some parameters (dim's
+// 22 becomes 22;25, empty ones become 0); with at most maxParams parameters
+// the result must stay under vt10x's 256-byte sequence limit.
+func TestFilterWorstSGRFitsVT10x(t *testing.T) {
+	in := "\x1b[" + strings.Repeat("2;22;", maxParams/2-1) + "2;22m"
 	out, _, _ := filterAll(in)
-	if strings.Count(out, "\x1b[") < 2 {
-		t.Fatalf("long SGR not split: %q", out)
+	want := "\x1b[" + strings.Repeat("5;22;25;", maxParams/2-1) + "5;22;25m"
+	if out != want {
+		t.Fatalf("got %q", out)
 	}
-	for _, seq := range strings.Split(out, "\x1b[")[1:] {
-		if len(seq) >= 250 {
-			t.Fatalf("sequence of %d bytes: vt10x cuts at 256", len(seq))
-		}
-		if !strings.HasSuffix(seq, "m") {
-			t.Fatalf("split SGR %q does not end in m", seq)
-		}
+	if len(out) >= 256 {
+		t.Fatalf("%d bytes", len(out))
 	}
-	if !strings.HasSuffix(out, ";1m") {
-		t.Fatalf("last parameter lost: %q", out)
+	if out, _, _ := filterAll("\x1b[" + strings.Repeat("1;", maxParams) + "1m"); out != "" {
+		t.Fatalf("too many parameters passed: %q", out)
 	}
 }
 

@@ -67,6 +67,12 @@ const (
 	EventGate
 	// EventExit: the process exited.
 	EventExit
+	// EventTurnStart: a submitting Enter started a turn (the person's or an
+	// automated one).
+	EventTurnStart
+	// EventTurnEnd: the turn ended: the agent showed busy and is idle again,
+	// or it is idle TurnStartGrace after the Enter without ever showing busy.
+	EventTurnEnd
 )
 
 // Event tells a listener what changed; it carries no state (read it from the
@@ -138,6 +144,7 @@ type Terminal struct {
 	lastGen     uint64
 	turnAt      time.Time // the Enter that started the current turn; zero: none
 	turnBusy    bool      // the current turn has shown busy
+	turnHold    bool      // read the agent as busy until the turn shows busy (the person's Enter)
 }
 
 // Start runs o.Argv in a new PTY and starts serving it. The returned Terminal
@@ -268,15 +275,20 @@ func (t *Terminal) Input(p []byte) error {
 	now := t.now()
 	t.mu.Lock()
 	before := t.tracker.State()
+	turn := false
 	if submitted := t.tracker.Feed(p, now); len(submitted) > 0 && !t.tracker.State().PickerLatched {
 		// A bare interactive command opens a menu, not a turn.
-		t.startTurnLocked(now)
+		t.startTurnLocked(now, true)
+		turn = true
 	}
 	after := t.tracker.State()
 	t.mu.Unlock()
-	t.writes.enqueue(p, nil)
+	t.writes.enqueue(p, nil, time.Time{})
 	if before != after {
 		t.emit(EventGate)
+	}
+	if turn {
+		t.emit(EventTurnStart)
 	}
 	return nil
 }
@@ -284,14 +296,16 @@ func (t *Terminal) Input(p []byte) error {
 // Write sends automated bytes (the drain's text and Enter, an approved dialog
 // choice) to the agent without feeding the line model. It returns once every
 // byte has been written to the PTY (nil), or with an error: ErrExited, ErrClosed,
-// a write error, or ctx's error if ctx ends first (the bytes may then still be
-// written later; they are never dropped half-way by office).
+// a write error, or ctx's error if ctx ends first. ctx's deadline also bounds
+// the PTY write itself (os.ErrDeadlineExceeded when a child stops reading);
+// a write cut by it may have put part of p into the PTY.
 func (t *Terminal) Write(ctx context.Context, p []byte) error {
 	if err := t.usable(); err != nil {
 		return err
 	}
 	res := make(chan error, 1)
-	t.writes.enqueue(p, res)
+	deadline, _ := ctx.Deadline()
+	t.writes.enqueue(p, res, deadline)
 	select {
 	case err := <-res:
 		if err != nil {
@@ -299,8 +313,9 @@ func (t *Terminal) Write(ctx context.Context, p []byte) error {
 		}
 		if len(p) == 1 && p[0] == '\r' {
 			t.mu.Lock()
-			t.startTurnLocked(t.now())
+			t.startTurnLocked(t.now(), false)
 			t.mu.Unlock()
+			t.emit(EventTurnStart)
 		}
 		return nil
 	case <-t.closed:
@@ -311,12 +326,21 @@ func (t *Terminal) Write(ctx context.Context, p []byte) error {
 }
 
 // startTurnLocked records a submitting Enter (the person's, or an automated
-// write that is exactly CR): the agent counts as busy until it has shown busy
-// and gone idle again, or for TurnStartGrace if it never shows busy. t.mu
-// must be held.
-func (t *Terminal) startTurnLocked(now time.Time) {
+// write that is exactly CR). The turn lasts until the agent has shown busy
+// and gone idle again, or, if it never shows busy, until it is idle
+// TurnStartGrace after the Enter. With hold (the person's Enter) the agent
+// reads as busy ("turn started") until then, so nothing is typed in the gap
+// before a CLI shows it is working; an automated Enter does not hold, because
+// the drain's submit check must see the agent's own signals. t.mu must be
+// held.
+func (t *Terminal) startTurnLocked(now time.Time, hold bool) {
 	t.turnAt = now
 	t.turnBusy = false
+	t.turnHold = hold
+	if hold && !t.exited {
+		t.status = t.debounce.Update(automation.StatusBusy, now)
+		t.signal = "turn started"
+	}
 	t.poke()
 }
 
@@ -533,21 +557,22 @@ func (t *Terminal) poke() {
 // phantom draft (never create one).
 func (t *Terminal) refreshPrompt(now time.Time) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.readPromptLocked(now)
+	changed := t.readPromptLocked(now)
+	t.mu.Unlock()
+	if changed {
+		t.emit(EventGate)
+	}
 }
 
 // readPromptLocked takes a snapshot into t.snap and updates the prompt
-// reading. t.mu must be held.
-func (t *Terminal) readPromptLocked(now time.Time) {
+// reading; it reports whether that changed the gate state. t.mu must be held.
+func (t *Terminal) readPromptLocked(now time.Time) bool {
 	t.screen.Snapshot(&t.snap)
 	_, text, ok := t.snap.FindPrompt(t.behavior.Prompt)
 	t.promptText, t.promptOK = text, ok
 	before := t.tracker.State()
 	t.tracker.ObservePrompt(automation.ReadPromptRow(text, ok), now)
-	if t.tracker.State() != before && t.notify != nil {
-		go t.emit(EventGate)
-	}
+	return t.tracker.State() != before
 }
 
 // monitor re-judges readiness and status on output and on a short tick.
@@ -575,9 +600,12 @@ func (t *Terminal) judge(now time.Time) {
 		return
 	}
 	gen := t.screen.Generation()
-	if gen != t.lastGen || t.snap.Cols == 0 {
+	gateChanged := false
+	// Re-read on a new screen, and while a draft is believed: the screen may
+	// clear it once the echo grace has passed even if nothing redraws.
+	if gen != t.lastGen || t.snap.Cols == 0 || t.tracker.State().Dirty {
 		t.lastGen = gen
-		t.readPromptLocked(now)
+		gateChanged = t.readPromptLocked(now)
 	}
 	text := t.snap.Text()
 	lastOut := t.LastOutput()
@@ -617,13 +645,15 @@ func (t *Terminal) judge(now time.Time) {
 		LastOutput:  lastOut,
 	}
 	raw, signal := automation.DetectStatus(sig, t.behavior.Status, now)
+	turnEnded := false
 	if !t.turnAt.IsZero() {
 		switch {
 		case raw == automation.StatusBusy || raw == automation.StatusWaiting:
 			t.turnBusy = true
 		case raw == automation.StatusIdle && (t.turnBusy || now.Sub(t.turnAt) >= TurnStartGrace):
 			t.turnAt = time.Time{}
-		case raw == automation.StatusIdle:
+			turnEnded = true
+		case raw == automation.StatusIdle && t.turnHold:
 			raw, signal = automation.StatusBusy, "turn started"
 		}
 	}
@@ -643,7 +673,13 @@ func (t *Terminal) judge(now time.Time) {
 		t.signal = signal
 	}
 	t.mu.Unlock()
+	if gateChanged {
+		t.emit(EventGate)
+	}
 	if changed {
 		t.emit(EventStatus)
+	}
+	if turnEnded {
+		t.emit(EventTurnEnd)
 	}
 }

@@ -371,3 +371,57 @@ func TestCloseTakesTheWholeProcessGroup(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteDeadlineBoundsAWriteIntoAHungChild(t *testing.T) {
+	// The child puts its terminal in raw mode and never reads: writes block
+	// once the PTY's input buffer is full.
+	term, err := pool.Start(pool.Options{Name: "hung", Env: testEnv(),
+		Argv: []string{"sh", "-c", "stty raw -echo; echo ready; exec sleep 60"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.Close()
+	waitFor(t, 5*time.Second, "raw mode", func() bool { return strings.Contains(term.Text(), "ready") })
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	err = term.Write(ctx, make([]byte, 256*1024))
+	if !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Write into a hung child: %v, want a deadline error", err)
+	}
+	// The writer is free again: a write with time left still completes or
+	// times out, never hangs the terminal (Close below must return).
+}
+
+func TestTurnEventsAndTheBusyHoldAfterThePersonsEnter(t *testing.T) {
+	events := make(chan pool.EventKind, 64)
+	logPath := filepath.Join(t.TempDir(), "agent.jsonl")
+	term, err := pool.Start(pool.Options{Name: "fake", Argv: []string{fakeAgentBin, "--log", logPath, "--busy", "300ms"},
+		Env: testEnv(), Cols: 120, Rows: 40, Behavior: claudeLike,
+		Notify: func(e pool.Event) {
+			if e.Kind == pool.EventTurnStart || e.Kind == pool.EventTurnEnd {
+				events <- e.Kind
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.Close()
+	waitFor(t, 15*time.Second, "idle", func() bool { return term.Ready(time.Now()) && term.Status() == automation.StatusIdle })
+	input(t, term, "do it\r")
+	// From the person's Enter on, the agent reads busy, whatever its screen
+	// has drawn yet.
+	if st, sig := term.StatusSignal(); st != automation.StatusBusy {
+		t.Fatalf("right after the person's Enter: %v (%s), want busy", st, sig)
+	}
+	for _, want := range []pool.EventKind{pool.EventTurnStart, pool.EventTurnEnd} {
+		select {
+		case got := <-events:
+			if got != want {
+				t.Fatalf("event %v, want %v", got, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no event %v", want)
+		}
+	}
+	waitFor(t, time.Second, "idle after the turn", func() bool { return term.Status() == automation.StatusIdle })
+}

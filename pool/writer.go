@@ -8,12 +8,14 @@ import (
 	"errors"
 	"os"
 	"sync"
+	"time"
 )
 
 // writeReq is one write; res, if non-nil, receives its outcome.
 type writeReq struct {
-	data []byte
-	res  chan<- error
+	data     []byte
+	res      chan<- error
+	deadline time.Time // zero: none
 }
 
 // writeQueue serializes every write into one PTY master. Enqueueing never
@@ -30,11 +32,11 @@ func newWriteQueue(f *os.File) *writeQueue {
 	return &writeQueue{f: f, sig: make(chan struct{}, 1)}
 }
 
-// enqueue appends a copy of p.
-func (q *writeQueue) enqueue(p []byte, res chan<- error) {
+// enqueue appends a copy of p; a non-zero deadline bounds its write.
+func (q *writeQueue) enqueue(p []byte, res chan<- error, deadline time.Time) {
 	data := append([]byte(nil), p...)
 	q.mu.Lock()
-	q.reqs = append(q.reqs, writeReq{data: data, res: res})
+	q.reqs = append(q.reqs, writeReq{data: data, res: res, deadline: deadline})
 	q.mu.Unlock()
 	select {
 	case q.sig <- struct{}{}:
@@ -43,7 +45,7 @@ func (q *writeQueue) enqueue(p []byte, res chan<- error) {
 }
 
 // reply is the screen's non-blocking sink for query answers (DA1, CPR, ...).
-func (q *writeQueue) reply(p []byte) { q.enqueue(p, nil) }
+func (q *writeQueue) reply(p []byte) { q.enqueue(p, nil, time.Time{}) }
 
 // run serves the queue until the terminal is closed. Once the child has
 // exited, every queued write fails with ErrExited: a write into a dead child's
@@ -62,6 +64,9 @@ func (q *writeQueue) run(done, closed <-chan struct{}) {
 			case <-done:
 				err = ErrExited
 			default:
+				// The master is non-blocking (poller-backed), so a deadline
+				// really interrupts a write into a child that stopped reading.
+				_ = q.f.SetWriteDeadline(r.deadline)
 				_, err = q.f.Write(r.data)
 				if errors.Is(err, os.ErrClosed) {
 					err = ErrClosed

@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"syscall"
@@ -181,5 +183,68 @@ func TestKill9WithTwentyQueuedThenRestartDeliversEachOnce(t *testing.T) {
 	}
 	if q := o.queue(); len(q) != 0 {
 		t.Fatalf("queue not empty: %+v", q)
+	}
+}
+
+func TestSecondEnterSubmitsWhenTheFirstIsSwallowed(t *testing.T) {
+	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "200ms", "--swallow-enter", "1"}})
+	o.startServe()
+	o.send("a", "hello")
+	o.waitFor(15*time.Second, "the prompt and its acknowledgement", func() bool {
+		return len(o.prompts("a")) == 1 && len(o.queue()) == 0
+	})
+	if got := o.prompts("a"); got[0] != "hello" {
+		t.Fatalf("agent got %q", got)
+	}
+}
+
+func TestTypedButNotSubmittedIsReportedNotRetyped(t *testing.T) {
+	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "200ms", "--swallow-enter", "2"}})
+	o.startServe()
+	o.send("a", "hello")
+	o.waitFor(15*time.Second, "the message to leave the queue", func() bool { return len(o.queue()) == 0 })
+	swallowed := 0
+	for _, e := range o.log("a") {
+		if e.Event == "swallowed" {
+			swallowed++
+		}
+	}
+	if swallowed != 2 || len(o.prompts("a")) != 0 {
+		t.Fatalf("swallowed %d Enters, prompts %q: want 2 and none", swallowed, o.prompts("a"))
+	}
+	// The text sits on the prompt: it now counts as a draft and holds the next message.
+	o.waitFor(5*time.Second, "the draft badge", func() bool { return o.draft("a") })
+	o.send("a", "next")
+	o.waitFor(10*time.Second, "held: your draft", o.heldAs("a", "your draft"))
+	if log, err := os.ReadFile(filepath.Join(o.state, "office.log")); err != nil || !strings.Contains(string(log), "typed but not submitted") {
+		t.Fatalf("no loud report in the log (%v)", err)
+	}
+}
+
+func TestHungAgentWritesFailThreeTimesThenLoudDrop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three 10 s write timeouts")
+	}
+	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "100ms", "--stop-reading-after", "1"}})
+	o.startServe()
+	o.send("a", "first")
+	o.waitFor(15*time.Second, "the agent to stop reading", func() bool {
+		for _, e := range o.log("a") {
+			if e.Event == "stopped-reading" {
+				return true
+			}
+		}
+		return false
+	})
+	// A long paste fills the PTY's input buffer of an agent that no longer reads.
+	o.send("a", strings.Repeat("x", 64*1024))
+	o.waitFor(20*time.Second, "a failed attempt, kept at the head with its error", func() bool {
+		q := o.queue()
+		return len(q) == 1 && q[0].Attempts == 1 && strings.Contains(q[0].LastError, "timeout")
+	})
+	o.waitFor(45*time.Second, "the drop after the third attempt", func() bool { return len(o.queue()) == 0 })
+	log, err := os.ReadFile(filepath.Join(o.state, "office.log"))
+	if err != nil || !strings.Contains(string(log), "message dropped after failed delivery attempts") {
+		t.Fatalf("no loud drop in the log (%v)", err)
 	}
 }

@@ -55,6 +55,12 @@
 //	--permission           ask "Do you want to proceed?" before every prompt turn
 //	--fast-return DUR      Codex/Gemini-style Enter handling (default 0 = off, Claude-like)
 //	--no-paste             do not enable bracketed paste (?2004h)
+//	--swallow-enter N      ignore the first N Enters that would submit (the text
+//	                       stays; logs {"event":"swallowed",...}), like a CLI
+//	                       that is not really ready yet
+//	--stop-reading-after N after N replies never read stdin again (a hung CLI:
+//	                       writes into its PTY block once the buffer fills;
+//	                       logs {"event":"stopped-reading"})
 //
 // # Log lines
 //

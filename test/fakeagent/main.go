@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode"
@@ -32,6 +33,12 @@ type options struct {
 	permission  bool
 	fastReturn  time.Duration
 	noPaste     bool
+	// swallowEnter: the first N Enters that would submit are ignored (like
+	// Codex and Gemini before they are really ready), the text stays.
+	swallowEnter int
+	// stopReadingAfter: after N replies the agent never reads stdin again
+	// (a hung CLI): writes into its PTY block once the buffer is full.
+	stopReadingAfter int
 }
 
 func defaultOptions() options {
@@ -122,6 +129,10 @@ func parseArgs(o *options, args []string) (warnings []string) {
 			duration(&o.fastReturn)
 		case "no-paste":
 			boolean(&o.noPaste)
+		case "swallow-enter":
+			integer(&o.swallowEnter)
+		case "stop-reading-after":
+			integer(&o.stopReadingAfter)
 		}
 	}
 	return warnings
@@ -163,6 +174,9 @@ type app struct {
 	opts options
 	log  *eventLog
 	out  io.Writer
+
+	swallowed   int          // Enters swallowed so far (--swallow-enter)
+	stopReading *atomic.Bool // set: the input reader never reads again
 
 	cols, rows int
 
@@ -241,7 +255,8 @@ func main() {
 		}
 	}
 	input := make(chan chunk, 64)
-	go readInput(os.Stdin, input)
+	a.stopReading = new(atomic.Bool)
+	go readInput(os.Stdin, input, a.stopReading)
 
 	a.paste = !opts.noPaste
 	if a.paste {
@@ -361,9 +376,12 @@ func termSize() (cols, rows int) {
 	return 80, 24
 }
 
-func readInput(r io.Reader, out chan<- chunk) {
+func readInput(r io.Reader, out chan<- chunk, stop *atomic.Bool) {
 	buf := make([]byte, 4096)
 	for {
+		if stop.Load() {
+			select {} // hung: never read again
+		}
 		n, err := r.Read(buf)
 		if n > 0 {
 			out <- chunk{b: append([]byte(nil), buf[:n]...), t: time.Now()}
@@ -494,6 +512,11 @@ func (a *app) enter(k key) {
 	}
 	text := strings.TrimSpace(a.input)
 	if text == "" {
+		return
+	}
+	if a.swallowed < a.opts.swallowEnter && a.dialog == nil {
+		a.swallowed++
+		a.log.event("swallowed", kv{"key", "enter"}, kv{"text", text})
 		return
 	}
 	a.input = ""
@@ -657,6 +680,10 @@ func (a *app) endTurn() {
 	a.addLine("● reply: " + reply)
 	a.log.event("reply", kv{"text", reply})
 	a.replies++
+	if n := a.opts.stopReadingAfter; n > 0 && a.replies >= n && !a.stopReading.Load() {
+		a.stopReading.Store(true)
+		a.log.event("stopped-reading")
+	}
 	if a.opts.exitAfter > 0 && a.replies >= a.opts.exitAfter {
 		a.draw(false)
 		a.exit(a.opts.exitCode, "exit-after", "")
