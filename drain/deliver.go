@@ -36,11 +36,21 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	// The cooldown starts before the first write, so a failed attempt waits
 	// too (and a store that keeps failing is not hammered).
 	d.stampAttempt(name, now)
-	if err := d.cfg.Store.Attempt(ctx, m.ID); err != nil {
+	stamped, err := d.cfg.Store.Attempt(ctx, m.ID)
+	if err != nil {
 		if ctx.Err() == nil {
 			log.Error("stamping the attempt; not typing", "err", err)
 		}
 		return
+	}
+	if stamped.Text != m.Text {
+		// The store rendered the text at attempt time (an inbox delivery).
+		t, hold = plan(stamped.Text, a, d.cfg.PasteThreshold)
+		if hold != "" || t.text == "" {
+			log.Info("not typing: the text rendered at attempt time cannot be typed now", "hold", hold)
+			return
+		}
+		m = stamped
 	}
 	ack := context.WithoutCancel(ctx)
 	typed, err := d.typeIn(ctx, a, t)

@@ -24,7 +24,7 @@ type Store interface {
 	// Paused reports the agent's own pause flag and the floor-wide one.
 	Paused(ctx context.Context, agent string) (agentPaused, floorPaused bool, err error)
 	// Attempt stamps the message's last attempt; drain calls it before writing.
-	Attempt(ctx context.Context, id int64) error
+	Attempt(ctx context.Context, id int64) (queue.Message, error)
 	// Delivered removes a message that was typed and submitted, noting how
 	// the submit was confirmed.
 	Delivered(ctx context.Context, id int64, note string) error

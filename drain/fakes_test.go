@@ -52,6 +52,9 @@ type fakeStore struct {
 	agentPaused map[string]bool
 	floorPaused bool
 	calls       []call
+	// renderAt, if set, replaces a message's text when it is attempted (as
+	// the inbox layer renders a delivery at attempt time).
+	renderAt func(queue.Message) string
 }
 
 func newFakeStore(start time.Time) *fakeStore {
@@ -180,16 +183,19 @@ func (s *fakeStore) Paused(ctx context.Context, agent string) (bool, bool, error
 	return s.agentPaused[agent], s.floorPaused, nil
 }
 
-func (s *fakeStore) Attempt(ctx context.Context, id int64) error {
+func (s *fakeStore) Attempt(ctx context.Context, id int64) (queue.Message, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.find(id)
 	if m == nil {
-		return errNotFound
+		return queue.Message{}, errNotFound
 	}
 	m.LastAttempt = time.Now()
+	if s.renderAt != nil {
+		m.Text = s.renderAt(*m)
+	}
 	s.record(call{op: "Attempt", id: id, agent: m.Agent})
-	return nil
+	return *m, nil
 }
 
 func (s *fakeStore) Delivered(ctx context.Context, id int64, note string) error {

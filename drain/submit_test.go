@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"office/drain"
+	"office/queue"
 )
 
 func TestMultiLineIsOnePasteThenEnterAfterPasteDelay(t *testing.T) {
@@ -144,6 +145,22 @@ func TestNothingLeftAfterSanitizingIsDropped(t *testing.T) {
 		if n := h.noticeList(); len(n) != 1 || n[0].Kind != drain.NoticeDropped {
 			t.Errorf("notices = %+v, want one %q", n, drain.NoticeDropped)
 		}
+		h.stop()
+	})
+}
+
+func TestTextRenderedAtAttemptIsWhatIsTyped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		h.store.mu.Lock()
+		h.store.renderAt = func(m queue.Message) string { return "rendered: " + m.Text }
+		h.store.mu.Unlock()
+		id := h.store.enqueue("a", "placeholder")
+		h.d.Wake()
+		h.until(time.Second)
+		checkWrites(t, a.written(), []write{{200 * ms, "rendered: placeholder", false}, {340 * ms, "\r", false}})
+		checkCalls(t, h.store, "Delivered", []call{{at: 440 * ms, id: id, agent: "a", arg: "verified"}})
 		h.stop()
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hinshun/vt10x"
 	"github.com/mattn/go-runewidth"
@@ -346,4 +347,33 @@ func BenchmarkVT10xFiltered(b *testing.B) {
 			tail = append(tail[:0], buf[n:]...)
 		}
 	}
+}
+
+// BenchmarkFilterOverhead alternates the raw vt10x feed and Screen.Feed of
+// the whole stream within each iteration, so that the host's speed drift
+// cancels out, and reports Screen.Feed's extra time in percent of raw vt10x.
+func BenchmarkFilterOverhead(b *testing.B) {
+	data := mustStream(b)
+	vt := vt10x.New(vt10x.WithSize(120, 40))
+	s := NewScreen(120, 40, func([]byte) {})
+	buf := make([]byte, 0, benchChunk+8)
+	var tail []byte
+	var raw, screen time.Duration
+	b.SetBytes(int64(2 * len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		for off := 0; off < len(data); off += benchChunk {
+			buf = append(append(buf[:0], tail...), data[off:min(off+benchChunk, len(data))]...)
+			n, _ := vt.Write(buf)
+			tail = append(tail[:0], buf[n:]...)
+		}
+		t1 := time.Now()
+		for off := 0; off < len(data); off += benchChunk {
+			s.Feed(data[off:min(off+benchChunk, len(data))])
+		}
+		raw += t1.Sub(t0)
+		screen += time.Since(t1)
+	}
+	b.ReportMetric(100*(float64(screen)/float64(raw)-1), "overhead-%")
 }

@@ -477,27 +477,58 @@ func (t *Tx) Clear(agent string) (int, error) {
 // Attempt stamps message id's last attempt with the current time and logs
 // "attempt", in one transaction. The drain calls it BEFORE writing to the
 // PTY, so the cooldown holds even if the process dies mid-write. It does not
-// count an attempt (AttemptFailed does). ErrNotFound if the message is not
-// queued. Returns once durable.
-func (s *Store) Attempt(ctx context.Context, id int64) error {
-	return s.update(ctx, fmt.Sprintf("attempt message %d", id), func(t *Tx) error { return t.Attempt(id) })
+// count an attempt (AttemptFailed does). It returns the message as stamped:
+// its text is what is to be typed (a layer that renders text at attempt
+// time, such as the inbox, sets it in the same transaction with SetText).
+// ErrNotFound if the message is not queued. Returns once durable.
+func (s *Store) Attempt(ctx context.Context, id int64) (Message, error) {
+	var m Message
+	err := s.update(ctx, fmt.Sprintf("attempt message %d", id), func(t *Tx) error {
+		var err error
+		m, err = t.Attempt(id)
+		return err
+	})
+	return m, err
 }
 
 // Attempt is Store.Attempt inside t (an inbox layer leases its items in the
 // same transaction).
-func (t *Tx) Attempt(id int64) error {
+func (t *Tx) Attempt(id int64) (Message, error) {
 	op := fmt.Sprintf("attempt message %d", id)
 	var agent string
 	var attempts int
 	err := t.queryRow(`UPDATE messages SET last_attempt = ? WHERE id = ? RETURNING agent, attempts`, toNanos(t.now), id).Scan(&agent, &attempts)
 	if errors.Is(err, sql.ErrNoRows) {
-		return opErr(op, ErrNotFound)
+		return Message{}, opErr(op, ErrNotFound)
 	}
+	if err != nil {
+		return Message{}, opErr(op, err)
+	}
+	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventAttempt, Detail: fmt.Sprintf("attempt %d", attempts+1)}); err != nil {
+		return Message{}, opErr(op, err)
+	}
+	m, err := t.Get(id)
+	if err != nil {
+		return Message{}, opErr(op, err)
+	}
+	return m, nil
+}
+
+// SetText replaces the text of queued message id (the inbox layer renders an
+// inbox delivery's text when it is attempted). The text is trimmed; blank is
+// ErrBlank. ErrNotFound if the message is not queued.
+func (t *Tx) SetText(id int64, text string) error {
+	op := fmt.Sprintf("set text of message %d", id)
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return opErr(op, ErrBlank)
+	}
+	res, err := t.exec(`UPDATE messages SET text = ? WHERE id = ?`, text, id)
 	if err != nil {
 		return opErr(op, err)
 	}
-	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventAttempt, Detail: fmt.Sprintf("attempt %d", attempts+1)}); err != nil {
-		return opErr(op, err)
+	if n, _ := res.RowsAffected(); n == 0 {
+		return opErr(op, ErrNotFound)
 	}
 	return nil
 }

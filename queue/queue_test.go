@@ -437,7 +437,7 @@ func TestDeliveredDeletesAndLogs(t *testing.T) {
 	ctx := context.Background()
 	id := mustEnqueue(t, s, "a", "do the thing", EnqueueOptions{})
 	c.Advance(time.Second)
-	if err := s.Attempt(ctx, id); err != nil {
+	if _, err := s.Attempt(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := s.Get(ctx, id)
@@ -453,7 +453,7 @@ func TestDeliveredDeletesAndLogs(t *testing.T) {
 	if err := s.Delivered(ctx, id, "again"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second Delivered = %v, want ErrNotFound", err)
 	}
-	if err := s.Attempt(ctx, id); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Attempt(ctx, id); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Attempt on delivered = %v, want ErrNotFound", err)
 	}
 	evs, _ := s.Events(ctx, 0, 0)
@@ -632,7 +632,7 @@ func TestEventsInOrder(t *testing.T) {
 	if err := s.Release(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Attempt(ctx, b); err != nil {
+	if _, err := s.Attempt(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Delivered(ctx, b, ""); err != nil {
@@ -859,7 +859,7 @@ func TestUpdateIsAtomic(t *testing.T) {
 		if id, err = tx.Enqueue("a", "two", EnqueueOptions{Kind: KindInbox}); err != nil {
 			return err
 		}
-		if err := tx.Attempt(id); err != nil {
+		if _, err := tx.Attempt(id); err != nil {
 			return err
 		}
 		if h, ok, err := tx.Head("a"); err != nil || !ok || h.ID != id {
@@ -954,5 +954,36 @@ func TestPreview(t *testing.T) {
 		if got := preview(in); got != want {
 			t.Errorf("preview(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestAttemptReturnsTheTextSetInItsTransaction(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, Options{}, "a")
+	id, err := s.Enqueue(ctx, "a", "placeholder", EnqueueOptions{Kind: KindInbox})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Message
+	err = s.Update(ctx, func(tx *Tx) error {
+		if err := tx.SetText(id, "  rendered batch  "); err != nil {
+			return err
+		}
+		var err error
+		m, err = tx.Attempt(id)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Text != "rendered batch" || m.LastAttempt.IsZero() {
+		t.Fatalf("attempted message %+v", m)
+	}
+	err = s.Update(ctx, func(tx *Tx) error { return tx.SetText(id, "   ") })
+	if !errors.Is(err, ErrBlank) {
+		t.Fatalf("blank SetText: %v", err)
+	}
+	if got, _ := s.Get(ctx, id); got.Text != "rendered batch" {
+		t.Fatalf("a failed SetText changed the text to %q", got.Text)
 	}
 }
