@@ -56,14 +56,19 @@ type Agent struct {
 
 // Engine is one running office. Its methods are safe for concurrent use.
 type Engine struct {
-	opts   Options
-	log    *slog.Logger
-	lock   *os.File
-	store  *queue.Store
-	ln     net.Listener
-	drain  *drain.Drainer
-	agents []*Agent
-	byName map[string]*Agent
+	opts  Options
+	log   *slog.Logger
+	lock  *os.File
+	store *queue.Store
+	ln    net.Listener
+	drain *drain.Drainer
+	ops   map[string]opFunc
+
+	addMu   sync.Mutex   // serializes addAgent
+	mu      sync.RWMutex // guards agents, byName, closing
+	agents  []*Agent
+	byName  map[string]*Agent
+	closing bool
 
 	closeOnce sync.Once
 }
@@ -93,6 +98,7 @@ func Open(o Options) (e *Engine, err error) {
 		return nil, err
 	}
 	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}}
+	e.registerOps()
 	defer func() {
 		if err != nil {
 			e.Close()
@@ -117,14 +123,9 @@ func Open(o Options) (e *Engine, err error) {
 		Logger: log,
 	})
 	for _, ac := range o.Config.Agents {
-		a := &Agent{Config: ac}
-		a.Profile, err = o.Config.ProfileOf(ac)
-		if err != nil {
-			return nil, fmt.Errorf("engine: %w", err)
+		if _, err := e.addAgent(ac); err != nil {
+			return nil, err
 		}
-		e.agents = append(e.agents, a)
-		e.byName[ac.Name] = a
-		e.spawn(a)
 	}
 	e.ln, err = listen(o.StateDir)
 	if err != nil {
@@ -151,6 +152,35 @@ func compactVerbs(c *configs.Config) []string {
 		return nil
 	}
 	return out
+}
+
+// addAgent resolves ac's profile, starts its process (a process that cannot
+// start is recorded on the Agent, not an error) and then publishes the agent
+// in the roster, so no other goroutine sees a half-made Agent.
+func (e *Engine) addAgent(ac configs.Agent) (*Agent, error) {
+	e.addMu.Lock()
+	defer e.addMu.Unlock()
+	a := &Agent{Config: ac}
+	var err error
+	a.Profile, err = e.opts.Config.ProfileOf(ac)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	if _, dup := e.Agent(ac.Name); dup {
+		return nil, fmt.Errorf("engine: agent %q already runs", ac.Name)
+	}
+	e.spawn(a)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closing {
+		if a.Term != nil {
+			go a.Term.Close()
+		}
+		return nil, fmt.Errorf("engine: closing; agent %q not started", ac.Name)
+	}
+	e.agents = append(e.agents, a)
+	e.byName[ac.Name] = a
+	return a, nil
 }
 
 // spawn starts a's process; a failure is recorded on a and logged.
@@ -216,7 +246,7 @@ func (e *Engine) terminalEvent(ev pool.Event) {
 		e.drain.Wake()
 	}
 	if ev.Kind == pool.EventExit {
-		if a := e.byName[ev.Agent]; a != nil && a.Term != nil {
+		if a, ok := e.Agent(ev.Agent); ok && a.Term != nil {
 			_, code := a.Term.Exited()
 			e.log.Info("agent exited", "agent", ev.Agent, "code", code)
 		}
@@ -234,7 +264,7 @@ func (e *Engine) notice(n drain.Notice) {
 
 // Run serves the drain until ctx ends. It returns ctx's error.
 func (e *Engine) Run(ctx context.Context) error {
-	e.log.Info("engine running", "state", e.opts.StateDir, "agents", len(e.agents))
+	e.log.Info("engine running", "state", e.opts.StateDir, "agents", len(e.Agents()))
 	return e.drain.Run(ctx)
 }
 
@@ -244,11 +274,19 @@ func (e *Engine) Wake() { e.drain.Wake() }
 // Store returns the engine's store.
 func (e *Engine) Store() *queue.Store { return e.store }
 
-// Agents returns the agents in config order.
-func (e *Engine) Agents() []*Agent { return e.agents }
+// Agents returns the agents in roster order (config order, then agents
+// added while running). The slice is a copy; the *Agent values are shared and
+// must not be modified.
+func (e *Engine) Agents() []*Agent {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return append([]*Agent(nil), e.agents...)
+}
 
 // Agent returns the named agent.
 func (e *Engine) Agent(name string) (*Agent, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	a, ok := e.byName[name]
 	return a, ok
 }
@@ -265,8 +303,12 @@ func (e *Engine) Close() error {
 			e.ln.Close()
 			_ = os.Remove(filepath.Join(e.opts.StateDir, SocketFile))
 		}
+		e.mu.Lock()
+		e.closing = true
+		agents := append([]*Agent(nil), e.agents...)
+		e.mu.Unlock()
 		var wg sync.WaitGroup
-		for _, a := range e.agents {
+		for _, a := range agents {
 			if a.Term != nil {
 				wg.Add(1)
 				go func(t *pool.Terminal) {
@@ -302,8 +344,9 @@ type AgentStatus struct {
 // Status returns every agent's live state, in config order.
 func (e *Engine) Status() []AgentStatus {
 	holds := e.drain.Holds()
-	out := make([]AgentStatus, 0, len(e.agents))
-	for _, a := range e.agents {
+	agents := e.Agents()
+	out := make([]AgentStatus, 0, len(agents))
+	for _, a := range agents {
 		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Hold: holds[a.Config.Name]}
 		if a.Term == nil {
 			s.Status, s.Signal = automation.StatusExited.String(), "spawn failed"
@@ -322,34 +365,13 @@ func (e *Engine) Status() []AgentStatus {
 	return out
 }
 
-// handle answers one socket request.
-func (e *Engine) handle(req Request) (any, error) {
-	switch req.Op {
-	case "poke":
-		e.drain.Wake()
-		return nil, nil
-	case "status":
-		all := e.Status()
-		if req.Agent == "" {
-			return all, nil
-		}
-		for _, s := range all {
-			if s.Name == req.Agent {
-				return []AgentStatus{s}, nil
-			}
-		}
-		return nil, fmt.Errorf("unknown agent %q", req.Agent)
-	}
-	return nil, fmt.Errorf("unknown request %q", req.Op)
-}
-
 // agentSet adapts the engine's terminals to drain.Agents.
 type agentSet struct{ e *Engine }
 
 // Agent returns the named agent's terminal for the drain; an agent whose
 // process could not be started reads as exited.
 func (s agentSet) Agent(name string) (drain.Agent, bool) {
-	a, ok := s.e.byName[name]
+	a, ok := s.e.Agent(name)
 	if !ok {
 		return nil, false
 	}

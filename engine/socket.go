@@ -22,6 +22,8 @@ type Request struct {
 	Op    string `json:"op"`
 	Agent string `json:"agent,omitempty"`
 	Event string `json:"event,omitempty"`
+	// Args carries the call's other arguments (see the call's handler).
+	Args json.RawMessage `json:"args,omitempty"`
 }
 
 // Response answers one Request: Error is set on failure, else Data holds the

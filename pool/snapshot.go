@@ -146,7 +146,7 @@ func (s *Screen) Snapshot(dst *Snapshot) {
 	for y := 0; y < rows; y++ {
 		row := dst.Cells[y*cols : (y+1)*cols]
 		for x := range row {
-			row[x] = convertGlyph(s.vt.Cell(x, y))
+			setCell(&row[x], s.vt.Cell(x, y))
 		}
 		s.normaliseWide(row)
 	}
@@ -168,28 +168,36 @@ func clampInt(v, lo, hi int) int {
 	return v
 }
 
-func convertGlyph(g vt10x.Glyph) Cell {
-	c := Cell{Rune: g.Char, Width: 1, FG: convertColor(g.FG), BG: convertColor(g.BG)}
-	if c.Rune == 0 {
-		c.Rune = ' '
+// setCell converts a vt10x glyph into c. It writes c's fields one by one:
+// building a Cell value and copying it was three times slower (the compiler
+// assembles it on the stack with overlapping stores).
+func setCell(c *Cell, g vt10x.Glyph) {
+	r := g.Char
+	if r == 0 {
+		r = ' '
 	}
 	m := g.Mode
+	var a Attr
 	if m&vtAttrBold != 0 {
-		c.Attr |= AttrBold
+		a |= AttrBold
 	}
 	if m&vtAttrUnderline != 0 {
-		c.Attr |= AttrUnderline
+		a |= AttrUnderline
 	}
 	if m&vtAttrItalic != 0 {
-		c.Attr |= AttrItalic
+		a |= AttrItalic
 	}
 	if m&vtAttrBlink != 0 {
-		c.Attr |= AttrDim
+		a |= AttrDim
 	}
 	if m&vtAttrReverse != 0 {
-		c.Attr |= AttrReverse
+		a |= AttrReverse
 	}
-	return c
+	c.Rune = r
+	c.Width = 1
+	c.FG = convertColor(g.FG)
+	c.BG = convertColor(g.BG)
+	c.Attr = a
 }
 
 func convertColor(c vt10x.Color) Color {

@@ -1,0 +1,66 @@
+package engine
+
+// ops.go is the table of calls the engine answers on its socket. Each
+// feature registers its calls in registerOps; a call's arguments travel in
+// Request.Args as JSON.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// opFunc answers one call.
+type opFunc func(ctx context.Context, req Request) (any, error)
+
+// opTimeout bounds one call's work.
+const opTimeout = 4 * time.Second
+
+// registerOps fills the table of socket calls.
+func (e *Engine) registerOps() {
+	e.ops = map[string]opFunc{
+		"poke":   e.opPoke,
+		"status": e.opStatus,
+	}
+}
+
+// handle answers one socket request from the table.
+func (e *Engine) handle(req Request) (any, error) {
+	op, ok := e.ops[req.Op]
+	if !ok {
+		return nil, fmt.Errorf("unknown request %q", req.Op)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	return op(ctx, req)
+}
+
+// decodeArgs decodes req.Args into v.
+func decodeArgs(req Request, v any) error {
+	if len(req.Args) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(req.Args, v); err != nil {
+		return fmt.Errorf("%s: bad arguments: %w", req.Op, err)
+	}
+	return nil
+}
+
+func (e *Engine) opPoke(context.Context, Request) (any, error) {
+	e.drain.Wake()
+	return nil, nil
+}
+
+func (e *Engine) opStatus(_ context.Context, req Request) (any, error) {
+	all := e.Status()
+	if req.Agent == "" {
+		return all, nil
+	}
+	for _, s := range all {
+		if s.Name == req.Agent {
+			return []AgentStatus{s}, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown agent %q", req.Agent)
+}
