@@ -116,11 +116,16 @@ func Open(o Options) (e *Engine, err error) {
 	if err := e.store.EnsureAgents(context.Background(), names); err != nil {
 		return nil, fmt.Errorf("engine: register agents: %w", err)
 	}
+	dstore, pre, err := e.initInbox()
+	if err != nil {
+		return nil, err
+	}
 	e.drain = drain.New(drain.Config{
-		Store:  e.store,
-		Agents: agentSet{e},
-		Notify: e.notice,
-		Logger: log,
+		Store:         dstore,
+		Agents:        agentSet{e},
+		Preconditions: pre,
+		Notify:        e.notice,
+		Logger:        log,
 	})
 	for _, ac := range o.Config.Agents {
 		if _, err := e.addAgent(ac); err != nil {
@@ -191,11 +196,17 @@ func (e *Engine) spawn(a *Agent) {
 		e.log.Error("agent not started", "agent", a.Config.Name, "err", err)
 		return
 	}
-	dir := a.Config.Cwd
+	argv, extraEnv, dir, err := e.launch(a, argv, a.Config.Cwd)
+	if err != nil {
+		a.SpawnErr = err
+		e.log.Error("agent not started", "agent", a.Config.Name, "err", err)
+		return
+	}
+	env := append(AgentEnv(e.opts.HostEnv, a.Profile, a.Config, e.opts.StateDir, e.opts.Bin), extraEnv...)
 	t, err := pool.Start(pool.Options{
 		Name:     a.Config.Name,
 		Argv:     argv,
-		Env:      AgentEnv(e.opts.HostEnv, a.Profile, a.Config, e.opts.StateDir, e.opts.Bin),
+		Env:      env,
 		Dir:      dir,
 		Cols:     e.opts.Cols,
 		Rows:     e.opts.Rows,
@@ -245,6 +256,9 @@ func (e *Engine) terminalEvent(ev pool.Event) {
 	if ev.Kind != pool.EventOutput && e.drain != nil {
 		e.drain.Wake()
 	}
+	if ev.Kind != pool.EventOutput {
+		e.inboxEvent(ev)
+	}
 	if ev.Kind == pool.EventExit {
 		if a, ok := e.Agent(ev.Agent); ok && a.Term != nil {
 			_, code := a.Term.Exited()
@@ -265,7 +279,14 @@ func (e *Engine) notice(n drain.Notice) {
 // Run serves the drain until ctx ends. It returns ctx's error.
 func (e *Engine) Run(ctx context.Context) error {
 	e.log.Info("engine running", "state", e.opts.StateDir, "agents", len(e.Agents()))
-	return e.drain.Run(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.runInbox(ctx)
+	}()
+	err := e.drain.Run(ctx)
+	<-done
+	return err
 }
 
 // Wake makes the drain look at the queues soon (after the store changed).

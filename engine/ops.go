@@ -23,6 +23,9 @@ func (e *Engine) registerOps() {
 		"poke":   e.opPoke,
 		"status": e.opStatus,
 	}
+	e.registerInboxOps()
+	e.registerTeamOps()
+	e.registerHookOps()
 }
 
 // handle answers one socket request from the table.

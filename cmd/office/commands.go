@@ -33,7 +33,13 @@ func commands() []command {
 		{"queue", "[AGENT] [--json] | release ID | rm ID | clear AGENT", "list queued messages with why each is held, or edit the queue", runQueue},
 		{"pause", "AGENT | --all", "pause automatic delivery to an agent, or the whole floor", runPause},
 		{"resume", "AGENT | --all", "resume automatic delivery (--all clears the floor pause and every agent's)", runResume},
-		{"status", "[AGENT] [--json]", "each agent's status and the signal that decided it (needs a running office)", runStatus},
+		{"status", "[AGENT] [--json] [--explain]", "each agent's status and the signal that decided it (needs a running office)", runStatus},
+		{"mail", "send|reply|ls|show|cancel ...", "mail between agents and the person (see 'office mail --help')", runMail},
+		{"inbox", "[AGENT|--person] [--json]", "pending inbox items of an agent or the person", runInbox},
+		{"report", "success|partial|failed|blocked [SUMMARY]", "an agent reports the outcome of its turn to its parent", runReport},
+		{"approve", "AGENT OPTION", "answer an agent's permission dialog (an option number or label)", runApprove},
+		{"team", "[--json] | add NAME --profile P ... | rm NAME", "the roster; add or remove agents while the office runs", runTeam},
+		{"hook", "EVENT", "called by a CLI's hooks (Claude Code) to report its state", runHook},
 		{"help", "", "show this help", nil},
 	}
 }
