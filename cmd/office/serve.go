@@ -115,4 +115,3 @@ func runUI(ctx context.Context, e *env, g *globals, args []string) error {
 	app = ui.New(eng, ui.Options{Notice: notice})
 	return app.Run(ctx)
 }
-
