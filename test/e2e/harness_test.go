@@ -53,7 +53,7 @@ type agentSpec struct {
 
 // office is one test office: a config, a state dir and the fake agents' logs.
 type office struct {
-	t      *testing.T
+	t      testing.TB
 	dir    string
 	config string
 	state  string
@@ -65,7 +65,7 @@ type office struct {
 
 // newOffice writes a config with the given fake agents (profile claude, as the
 // fake agent mimics Claude Code's screen).
-func newOffice(t *testing.T, agents ...agentSpec) *office {
+func newOffice(t testing.TB, agents ...agentSpec) *office {
 	t.Helper()
 	dir := t.TempDir()
 	o := &office{t: t, dir: dir, config: filepath.Join(dir, "office.toml"), state: filepath.Join(dir, "state"), logs: map[string]string{}}
@@ -302,7 +302,7 @@ func (o *office) diagnose() string {
 
 // tmux is a private tmux server running the office UI.
 type tmux struct {
-	t      *testing.T
+	t      testing.TB
 	socket string
 }
 

@@ -1,0 +1,184 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"office/configs"
+	"office/engine"
+	"office/queue"
+)
+
+// fakeAgentBin is the fake agent TUI, built once.
+var fakeAgentBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "engine-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fakeAgentBin = filepath.Join(dir, "fakeagent")
+	if out, err := exec.Command("go", "build", "-o", fakeAgentBin, "office/test/fakeagent").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build fakeagent: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fakeConfig is an office of n fake agents (a0, a1, ...) logging under dir.
+func fakeConfig(t testing.TB, dir string, n int, args ...string) *configs.Config {
+	t.Helper()
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		argv := append([]string{fakeAgentBin, "--log", filepath.Join(dir, fmt.Sprintf("a%d.jsonl", i))}, args...)
+		fmt.Fprintf(&b, "[[agent]]\nname = \"a%d\"\nprofile = \"claude\"\ncommand = %s\n\n", i, tomlList(argv))
+	}
+	c, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func tomlList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+func hostEnv() []string {
+	return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + os.TempDir(), "LANG=C.UTF-8", "SECRET_TOKEN=do-not-leak"}
+}
+
+func open(t testing.TB, c *configs.Config, state string) *engine.Engine {
+	t.Helper()
+	e, err := engine.Open(engine.Options{Config: c, StateDir: state, HostEnv: hostEnv()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func TestOneEnginePerStateDir(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	c := fakeConfig(t, dir, 1)
+	e := open(t, c, state)
+	if !engine.Running(state) {
+		t.Fatal("Running() is false while an engine holds the lock")
+	}
+	_, err := engine.Open(engine.Options{Config: c, StateDir: state})
+	var le *engine.LockedError
+	if !errors.As(err, &le) || le.Pid != os.Getpid() {
+		t.Fatalf("second Open: %v, want LockedError naming pid %d", err, os.Getpid())
+	}
+	for path, want := range map[string]os.FileMode{state: 0o700, filepath.Join(state, engine.SocketFile): 0o600} {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != want {
+			t.Errorf("%s mode %v, want %v", path, st.Mode().Perm(), want)
+		}
+	}
+	e.Close()
+	if engine.Running(state) {
+		t.Fatal("Running() is true after Close")
+	}
+	if _, err := os.Stat(filepath.Join(state, engine.SocketFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("socket left behind: %v", err)
+	}
+	e2 := open(t, c, state) // the lock is free again
+	e2.Close()
+}
+
+func TestSocketAnswersStatusAndRefusesUnknownCalls(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	open(t, fakeConfig(t, dir, 2), state)
+	ctx := context.Background()
+	var st []engine.AgentStatus
+	if err := engine.Call(ctx, state, engine.Request{Op: "status"}, &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st) != 2 || st[0].Name != "a0" || st[1].Name != "a1" || st[0].Pid == 0 {
+		t.Fatalf("status = %+v", st)
+	}
+	if err := engine.Call(ctx, state, engine.Request{Op: "no-such-call"}, nil); err == nil || !strings.Contains(err.Error(), "unknown request") {
+		t.Fatalf("unknown call: %v", err)
+	}
+	if err := engine.Call(ctx, filepath.Join(dir, "elsewhere"), engine.Request{Op: "status"}, nil); !errors.Is(err, engine.ErrNoEngine) {
+		t.Fatalf("call with no engine: %v, want ErrNoEngine", err)
+	}
+}
+
+func TestAgentEnvironmentIsBuiltNotInherited(t *testing.T) {
+	p := configs.Profile{Name: "claude", Env: map[string]string{"DISABLE_AUTOUPDATER": "1"}, PassEnv: []string{"ANTHROPIC_API_KEY"}}
+	a := configs.Agent{Name: "x", Env: map[string]string{"MY_VAR": "mine"}}
+	host := append(hostEnv(), "ANTHROPIC_API_KEY=k", "TERM=screen")
+	env := engine.AgentEnv(host, p, a, "/state", "/opt/office/bin/office")
+	got := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		got[k] = v
+	}
+	want := map[string]string{
+		"OFFICE_AGENT": "x", "OFFICE_STATE": "/state", "OFFICE_BIN": "/opt/office/bin/office",
+		"DISABLE_AUTOUPDATER": "1", "ANTHROPIC_API_KEY": "k", "MY_VAR": "mine", "TERM": "xterm-256color",
+		"PATH": "/opt/office/bin:/usr/local/bin:/usr/bin:/bin",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+	if _, leaked := got["SECRET_TOKEN"]; leaked {
+		t.Error("a host variable outside the allowlist reached the agent")
+	}
+}
+
+func TestAgentThatCannotStartHoldsItsMessagesAsExited(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	c, err := configs.Parse("office.toml", []byte("[[agent]]\nname = \"ghost\"\ncommand = [\"/nonexistent/agent-cli\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := open(t, c, state)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.Run(ctx)
+	a, ok := e.Agent("ghost")
+	if !ok || a.Term != nil || a.SpawnErr == nil || !strings.Contains(a.SpawnErr.Error(), "agent-cli") {
+		t.Fatalf("agent %+v: want a recorded spawn error naming the program", a)
+	}
+	id, err := e.Store().Enqueue(ctx, "ghost", "hello", queue.EnqueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Wake()
+	deadline := time.Now().Add(10 * time.Second)
+	for e.Holds()["ghost"] != "exited" {
+		if time.Now().After(deadline) {
+			t.Fatalf("hold %q, want exited", e.Holds()["ghost"])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	m, err := e.Store().Get(ctx, id)
+	if err != nil || m.Attempts != 0 {
+		t.Fatalf("message %+v (%v): want it queued with no attempt", m, err)
+	}
+}
