@@ -38,6 +38,9 @@ func FuzzFeed(f *testing.F) {
 				s.Resize(rows+5, cols) // a resize mid-stream
 			}
 		}
+		if s.Panics() != 0 {
+			t.Fatalf("vt10x panicked on %q: the Filter let a bad sequence through", data)
+		}
 		var sn Snapshot
 		s.Snapshot(&sn)
 		checkWide(t, &sn)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hinshun/vt10x"
 )
 
 // replies collects what a Screen sends back to the PTY.
@@ -184,6 +186,31 @@ func TestScreenNegativeCounts(t *testing.T) {
 	}
 	if got := s.Text(); got != "abcdefgh" {
 		t.Fatalf("text corrupted: %q", got)
+	}
+}
+
+// panickyVT is a vt10x terminal whose Write panics on "!".
+type panickyVT struct{ vt10x.Terminal }
+
+func (p panickyVT) Write(b []byte) (int, error) {
+	if strings.Contains(string(b), "!") {
+		var a []int
+		_ = a[len(b)] // index out of range, as in vt10x's insertBlanks
+	}
+	return p.Terminal.Write(b)
+}
+
+func TestScreenRecoversVT10xPanic(t *testing.T) {
+	s, _ := newTestScreen(20, 3)
+	s.vt = panickyVT{s.vt}
+	s.Feed([]byte("ok"))
+	s.Feed([]byte("boom!"))
+	s.Feed([]byte("\r\nafter"))
+	if s.Panics() != 1 {
+		t.Fatalf("Panics() = %d, want 1", s.Panics())
+	}
+	if got := s.Text(); got != "ok\nafter" {
+		t.Fatalf("screen after a panic: %q", got)
 	}
 }
 
@@ -383,6 +410,7 @@ func TestScreenRaceStorm(t *testing.T) {
 		for i := 0; i < iter; i++ {
 			j := (i * 997) % len(stream)
 			s.Feed(stream[j:min(j+512, len(stream))])
+			s.Feed(fmt.Appendf(nil, "\x1b]0;title %d\x07\x1b[?2004%c", i, "hl"[i%2]))
 		}
 		close(stop)
 	}()
@@ -418,6 +446,39 @@ func TestScreenRaceStorm(t *testing.T) {
 	wg.Wait()
 	if s.Panics() != 0 {
 		t.Fatalf("%d panics", s.Panics())
+	}
+}
+
+// TestScreenGenerationUnderConcurrentSnapshots: a Snapshot running between
+// Feed's vt10x write and its change check must not make Feed miss the change.
+func TestScreenGenerationUnderConcurrentSnapshots(t *testing.T) {
+	s, _ := newTestScreen(40, 10)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var sn Snapshot
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				s.Snapshot(&sn)
+			}
+		}
+	}()
+	missed := 0
+	for i := 0; i < 3000; i++ {
+		g := s.Generation()
+		s.Feed([]byte("x"))
+		if s.Generation() == g {
+			missed++
+		}
+	}
+	close(stop)
+	<-done
+	if missed > 0 {
+		t.Fatalf("%d of 3000 Feeds did not advance Generation", missed)
 	}
 }
 

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"syscall"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
