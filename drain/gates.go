@@ -1,7 +1,8 @@
 package drain
 
 // The gates a head message must pass, in the order of design.md §4 and the
-// drain contract: (1) the agent is idle, (2) not paused unless the message is
+// drain contract: (0) its delivery was not interrupted by a stop of the
+// office (queue.Store.RecoverInterrupted), (1) the agent is idle, (2) not paused unless the message is
 // manual, (3) booted, (4) no automation block, (5) cooled down, (6) its
 // precondition holds, (7) it can be typed without splitting it. The first
 // failing gate names the hold; a failed precondition drops the message.
@@ -29,6 +30,9 @@ type verdict struct {
 // only.
 func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Message) verdict {
 	now := d.cfg.Clock.Now()
+	if m.Interrupted { // (0) maybe typed already: only the person may retype it
+		return verdict{hold: HoldInterrupted}
+	}
 	if h := statusHold(a, now); h != "" { // (1)
 		return verdict{hold: h}
 	}

@@ -281,3 +281,23 @@ func TestBlockAppearsBeforeTheWrite(t *testing.T) {
 		h.stop()
 	})
 }
+
+func TestInterruptedMessageIsHeldUntilReleased(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		id := h.store.enqueue("a", "maybe typed already")
+		h.store.mu.Lock()
+		h.store.find(id).Interrupted = true
+		h.store.mu.Unlock()
+		h.d.Wake()
+		h.until(5 * time.Second)
+		if w := a.written(); len(w) != 0 {
+			t.Fatalf("an interrupted message was retyped: %+v", w)
+		}
+		if got := h.d.Holds()["a"]; got != drain.HoldInterrupted {
+			t.Fatalf("hold %q, want %q", got, drain.HoldInterrupted)
+		}
+		h.stop()
+	})
+}

@@ -33,6 +33,10 @@ const (
 	HoldNoPasteMode = "no paste mode"
 	// HoldUnknownAgent: no terminal has the message's agent name.
 	HoldUnknownAgent = "unknown agent"
+	// HoldInterrupted: the office stopped while typing this message, so it
+	// may already have reached the agent; it waits for the person to release
+	// it ("send now") or remove it, and is never retyped on its own.
+	HoldInterrupted = "interrupted"
 )
 
 // Holds returns, for every agent whose head message is held, the current hold

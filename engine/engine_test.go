@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -181,4 +182,74 @@ func TestAgentThatCannotStartHoldsItsMessagesAsExited(t *testing.T) {
 	if err != nil || m.Attempts != 0 {
 		t.Fatalf("message %+v (%v): want it queued with no attempt", m, err)
 	}
+}
+
+func TestDeliveryInterruptedByAStopIsNeverRetypedOnItsOwn(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	ctx := context.Background()
+	// The state a crash between stamping an attempt and recording its
+	// outcome leaves behind.
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s, err := queue.Open(filepath.Join(state, engine.StoreFile), queue.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EnsureAgents(ctx, []string{"a0"}); err != nil {
+		t.Fatal(err)
+	}
+	id, err := s.Enqueue(ctx, "a0", "was being typed", queue.EnqueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Attempt(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	e := open(t, fakeConfig(t, dir, 1, "--busy", "10ms"), state)
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go e.Run(rctx)
+	waitCond(t, 20*time.Second, "held: interrupted", func() bool { return e.Holds()["a0"] == "interrupted" })
+	if p := promptsIn(t, filepath.Join(dir, "a0.jsonl")); len(p) != 0 {
+		t.Fatalf("retyped on its own: %q", p)
+	}
+	// The person decides: send now.
+	if err := e.Store().Release(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	e.Wake()
+	waitCond(t, 20*time.Second, "delivered once after release", func() bool {
+		return len(promptsIn(t, filepath.Join(dir, "a0.jsonl"))) == 1
+	})
+}
+
+func waitCond(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", d, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func promptsIn(t *testing.T, logPath string) []string {
+	t.Helper()
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		var l struct{ Event, Text string }
+		if json.Unmarshal([]byte(line), &l) == nil && l.Event == "prompt" {
+			out = append(out, l.Text)
+		}
+	}
+	return out
 }

@@ -39,6 +39,8 @@ const (
 	EventResumed       = "resumed"
 	EventAgentAdded    = "agent_added"
 	EventAgentRemoved  = "agent_removed"
+	// EventInterrupted: an attempt was under way when the office stopped.
+	EventInterrupted = "interrupted"
 )
 
 // appendEvent writes e in t; At zero means the transaction's time.

@@ -63,20 +63,25 @@ type Message struct {
 	LastError string
 	// LastAttempt is when the last attempt started (zero: never attempted).
 	LastAttempt time.Time
+	// Interrupted: an attempt was under way when the office stopped (see
+	// RecoverInterrupted); the text may or may not have reached the agent, so
+	// it is not typed again until the person releases it (Release clears it).
+	Interrupted bool
 }
 
-const msgCols = `id, agent, text, created, manual, precondition, kind, source, attempts, last_error, last_attempt`
+const msgCols = `id, agent, text, created, manual, precondition, kind, source, attempts, last_error, last_attempt, interrupted`
 
 func scanMessage(r scanner) (Message, error) {
 	var m Message
 	var created, last int64
-	var manual int
+	var manual, interrupted int
 	var kind string
 	if err := r.Scan(&m.ID, &m.Agent, &m.Text, &created, &manual, &m.Precondition, &kind, &m.Source,
-		&m.Attempts, &m.LastError, &last); err != nil {
+		&m.Attempts, &m.LastError, &last, &interrupted); err != nil {
 		return Message{}, err
 	}
 	m.Created, m.Manual, m.Kind, m.LastAttempt = fromNanos(created), manual != 0, Kind(kind), fromNanos(last)
+	m.Interrupted = interrupted != 0
 	return m, nil
 }
 
@@ -365,7 +370,7 @@ func (t *Tx) Release(id int64) error {
 	if minOther.Valid && minOther.Int64 <= pos {
 		pos = minOther.Int64 - 1
 	}
-	if _, err := t.exec(`UPDATE messages SET manual = 1, position = ? WHERE id = ?`, pos, id); err != nil {
+	if _, err := t.exec(`UPDATE messages SET manual = 1, interrupted = 0, position = ? WHERE id = ?`, pos, id); err != nil {
 		return opErr(op, err)
 	}
 	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventReleased, Detail: "send now"}); err != nil {
@@ -497,7 +502,7 @@ func (t *Tx) Attempt(id int64) (Message, error) {
 	op := fmt.Sprintf("attempt message %d", id)
 	var agent string
 	var attempts int
-	err := t.queryRow(`UPDATE messages SET last_attempt = ? WHERE id = ? RETURNING agent, attempts`, toNanos(t.now), id).Scan(&agent, &attempts)
+	err := t.queryRow(`UPDATE messages SET last_attempt = ?, in_flight = 1 WHERE id = ? RETURNING agent, attempts`, toNanos(t.now), id).Scan(&agent, &attempts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Message{}, opErr(op, ErrNotFound)
 	}
@@ -574,7 +579,7 @@ func (t *Tx) AttemptFailed(id int64, errText string, maxAttempts int) (dropped b
 		maxAttempts = DefaultMaxAttempts
 	}
 	var agent string
-	err = t.queryRow(`UPDATE messages SET attempts = attempts + 1, last_error = ? WHERE id = ? RETURNING agent, attempts`,
+	err = t.queryRow(`UPDATE messages SET attempts = attempts + 1, last_error = ?, in_flight = 0 WHERE id = ? RETURNING agent, attempts`,
 		errText, id).Scan(&agent, &attempts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, 0, opErr(op, ErrNotFound)
@@ -609,4 +614,56 @@ func (t *Tx) Drop(id int64, reason string) error {
 		return opErr(fmt.Sprintf("drop message %d", id), err)
 	}
 	return nil
+}
+
+// RecoverInterrupted settles the attempts that were under way when the office
+// last stopped (crashed or was killed between stamping an attempt and
+// recording its outcome), and returns how many it found. Such a message may
+// or may not have reached the agent. An inbox delivery is simply retried (its
+// items carry ids the agent can skip); any other message is marked
+// Interrupted and held until the person releases it ("send now") or removes
+// it, so office never types a message twice on its own. Each logs
+// "interrupted". Only the engine calls it, at start-up, under its lock.
+func (s *Store) RecoverInterrupted(ctx context.Context) (int, error) {
+	var n int
+	err := s.update(ctx, "recover interrupted deliveries", func(t *Tx) error {
+		rows, err := t.tx.QueryContext(t.ctx, `SELECT id, agent, kind FROM messages WHERE in_flight = 1 ORDER BY id`)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			id          int64
+			agent, kind string
+		}
+		var found []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.id, &r.agent, &r.kind); err != nil {
+				rows.Close()
+				return err
+			}
+			found = append(found, r)
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		for _, r := range found {
+			interrupted, detail := 1, "the office stopped while typing it; held until released"
+			if Kind(r.kind) == KindInbox {
+				interrupted, detail = 0, "the office stopped while typing it; delivered again"
+			}
+			if _, err := t.exec(`UPDATE messages SET in_flight = 0, interrupted = ? WHERE id = ?`, interrupted, r.id); err != nil {
+				return err
+			}
+			if err := t.appendEvent(Event{Agent: r.agent, MsgID: r.id, Kind: EventInterrupted, Detail: detail}); err != nil {
+				return err
+			}
+		}
+			n = len(found)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("queue: %w", err)
+	}
+	return n, nil
 }

@@ -987,3 +987,57 @@ func TestAttemptReturnsTheTextSetInItsTransaction(t *testing.T) {
 		t.Fatalf("a failed SetText changed the text to %q", got.Text)
 	}
 }
+
+func TestRecoverInterruptedHoldsPlainMessagesAndRetriesInboxOnes(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "q.db")
+	s := openAt(t, path, Options{}, "a")
+	plain, _ := s.Enqueue(ctx, "a", "typed when we crashed", EnqueueOptions{})
+	inbox, _ := s.Enqueue(ctx, "a", "inbox batch", EnqueueOptions{Kind: KindInbox})
+	failed, _ := s.Enqueue(ctx, "a", "failed cleanly", EnqueueOptions{})
+	untouched, _ := s.Enqueue(ctx, "a", "never attempted", EnqueueOptions{})
+	for _, id := range []int64{plain, inbox, failed} {
+		if _, err := s.Attempt(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := s.AttemptFailed(ctx, failed, "write error", 3); err != nil {
+		t.Fatal(err)
+	}
+	s.Close() // the "crash": plain and inbox were in flight
+
+	s = openAt(t, path, Options{}, "a")
+	n, err := s.RecoverInterrupted(ctx)
+	if err != nil || n != 2 {
+		t.Fatalf("RecoverInterrupted = %d, %v; want 2", n, err)
+	}
+	want := map[int64]bool{plain: true, inbox: false, failed: false, untouched: false}
+	for id, interrupted := range want {
+		m, err := s.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Interrupted != interrupted {
+			t.Errorf("message %d (%q): Interrupted = %v, want %v", id, m.Text, m.Interrupted, interrupted)
+		}
+	}
+	if n, _ := s.RecoverInterrupted(ctx); n != 0 {
+		t.Fatalf("a second recovery found %d", n)
+	}
+	if err := s.Release(ctx, plain); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := s.Get(ctx, plain); m.Interrupted || !m.Manual {
+		t.Fatalf("after release: %+v", m)
+	}
+	evs, _ := s.Events(ctx, 0, 0)
+	count := 0
+	for _, e := range evs {
+		if e.Kind == EventInterrupted {
+			count++
+		}
+	}
+	if count != 2 {
+		t.Fatalf("%d interrupted events, want 2", count)
+	}
+}

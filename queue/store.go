@@ -398,6 +398,12 @@ CREATE TABLE meta (
 );
 INSERT INTO meta (k, v) VALUES ('rev', 0), ('floor_paused', 0);
 `,
+		// 2: a delivery in flight when the office stopped is remembered, so
+		// it is never typed a second time without the person's say-so.
+		`
+ALTER TABLE messages ADD COLUMN in_flight   INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;
+`,
 	}
 }
 

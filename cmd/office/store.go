@@ -213,6 +213,8 @@ func queueRows(ctx context.Context, s *queue.Store, dir, agent string) ([]queueR
 		head := !heads[m.Agent]
 		heads[m.Agent] = true
 		switch {
+		case m.Interrupted:
+			r.Held = "interrupted"
 		case running && head && holds[m.Agent].Reason != "":
 			r.Held = holds[m.Agent].Reason
 		case (agentPaused || floorPaused) && !m.Manual:
