@@ -659,7 +659,7 @@ func (s *Store) RecoverInterrupted(ctx context.Context) (int, error) {
 				return err
 			}
 		}
-			n = len(found)
+		n = len(found)
 		return nil
 	})
 	if err != nil {
