@@ -65,10 +65,13 @@ type Engine struct {
 	ops   map[string]opFunc
 
 	addMu   sync.Mutex   // serializes addAgent
-	mu      sync.RWMutex // guards agents, byName, closing
-	agents  []*Agent
-	byName  map[string]*Agent
-	closing bool
+	mu       sync.RWMutex // guards agents, byName, closing, restarts
+	agents   []*Agent
+	byName   map[string]*Agent
+	closing  bool
+	restarts map[string]*restartState
+	exitSeen map[*pool.Terminal]bool // terminals whose exit was handled
+	stopped  chan struct{} // closed by Close
 
 	closeOnce sync.Once
 }
@@ -97,7 +100,7 @@ func Open(o Options) (e *Engine, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}}
+	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}, stopped: make(chan struct{})}
 	e.registerOps()
 	defer func() {
 		if err != nil {
@@ -190,6 +193,7 @@ func (e *Engine) addAgent(ac configs.Agent) (*Agent, error) {
 	}
 	e.agents = append(e.agents, a)
 	e.byName[ac.Name] = a
+	go e.checkExitedEarly(a)
 	return a, nil
 }
 
@@ -268,6 +272,7 @@ func (e *Engine) terminalEvent(ev pool.Event) {
 		if a, ok := e.Agent(ev.Agent); ok && a.Term != nil {
 			_, code := a.Term.Exited()
 			e.log.Info("agent exited", "agent", ev.Agent, "code", code)
+			go e.onExit(ev.Agent, a.Term)
 		}
 	}
 	if e.opts.OnTerminal != nil {
@@ -333,6 +338,7 @@ func (e *Engine) Close() error {
 		e.closing = true
 		agents := append([]*Agent(nil), e.agents...)
 		e.mu.Unlock()
+		close(e.stopped)
 		var wg sync.WaitGroup
 		for _, a := range agents {
 			if a.Term != nil {

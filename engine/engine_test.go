@@ -1,14 +1,17 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -252,4 +255,81 @@ func promptsIn(t *testing.T, logPath string) []string {
 		}
 	}
 	return out
+}
+
+func TestRestartOnFailureStartsANewProcessThatGetsTheNextMessage(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	logPath := filepath.Join(dir, "a.jsonl")
+	src := fmt.Sprintf("[[agent]]\nname = \"a\"\nprofile = \"claude\"\nrestart = \"on-failure\"\ncommand = %s\n",
+		tomlList([]string{fakeAgentBin, "--log", logPath, "--busy", "10ms", "--exit-after", "1", "--exit-code", "3"}))
+	c, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := open(t, c, state)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.Run(ctx)
+	first, _ := e.Agent("a")
+	if _, err := e.Store().Enqueue(ctx, "a", "one", queue.EnqueueOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.Wake()
+	waitCond(t, 30*time.Second, "a new process after the exit with code 3", func() bool {
+		a, _ := e.Agent("a")
+		return a != first && a.Term != nil && a.Term.Pid() != first.Term.Pid()
+	})
+	if _, err := e.Store().Enqueue(ctx, "a", "two", queue.EnqueueOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.Wake()
+	waitCond(t, 30*time.Second, "the second message in the new process", func() bool {
+		return len(promptsIn(t, logPath)) == 2
+	})
+	if got := promptsIn(t, logPath); got[0] != "one" || got[1] != "two" {
+		t.Fatalf("prompts %q", got)
+	}
+}
+
+func TestRestartNeverLeavesTheAgentExited(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	c, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte("[[agent]]\nname = \"a\"\ncommand = [\"sh\", \"-c\", \"exit 4\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	e, err := engine.Open(engine.Options{Config: c, StateDir: state, HostEnv: hostEnv(),
+		Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	first, _ := e.Agent("a")
+	waitCond(t, 10*time.Second, "the restart decision", func() bool { return strings.Contains(log.String(), "not restarted") })
+	if _, code := first.Term.Exited(); code != 4 {
+		t.Fatalf("exit code %d", code)
+	}
+	if a, _ := e.Agent("a"); a != first || strings.Contains(log.String(), "restarting") {
+		t.Fatal("an agent with restart = never was restarted")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -1,0 +1,116 @@
+package engine
+
+// restart.go restarts an agent whose process exited when its config asks for
+// it (restart = "on-failure" or "always"; design.md §9). A restarted agent is
+// a new *Agent in the roster (the old one keeps its exited terminal), so
+// readers that hold an *Agent never see its fields change.
+
+import (
+	"time"
+
+	"office/configs"
+	"office/pool"
+)
+
+// Restart back-off: the first restart waits restartMin, each quick failure
+// doubles it up to restartMax; a process that lived restartReset resets it.
+const (
+	restartMin   = time.Second
+	restartMax   = 30 * time.Second
+	restartReset = time.Minute
+)
+
+// restartState is one agent's restart history. Guarded by Engine.mu.
+type restartState struct {
+	delay time.Duration
+}
+
+// wantsRestart reports whether a's policy restarts it after exiting with code.
+func wantsRestart(a *Agent, code int) bool {
+	switch a.Config.Restart {
+	case configs.RestartAlways:
+		return true
+	case configs.RestartOnFailure:
+		return code != 0
+	}
+	return false
+}
+
+// onExit restarts the agent behind t if its policy says so, after the
+// back-off. It runs on its own goroutine, once per terminal (the exit event
+// and a check after publishing may both call it).
+func (e *Engine) onExit(name string, t *pool.Terminal) {
+	e.mu.Lock()
+	if e.exitSeen == nil {
+		e.exitSeen = map[*pool.Terminal]bool{}
+	}
+	seen := e.exitSeen[t]
+	e.exitSeen[t] = true
+	a, ok := e.byName[name]
+	e.mu.Unlock()
+	if seen || !ok || a.Term != t {
+		return // handled already, or replaced or removed meanwhile
+	}
+	_, code := t.Exited()
+	if !wantsRestart(a, code) {
+		e.log.Info("agent exited; not restarted", "agent", name, "code", code, "policy", a.Config.Restart)
+		return
+	}
+	e.mu.Lock()
+	if e.restarts == nil {
+		e.restarts = map[string]*restartState{}
+	}
+	st := e.restarts[name]
+	if st == nil {
+		st = &restartState{}
+		e.restarts[name] = st
+	}
+	if time.Since(t.Spawned()) >= restartReset || st.delay == 0 {
+		st.delay = restartMin
+	} else {
+		st.delay = min(st.delay*2, restartMax)
+	}
+	delay := st.delay
+	e.mu.Unlock()
+	e.log.Info("agent exited; restarting", "agent", name, "code", code, "policy", a.Config.Restart, "after", delay)
+	select {
+	case <-time.After(delay):
+	case <-e.stopped:
+		return
+	}
+	fresh := &Agent{Config: a.Config, Profile: a.Profile}
+	e.spawn(fresh)
+	e.mu.Lock()
+	cur, ok := e.byName[name]
+	if e.closing || !ok || cur != a {
+		e.mu.Unlock()
+		if fresh.Term != nil {
+			fresh.Term.Close()
+		}
+		return
+	}
+	e.byName[name] = fresh
+	for i, x := range e.agents {
+		if x == a {
+			e.agents[i] = fresh
+		}
+	}
+	delete(e.exitSeen, t)
+	e.mu.Unlock()
+	t.Close() // release the old PTY
+	e.checkExitedEarly(fresh)
+	e.drain.Wake()
+}
+
+// checkExitedEarly handles an exit that happened before a was published in
+// the roster (its exit event then found no agent to restart).
+func (e *Engine) checkExitedEarly(a *Agent) {
+	if a.Term == nil {
+		return
+	}
+	select {
+	case <-a.Term.Done():
+		go e.onExit(a.Config.Name, a.Term)
+	default:
+	}
+}
