@@ -64,14 +64,14 @@ type Engine struct {
 	drain *drain.Drainer
 	ops   map[string]opFunc
 
-	addMu   sync.Mutex   // serializes addAgent
+	addMu    sync.Mutex   // serializes addAgent
 	mu       sync.RWMutex // guards agents, byName, closing, restarts
 	agents   []*Agent
 	byName   map[string]*Agent
 	closing  bool
 	restarts map[string]*restartState
 	exitSeen map[*pool.Terminal]bool // terminals whose exit was handled
-	stopped  chan struct{} // closed by Close
+	stopped  chan struct{}           // closed by Close
 
 	closeOnce sync.Once
 }

@@ -133,6 +133,43 @@ const (
 // byte at a time gives exactly the output of feeding it whole. A Filter is
 // not safe for concurrent use; it belongs to the goroutine reading the PTY.
 // Create one with NewFilter.
+//
+// What vt10x gets, by kind of input:
+//   - Text: complete runes only (an incomplete tail waits for the next
+//     call; invalid bytes become U+FFFD). A double-width rune is followed by
+//     WidePlaceholder. Zero-width runes are dropped, and so is the rune after
+//     a ZWJ and an emoji modifier after a wide rune, so 👩‍💻 and 👍🏽 take two
+//     cells as in a real terminal.
+//   - C0 controls: BS, HT, LF, VT, FF, CR pass; the rest (BEL, SO, SI, NUL,
+//     CAN, SUB, ...) are dropped; CAN and SUB abort a sequence.
+//   - ESC: IND, NEL, HTS, RI, DECSC, DECRC, DECKPAM, DECKPNM, RIS, G0
+//     designation and DECALN pass; everything else is dropped.
+//   - CSI: parameters are rebuilt: values clamped to 9999, empty ones
+//     filled with the default, 0 counts made 1, colon sub-parameters dropped
+//     (SGR: turned into the semicolon form). Dropped: any sequence with an
+//     intermediate byte or a misplaced parameter byte ('-' counts included),
+//     longer than 120 bytes or with more than 48 parameters; every CSI u and
+//     CSI s with a prefix or parameters (kitty keyboard, DECSLRM); every '>',
+//     '<' and '=' sequence (modifyOtherKeys, XTVERSION, ...); '?' sequences
+//     other than h, l, J, K; finals vt10x does not know (t, q, x, ...).
+//     DEC private modes vt10x does not use (2004, 2026, 1015, ...) are
+//     tracked and removed from the sequence; a reset of 47/1047/1049 while
+//     the alternate screen is not shown is removed. REP (CSI b) is expanded
+//     (at most 1024 repeats).
+//   - SGR: 38/48 colours in colon or semicolon form become 38;5;n or
+//     38;2;r;g;b, truecolour with r=g=0 gets g=1 (vt10x would read it as a
+//     palette index), 58 (underline colour) and blink (5, 6, 25) are dropped,
+//     4:0 becomes 24, 4:n becomes 4, and dim (2, ignored by vt10x) is
+//     carried by vt10x's blink bit: 2 becomes 5, 22 becomes 22;25.
+//   - OSC: 0 and 2 set Modes.Title and pass as OSC 2; 7501 sets
+//     Modes.OSCState; 10;? and 11;? are answered; all others are dropped, as
+//     are DCS, SOS, PM, APC and ESC k strings. A string longer than 4 KiB is
+//     dropped whole.
+//   - Queries answered through reply and dropped: DA1 (CSI c, CSI 0 c) with
+//     ESC[?62;22c, DA2 (CSI > c) with ESC[>1;10;0c, OSC 10/11 with white and
+//     black, DECRQM (CSI ? Ps $ p) with Ps;0 (not recognised), except 2004
+//     and 2026 which report 1 (set) or 2 (reset). XTVERSION and the kitty
+//     query get no answer. DSR and CPR pass for vt10x to answer.
 type Filter struct {
 	state uint8
 
@@ -207,8 +244,8 @@ func (f *Filter) Modes() Modes { return f.modes }
 // only, so vt10x is back in its ground state after every call. Text is never
 // dropped except zero-width runes (combining marks, variation selectors, ZWJ
 // and the rune a ZWJ joins, emoji skin-tone modifiers); invalid bytes become
-// U+FFFD; every double-width rune is followed by WidePlaceholder. See the
-// package documentation of filter.go for the sequences rewritten and removed.
+// U+FFFD; every double-width rune is followed by WidePlaceholder. The
+// sequences rewritten and removed are listed under Filter.
 func (f *Filter) Process(dst, p []byte) (out []byte, reply []byte) {
 	f.reply = f.reply[:0]
 	dst, _ = f.process(dst, p, false)

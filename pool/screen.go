@@ -48,6 +48,7 @@ type Screen struct {
 // vtWriter receives vt10x's own query answers (CPR, DSR).
 type vtWriter struct{ s *Screen }
 
+// Write hands p to the Screen's reply sink; it never fails.
 func (w vtWriter) Write(p []byte) (int, error) {
 	w.s.sendReply(p)
 	return len(p), nil
