@@ -141,6 +141,7 @@ type Terminal struct {
 	hook        automation.Status
 	hookAt      time.Time
 	snap        Snapshot
+	snapText    string // t.snap.Text(), cached until the next snapshot
 	lastGen     uint64
 	turnAt      time.Time // the Enter that started the current turn; zero: none
 	turnBusy    bool      // the current turn has shown busy
@@ -568,11 +569,21 @@ func (t *Terminal) refreshPrompt(now time.Time) {
 // reading; it reports whether that changed the gate state. t.mu must be held.
 func (t *Terminal) readPromptLocked(now time.Time) bool {
 	t.screen.Snapshot(&t.snap)
+	t.snapText = "" // recomputed on demand by screenTextLocked
 	_, text, ok := t.snap.FindPrompt(t.behavior.Prompt)
 	t.promptText, t.promptOK = text, ok
 	before := t.tracker.State()
 	t.tracker.ObservePrompt(automation.ReadPromptRow(text, ok), now)
 	return t.tracker.State() != before
+}
+
+// screenTextLocked returns the text of t.snap, computed once per snapshot.
+// t.mu must be held.
+func (t *Terminal) screenTextLocked() string {
+	if t.snapText == "" {
+		t.snapText = t.snap.Text()
+	}
+	return t.snapText
 }
 
 // monitor re-judges readiness and status on output and on a short tick.
@@ -607,7 +618,7 @@ func (t *Terminal) judge(now time.Time) {
 		t.lastGen = gen
 		gateChanged = t.readPromptLocked(now)
 	}
-	text := t.snap.Text()
+	text := t.screenTextLocked()
 	lastOut := t.LastOutput()
 	if !lastOut.IsZero() {
 		t.firstOutput = true
