@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,25 +17,18 @@ import (
 	"office/configs"
 	"office/engine"
 	"office/queue"
+
+	"office/test/testbin"
 )
 
 // fakeAgentBin is the fake agent TUI, built once.
 var fakeAgentBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "engine-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	fakeAgentBin = filepath.Join(dir, "fakeagent")
-	if out, err := exec.Command("go", "build", "-o", fakeAgentBin, "office/test/fakeagent").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build fakeagent: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbin.Main(func(bins map[string]string) int {
+		fakeAgentBin = bins["fakeagent"]
+		return m.Run()
+	}, "office/test/fakeagent")
 }
 
 // fakeConfig is an office of n fake agents (a0, a1, ...) logging under dir.

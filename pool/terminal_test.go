@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -16,26 +15,18 @@ import (
 
 	"office/automation"
 	"office/pool"
+
+	"office/test/testbin"
 )
 
 // fakeAgentBin is the fake agent TUI built once for this package's tests.
 var fakeAgentBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "pool-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	fakeAgentBin = filepath.Join(dir, "fakeagent")
-	out, err := exec.Command("go", "build", "-o", fakeAgentBin, "office/test/fakeagent").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "build fakeagent: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbin.Main(func(bins map[string]string) int {
+		fakeAgentBin = bins["fakeagent"]
+		return m.Run()
+	}, "office/test/fakeagent")
 }
 
 // claudeLike is how the fake agent's screen reads: it mimics Claude Code.

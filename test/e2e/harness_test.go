@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"office/test/testbin"
 )
 
 // Binaries built once by TestMain.
@@ -27,22 +29,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "office-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	officeBin = filepath.Join(dir, "office")
-	fakeBin = filepath.Join(dir, "fakeagent")
-	for bin, pkg := range map[string]string{officeBin: "office/cmd/office", fakeBin: "office/test/fakeagent"} {
-		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, out)
-			os.Exit(1)
-		}
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbin.Main(func(bins map[string]string) int {
+		officeBin, fakeBin = bins["office"], bins["fakeagent"]
+		return m.Run()
+	}, "office/cmd/office", "office/test/fakeagent")
 }
 
 // agentSpec is one fake agent in a test office.

@@ -1,0 +1,47 @@
+// Package testbin builds the project's own programs (the office binary, the
+// fake agent) once for a test package, so tests run the real executables.
+package testbin
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+)
+
+// Build compiles each Go package (an import path such as
+// "office/test/fakeagent") into dir and returns the binaries' paths keyed by
+// the import path's last element ("fakeagent"). The error carries the
+// compiler's output.
+func Build(dir string, pkgs ...string) (map[string]string, error) {
+	out := make(map[string]string, len(pkgs))
+	for _, pkg := range pkgs {
+		bin := filepath.Join(dir, path.Base(pkg))
+		if msg, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("testbin: build %s: %v\n%s", pkg, err, msg)
+		}
+		out[path.Base(pkg)] = bin
+	}
+	return out, nil
+}
+
+// Main builds pkgs into a temporary directory, runs the tests with the
+// binaries' paths (see Build) and exits with their status, removing the
+// directory. Call it from TestMain; it does not return.
+func Main(run func(bins map[string]string) int, pkgs ...string) {
+	dir, err := os.MkdirTemp("", "office-testbin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bins, err := Build(dir, pkgs...)
+	if err != nil {
+		os.RemoveAll(dir)
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := run(bins)
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
