@@ -63,6 +63,7 @@ type Engine struct {
 	ln    net.Listener
 	drain *drain.Drainer
 	ops   map[string]opFunc
+	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
 
 	addMu    sync.Mutex   // serializes addAgent
 	mu       sync.RWMutex // guards agents, byName, closing, restarts

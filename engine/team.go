@@ -1,7 +1,271 @@
 package engine
 
-// team.go adds and removes agents while the office runs (`office team add`,
-// `office team rm`). (Filled in with the team commands.)
+// team.go is the roster while the office runs: `office team` lists it,
+// `office team add` starts a new agent and records it in the store (so it
+// comes back after a restart), `office team rm` stops one and marks it
+// removed (its queue and inbox stay until purged; sends to it are refused).
+// Joins and leaves are events on the store's log.
 
-// registerTeamOps adds the team's socket calls.
-func (e *Engine) registerTeamOps() {}
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+
+	"office/configs"
+	"office/inbox"
+	"office/queue"
+)
+
+// TeamSpec is an agent added with `office team add`, as stored in the
+// registry (queue.AgentRecord.Spec, JSON).
+type TeamSpec struct {
+	Name    string            `json:"name"`
+	Profile string            `json:"profile,omitempty"`
+	Command []string          `json:"command,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Role    string            `json:"role,omitempty"`
+	Parent  string            `json:"parent,omitempty"`
+	Task    string            `json:"task,omitempty"`
+}
+
+// agent returns the spec as a config agent.
+func (s TeamSpec) agent() configs.Agent {
+	return configs.Agent{Name: s.Name, Profile: s.Profile, Command: s.Command, Cwd: s.Cwd, Env: s.Env,
+		Role: s.Role, Parent: s.Parent, Task: s.Task, Restart: configs.RestartNever}
+}
+
+// TeamMember is one roster row, as `office team` shows it.
+type TeamMember struct {
+	Name    string `json:"name"`
+	Role    string `json:"role,omitempty"`
+	Profile string `json:"profile"`
+	Parent  string `json:"parent,omitempty"`
+	Task    string `json:"task,omitempty"`
+	Status  string `json:"status"`
+	// Queue counts the agent's queued messages; Inbox its undelivered
+	// inbox items.
+	Queue int `json:"queue"`
+	Inbox int `json:"inbox"`
+	// Added: it joined with `office team add` (not from the config file).
+	Added bool `json:"added"`
+}
+
+// Sentinel errors of the team calls.
+var (
+	// ErrNameInUse: `team add` with a name an agent already has.
+	ErrNameInUse = errors.New("agent name already in use")
+	// ErrConfigAgent: `team rm` of an agent from the config file (edit the
+	// file instead).
+	ErrConfigAgent = errors.New("agent comes from the config file")
+)
+
+var teamName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$`)
+
+// Team returns the roster in roster order.
+func (e *Engine) Team(ctx context.Context) ([]TeamMember, error) {
+	counts, err := e.store.Counts(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("engine: team: %w", err)
+	}
+	var depths map[string]int
+	if e.inbox != nil {
+		if depths, err = e.inbox.svc.Depths(ctx); err != nil {
+			return nil, fmt.Errorf("engine: team: %w", err)
+		}
+	}
+	status := map[string]string{}
+	for _, s := range e.Status() {
+		status[s.Name] = s.Status
+	}
+	var out []TeamMember
+	for _, a := range e.Agents() {
+		_, inConfig := e.opts.Config.Agent(a.Config.Name)
+		out = append(out, TeamMember{
+			Name: a.Config.Name, Role: a.Config.Role, Profile: a.Profile.Name, Parent: a.Config.Parent, Task: a.Config.Task,
+			Status: status[a.Config.Name], Queue: counts[a.Config.Name], Inbox: depths[a.Config.Name], Added: !inConfig,
+		})
+	}
+	return out, nil
+}
+
+// AddTeamAgent records spec in the store and starts it (a new pane). The
+// name must be valid and not in use (ErrNameInUse, also for a config agent
+// not running); the profile must exist; the parent, if any, must be a
+// running agent. An agent whose process cannot start is still added (its
+// mail fails with spawn_failed).
+func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error) {
+	if !teamName.MatchString(spec.Name) || spec.Name == inbox.Person || spec.Name == inbox.System {
+		return nil, fmt.Errorf("engine: team add: %q is not a valid agent name (letters, digits, _ . -; not person or system)", spec.Name)
+	}
+	if _, ok := e.Agent(spec.Name); ok {
+		return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, ErrNameInUse)
+	}
+	if _, ok := e.opts.Config.Agent(spec.Name); ok {
+		return nil, fmt.Errorf("engine: team add %q: %w (by the config file)", spec.Name, ErrNameInUse)
+	}
+	if spec.Parent != "" {
+		if _, ok := e.Agent(spec.Parent); !ok {
+			return nil, fmt.Errorf("engine: team add %q: parent %q is not an agent", spec.Name, spec.Parent)
+		}
+	}
+	if spec.Cwd != "" && !filepath.IsAbs(spec.Cwd) {
+		return nil, fmt.Errorf("engine: team add %q: cwd %q is not absolute", spec.Name, spec.Cwd)
+	}
+	ac := spec.agent()
+	if _, err := e.opts.Config.ProfileOf(ac); err != nil {
+		return nil, fmt.Errorf("engine: team add: %w", err)
+	}
+	b, err := json.Marshal(spec)
+	if err != nil {
+		return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, err)
+	}
+	if err := e.store.AddAgent(ctx, queue.AgentRecord{Name: spec.Name, Spec: string(b)}); err != nil {
+		if errors.Is(err, queue.ErrAgentExists) {
+			return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, ErrNameInUse)
+		}
+		return nil, fmt.Errorf("engine: team add: %w", err)
+	}
+	a, err := e.addAgent(ac)
+	if err != nil {
+		// Not started: take the record back so the name is free again.
+		if rerr := e.store.RemoveAgent(context.WithoutCancel(ctx), spec.Name); rerr != nil {
+			e.log.Error("undoing a team add", "agent", spec.Name, "err", rerr)
+		}
+		return nil, err
+	}
+	e.log.Info("agent joined the team", "agent", spec.Name, "profile", a.Profile.Name)
+	if e.inbox != nil {
+		e.inbox.scheduleSoon()
+	}
+	return a, nil
+}
+
+// RemoveTeamAgent stops a team-added agent, drops it from the roster and
+// marks it removed in the store: its queue and inbox stay until purged,
+// sends to it are refused, its queued mail fails (receiver_removed), and its
+// parent is told it was cancelled. Config agents are refused
+// (ErrConfigAgent).
+func (e *Engine) RemoveTeamAgent(ctx context.Context, name, by string) error {
+	if _, ok := e.opts.Config.Agent(name); ok {
+		return fmt.Errorf("engine: team rm %q: %w; remove it there", name, ErrConfigAgent)
+	}
+	a, ok := e.removeAgent(name)
+	if !ok {
+		return fmt.Errorf("engine: team rm: %w %q", queue.ErrUnknownAgent, name)
+	}
+	if err := e.store.RemoveAgent(ctx, name); err != nil {
+		return fmt.Errorf("engine: team rm: %w", err)
+	}
+	if by == "" {
+		by = inbox.Person
+	}
+	e.log.Info("agent left the team", "agent", name, "by", by)
+	if e.inbox == nil {
+		return nil
+	}
+	if _, err := e.inbox.svc.FailUndeliverable(ctx, name, inbox.ReasonRemoved); err != nil {
+		e.log.Error("failing mail to a removed agent", "agent", name, "err", err)
+	}
+	if a.Config.Parent != "" {
+		n := inbox.Notice{Kind: inbox.NoticeCancelled, Desc: desc(a.Config), Agent: name}
+		if _, err := e.inbox.svc.NotifyParent(ctx, a.Config.Parent, n, ""); err != nil {
+			e.log.Error("notifying the parent", "agent", name, "err", err)
+		}
+	}
+	e.inbox.scheduleSoon()
+	return nil
+}
+
+// removeAgent drops name from the roster and stops its process. It reports
+// whether the agent was there.
+func (e *Engine) removeAgent(name string) (*Agent, bool) {
+	e.mu.Lock()
+	a, ok := e.byName[name]
+	if ok {
+		delete(e.byName, name)
+		for i, x := range e.agents {
+			if x == a {
+				e.agents = append(e.agents[:i:i], e.agents[i+1:]...)
+				break
+			}
+		}
+	}
+	e.mu.Unlock()
+	if ok && a.Term != nil {
+		a.Term.Close()
+	}
+	return a, ok
+}
+
+// startTeamAgents starts the agents recorded with `office team add` (not
+// removed, not in the config file, not already running).
+func (e *Engine) startTeamAgents(ctx context.Context) {
+	recs, err := e.store.ListAgents(ctx)
+	if err != nil {
+		e.log.Error("listing team agents", "err", err)
+		return
+	}
+	for _, r := range recs {
+		if r.Spec == "" || r.Removed {
+			continue
+		}
+		if _, ok := e.Agent(r.Name); ok {
+			continue
+		}
+		if _, ok := e.opts.Config.Agent(r.Name); ok {
+			continue
+		}
+		var spec TeamSpec
+		if err := json.Unmarshal([]byte(r.Spec), &spec); err != nil {
+			e.log.Error("team agent's record is unreadable; not started", "agent", r.Name, "err", err)
+			continue
+		}
+		spec.Name = r.Name
+		if _, err := e.addAgent(spec.agent()); err != nil {
+			e.log.Error("team agent not started", "agent", r.Name, "err", err)
+			continue
+		}
+		e.log.Info("team agent started again", "agent", r.Name)
+	}
+}
+
+// teamAddArgs are the "team.add" call's arguments.
+type teamAddArgs struct {
+	Spec TeamSpec `json:"spec"`
+}
+
+// teamRmArgs are the "team.rm" call's arguments.
+type teamRmArgs struct {
+	Name string `json:"name"`
+	By   string `json:"by,omitempty"`
+}
+
+// registerTeamOps adds the team's socket calls: "team" (the roster),
+// "team.add" and "team.rm".
+func (e *Engine) registerTeamOps() {
+	e.ops["team"] = func(ctx context.Context, req Request) (any, error) {
+		return e.Team(ctx)
+	}
+	e.ops["team.add"] = func(ctx context.Context, req Request) (any, error) {
+		var args teamAddArgs
+		if err := decodeArgs(req, &args); err != nil {
+			return nil, err
+		}
+		a, err := e.AddTeamAgent(ctx, args.Spec)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]string{"name": a.Config.Name, "profile": a.Profile.Name}, nil
+	}
+	e.ops["team.rm"] = func(ctx context.Context, req Request) (any, error) {
+		var args teamRmArgs
+		if err := decodeArgs(req, &args); err != nil {
+			return nil, err
+		}
+		return nil, e.RemoveTeamAgent(ctx, args.Name, args.By)
+	}
+}

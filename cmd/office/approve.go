@@ -1,12 +1,40 @@
 package main
 
-// approve.go is `office approve`. (Not built yet: see the open issue.)
+// approve.go is `office approve AGENT OPTION`: answer an agent's permission
+// or question dialog with an option number or label. It is an explicit act
+// of the person (or of the parent agent, named by OFFICE_AGENT), logged with
+// who did it; the running engine types the choice. Needs a running office.
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"office/engine"
 )
 
 func runApprove(ctx context.Context, e *env, g *globals, args []string) error {
-	return errors.New("office approve: not available yet")
+	if err := rejectFlags("approve", args); err != nil {
+		return err
+	}
+	if len(args) < 2 {
+		return usagef("usage: office approve AGENT OPTION (an option number or its label)")
+	}
+	dir, err := stateDir(g, e)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(map[string]string{"agent": args[0], "option": strings.Join(args[1:], " "), "by": caller(e)})
+	if err != nil {
+		return err
+	}
+	var out struct {
+		Option string `json:"option"`
+	}
+	if err := engine.Call(ctx, dir, engine.Request{Op: "approve", Args: raw}, &out); err != nil {
+		return fmt.Errorf("approve %s: %w", args[0], err)
+	}
+	fmt.Fprintf(e.stdout, "answered %s's dialog with option %s\n", args[0], out.Option)
+	return nil
 }

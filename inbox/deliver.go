@@ -1,0 +1,371 @@
+package inbox
+
+// deliver.go turns pending items into deliveries: one queued "inbox" message
+// per agent (Schedule), leased and rendered in the attempt's transaction
+// (LeaseTx), marked delivered in the acknowledgement's (AckTx), released when
+// the message is dropped or the office crashed (ReleaseTx,
+// ReleaseAllLeases).
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"office/queue"
+)
+
+// Precondition is the queue precondition of an inbox delivery message.
+const Precondition = "inbox not empty"
+
+// placeholder is an inbox delivery's text until it is rendered at attempt
+// time. It is multi-line, like every rendered batch, so the drain's typing
+// plan (paste or hold) is the same before and after rendering.
+func placeholder(n int) string {
+	return fmt.Sprintf("[office] inbox delivery: %d item(s) pending\n(rendered when it is typed)", n)
+}
+
+const itemCols = `seq, id, receiver, sender, kind, body, dedupe, state, lease_msg, attempts, created, updated, delivered`
+
+func scanItem(r interface{ Scan(...any) error }) (Item, error) {
+	var it Item
+	var created, updated, delivered int64
+	err := r.Scan(&it.Seq, &it.ID, &it.Receiver, &it.Sender, &it.Kind, &it.Body, &it.DedupeKey, &it.State,
+		&it.LeaseMsg, &it.Attempts, &created, &updated, &delivered)
+	if err != nil {
+		return Item{}, err
+	}
+	it.Created, it.Updated, it.Delivered = fromNanos(created), fromNanos(updated), fromNanos(delivered)
+	return it, nil
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// items lists items matching where, in seq order, with their mail attached.
+func items(ctx context.Context, q querier, where string, args ...any) ([]Item, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+itemCols+` FROM inbox_items WHERE `+where+` ORDER BY seq`, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []Item
+	for rows.Next() {
+		it, err := scanItem(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, it)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i].Kind != KindMail {
+			continue
+		}
+		m, err := getMail(ctx, q, out[i].ID)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Mail = &m
+	}
+	return out, nil
+}
+
+// Schedule makes sure every agent with pending items has one inbox delivery
+// queued (at most one per agent: the queue refuses a second), and releases
+// leases whose queue message is gone (removed or cleared by the person). It
+// returns the agents it queued a delivery for. Items to the person, and to
+// agents that are removed or unknown, are not scheduled.
+func (s *Service) Schedule(ctx context.Context) ([]string, error) {
+	var queued []string
+	err := s.store.Update(ctx, func(tx *queue.Tx) error {
+		queued = nil
+		if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ?
+			WHERE state = ? AND lease_msg NOT IN (SELECT id FROM messages)`, StatePending, toNanos(tx.Now()), StateLeased); err != nil {
+			return err
+		}
+		if err := s.unclaimOrphans(tx); err != nil {
+			return err
+		}
+		rows, err := tx.SQL().QueryContext(tx.Context(), `SELECT i.receiver, count(*) FROM inbox_items i
+			JOIN agents a ON a.name = i.receiver AND a.removed = 0
+			WHERE i.state = ? AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.agent = i.receiver AND m.kind = ?)
+			GROUP BY i.receiver ORDER BY i.receiver`, StatePending, string(queue.KindInbox))
+		if err != nil {
+			return err
+		}
+		type want struct {
+			agent string
+			n     int
+		}
+		var ws []want
+		for rows.Next() {
+			var w want
+			if err := rows.Scan(&w.agent, &w.n); err != nil {
+				rows.Close()
+				return err
+			}
+			ws = append(ws, w)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, w := range ws {
+			_, err := tx.Enqueue(w.agent, placeholder(w.n), queue.EnqueueOptions{Kind: queue.KindInbox, Precondition: Precondition, Source: "inbox"})
+			if errors.Is(err, queue.ErrDuplicate) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			queued = append(queued, w.agent)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("inbox: schedule deliveries: %w", err)
+	}
+	return queued, nil
+}
+
+// unclaimOrphans moves claimed mail whose item is pending again back to
+// queued.
+func (s *Service) unclaimOrphans(tx *queue.Tx) error {
+	ms, err := mailWhere(tx, `state = ? AND id IN (SELECT id FROM inbox_items WHERE state = ?)`, MailClaimed, StatePending)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if _, err := s.setMailState(tx, m, MailQueued, "lease released"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Deliverable is the precondition of inbox delivery message msgID for agent:
+// the agent has pending items, or items leased by this very message.
+func (s *Service) Deliverable(ctx context.Context, agent string, msgID int64) (bool, error) {
+	var n int
+	err := s.store.DB().QueryRowContext(ctx, `SELECT count(*) FROM inbox_items WHERE receiver = ? AND (state = ? OR (state = ? AND lease_msg = ?))`,
+		agent, StatePending, StateLeased, msgID).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("inbox: precondition for %q: %w", agent, err)
+	}
+	return n > 0, nil
+}
+
+// LeaseTx, inside the transaction that stamps the attempt of inbox delivery
+// msgID for agent, leases the batch to deliver (the items this message
+// already leased and then pending ones, in send order, at most
+// MaxBatchItems / MaxBatchBytes), moves their mail queued -> claimed, and
+// returns the rendered text and the number of items. Items this message had
+// leased that no longer fit are released. With nothing to deliver it returns
+// ErrNothingPending (the caller rolls back).
+func (s *Service) LeaseTx(tx *queue.Tx, msgID int64, agent string) (string, int, error) {
+	op := fmt.Sprintf("inbox: lease for message %d (%q)", msgID, agent)
+	cands, err := items(tx.Context(), tx.SQL(), `receiver = ? AND (state = ? OR (state = ? AND lease_msg = ?))`,
+		agent, StatePending, StateLeased, msgID)
+	if err != nil {
+		return "", 0, fmt.Errorf("%s: %w", op, err)
+	}
+	if len(cands) == 0 {
+		return "", 0, fmt.Errorf("%s: %w", op, ErrNothingPending)
+	}
+	text, n := Batch(cands)
+	now := toNanos(tx.Now())
+	for i, it := range cands {
+		if i >= n {
+			if it.State == StateLeased {
+				if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ? WHERE seq = ?`,
+					StatePending, now, it.Seq); err != nil {
+					return "", 0, fmt.Errorf("%s: %w", op, err)
+				}
+			}
+			continue
+		}
+		if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = ?, attempts = attempts + 1, updated = ? WHERE seq = ?`,
+			StateLeased, msgID, now, it.Seq); err != nil {
+			return "", 0, fmt.Errorf("%s: %w", op, err)
+		}
+		if it.Mail != nil && it.Mail.State == MailQueued {
+			if _, err := s.setMailState(tx, *it.Mail, MailClaimed, fmt.Sprintf("leased into delivery %d", msgID)); err != nil {
+				return "", 0, fmt.Errorf("%s: %w", op, err)
+			}
+		}
+	}
+	if err := s.unclaimOrphans(tx); err != nil {
+		return "", 0, fmt.Errorf("%s: %w", op, err)
+	}
+	if err := tx.AppendEvent(queue.Event{Agent: agent, MsgID: msgID, Kind: EventInboxLeased, Detail: fmt.Sprintf("%d item(s)", n)}); err != nil {
+		return "", 0, fmt.Errorf("%s: %w", op, err)
+	}
+	return text, n, nil
+}
+
+// AckTx, inside the transaction that acknowledges inbox delivery msgID,
+// marks the items it leased delivered and moves their mail claimed ->
+// working. It returns the items delivered (none if the message leased
+// nothing).
+func (s *Service) AckTx(tx *queue.Tx, msgID int64) ([]Item, error) {
+	op := fmt.Sprintf("inbox: acknowledge message %d", msgID)
+	its, err := items(tx.Context(), tx.SQL(), `state = ? AND lease_msg = ?`, StateLeased, msgID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	if len(its) == 0 {
+		return nil, nil
+	}
+	now := toNanos(tx.Now())
+	if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, delivered = ?, updated = ? WHERE state = ? AND lease_msg = ?`,
+		StateDelivered, now, now, StateLeased, msgID); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	for _, it := range its {
+		if it.Mail != nil && it.Mail.State == MailClaimed {
+			if _, err := s.setMailState(tx, *it.Mail, MailWorking, fmt.Sprintf("typed in by delivery %d", msgID)); err != nil {
+				return nil, fmt.Errorf("%s: %w", op, err)
+			}
+		}
+	}
+	if err := tx.AppendEvent(queue.Event{Agent: its[0].Receiver, MsgID: msgID, Kind: EventInboxDelivered, Detail: fmt.Sprintf("%d item(s)", len(its))}); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	return its, nil
+}
+
+// ReleaseTx puts the items leased by msgID back to pending (the message was
+// dropped or is being retried) and their mail back to queued.
+func (s *Service) ReleaseTx(tx *queue.Tx, msgID int64, why string) (int, error) {
+	op := fmt.Sprintf("inbox: release message %d", msgID)
+	res, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ? WHERE state = ? AND lease_msg = ?`,
+		StatePending, toNanos(tx.Now()), StateLeased, msgID)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", op, err)
+	}
+	n, _ := res.RowsAffected()
+	if n == 0 {
+		return 0, nil
+	}
+	if err := s.unclaimOrphans(tx); err != nil {
+		return 0, fmt.Errorf("%s: %w", op, err)
+	}
+	if err := tx.AppendEvent(queue.Event{MsgID: msgID, Kind: EventInboxReleased, Detail: fmt.Sprintf("%d item(s): %s", n, why)}); err != nil {
+		return 0, fmt.Errorf("%s: %w", op, err)
+	}
+	return int(n), nil
+}
+
+// ReleaseAllLeases puts every leased item back to pending, for an engine
+// starting after a crash: a delivery that was typed but not acknowledged is
+// delivered again (at least once), never lost. Only the engine (which holds
+// the state dir's lock) may call it.
+func (s *Service) ReleaseAllLeases(ctx context.Context) (int, error) {
+	var n int64
+	err := s.store.Update(ctx, func(tx *queue.Tx) error {
+		res, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ? WHERE state = ?`,
+			StatePending, toNanos(tx.Now()), StateLeased)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		if n == 0 {
+			return nil
+		}
+		if err := s.unclaimOrphans(tx); err != nil {
+			return err
+		}
+		return tx.AppendEvent(queue.Event{Kind: EventInboxReleased, Detail: fmt.Sprintf("%d item(s) leased before a restart", n)})
+	})
+	if err != nil {
+		return 0, fmt.Errorf("inbox: release leases: %w", err)
+	}
+	return int(n), nil
+}
+
+// GetItem returns item id (ErrNotFound if there is none).
+func (s *Service) GetItem(ctx context.Context, id string) (Item, error) {
+	its, err := items(ctx, s.store.DB(), `id = ?`, id)
+	if err != nil {
+		return Item{}, fmt.Errorf("inbox: item %s: %w", id, err)
+	}
+	if len(its) == 0 {
+		return Item{}, fmt.Errorf("inbox: item %q: %w (%w)", id, ErrNotFound, queue.ErrNotFound)
+	}
+	return its[0], nil
+}
+
+// Items returns receiver's items in the given states (none given: pending
+// and leased), in send order.
+func (s *Service) Items(ctx context.Context, receiver string, states ...string) ([]Item, error) {
+	if len(states) == 0 {
+		states = []string{StatePending, StateLeased}
+	}
+	where := `receiver = ? AND state IN (?` + repeat(",?", len(states)-1) + `)`
+	args := []any{receiver}
+	for _, st := range states {
+		args = append(args, st)
+	}
+	its, err := items(ctx, s.store.DB(), where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("inbox: items of %q: %w", receiver, err)
+	}
+	return its, nil
+}
+
+// Depths returns the number of undelivered (pending or leased) items per
+// receiver.
+func (s *Service) Depths(ctx context.Context) (map[string]int, error) {
+	rows, err := s.store.DB().QueryContext(ctx, `SELECT receiver, count(*) FROM inbox_items WHERE state IN (?, ?) GROUP BY receiver`, StatePending, StateLeased)
+	if err != nil {
+		return nil, fmt.Errorf("inbox: depths: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var r string
+		var n int
+		if err := rows.Scan(&r, &n); err != nil {
+			return nil, fmt.Errorf("inbox: depths: %w", err)
+		}
+		out[r] = n
+	}
+	return out, rows.Err()
+}
+
+// MarkRead marks the person's pending items up to and including seq as
+// delivered (the person read them). It returns how many.
+func (s *Service) MarkRead(ctx context.Context, uptoSeq int64) (int, error) {
+	var n int64
+	err := s.store.Update(ctx, func(tx *queue.Tx) error {
+		now := toNanos(tx.Now())
+		res, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, delivered = ?, updated = ? WHERE receiver = ? AND state = ? AND seq <= ?`,
+			StateDelivered, now, now, Person, StatePending, uptoSeq)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		if n == 0 {
+			return nil
+		}
+		return tx.AppendEvent(queue.Event{Agent: Person, Kind: EventInboxDelivered, Detail: fmt.Sprintf("%d item(s) read by the person", n)})
+	})
+	if err != nil {
+		return 0, fmt.Errorf("inbox: mark read: %w", err)
+	}
+	return int(n), nil
+}
+
+func repeat(s string, n int) string {
+	out := ""
+	for range n {
+		out += s
+	}
+	return out
+}

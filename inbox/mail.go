@@ -1,0 +1,541 @@
+package inbox
+
+// mail.go is the mail envelope (seed 004): the system owns its state, the
+// model only reads and replies. States: queued -> claimed (leased into a
+// delivery) -> working (typed in) -> done | failed, plus cancelled. Terminal
+// states are final. Every transition writes a timeline row and an event in
+// the transaction that makes it.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"office/queue"
+)
+
+// Mail types.
+const (
+	// MailInform is done when the receiving agent's turn ends.
+	MailInform = "inform"
+	// MailRequest is done only if its receiver replied (the reply gate).
+	MailRequest = "request"
+)
+
+// Mail states.
+const (
+	// MailQueued: stored, its item waiting for a delivery.
+	MailQueued = "queued"
+	// MailClaimed: its item is leased into a delivery being typed.
+	MailClaimed = "claimed"
+	// MailWorking: typed in and submitted; the receiver's turn runs.
+	MailWorking = "working"
+	// MailDone: final; inform mail whose turn ended, or a request answered.
+	MailDone = "done"
+	// MailFailed: final, with a Reason* reason; the sender was told.
+	MailFailed = "failed"
+	// MailCancelled: final; its sender or the person cancelled it.
+	MailCancelled = "cancelled"
+)
+
+// Reasons a mail failed.
+const (
+	// ReasonNoReply: a request's turn ended with no reply (the reply gate).
+	ReasonNoReply = "no_reply_found"
+	// ReasonTimeout: working longer than its deadline.
+	ReasonTimeout = "timeout"
+	// ReasonSpawnFailed: its receiver's process could not be started.
+	ReasonSpawnFailed = "spawn_failed"
+	// ReasonUndelivered: never delivered within Retention (a dead letter).
+	ReasonUndelivered = "undelivered"
+	// ReasonRemoved: its receiver left the team before it was delivered.
+	ReasonRemoved = "receiver_removed"
+)
+
+// Terminal reports whether a mail state is final.
+func Terminal(state string) bool {
+	return state == MailDone || state == MailFailed || state == MailCancelled
+}
+
+// Mail is one envelope.
+type Mail struct {
+	ID        string `json:"id"`
+	Sender    string `json:"sender"`
+	Receiver  string `json:"receiver"`
+	Type      string `json:"type"`
+	Title     string `json:"title"`
+	InReplyTo string `json:"in_reply_to,omitempty"`
+	State     string `json:"state"`
+	// Reason says why it failed or was cancelled.
+	Reason    string        `json:"reason,omitempty"`
+	Deadline  time.Duration `json:"deadline_ns"`
+	Created   time.Time     `json:"created"`
+	WorkingAt time.Time     `json:"working_at,omitzero"`
+	// FinishedAt is when it reached a terminal state.
+	FinishedAt time.Time `json:"finished_at,omitzero"`
+	createdSeq int64
+	workingSeq int64
+}
+
+// TimelineEntry is one step of a mail's history.
+type TimelineEntry struct {
+	At     time.Time `json:"at"`
+	State  string    `json:"state"`
+	Detail string    `json:"detail,omitempty"`
+}
+
+// MailRequestArgs is one mail to send.
+type MailRequestArgs struct {
+	To    string
+	From  string // an agent, or Person ("" means Person)
+	Title string
+	Text  string
+	// Request asks for a reply (the reply gate applies).
+	Request bool
+	// InReplyTo names the mail this one answers.
+	InReplyTo string
+	// Deadline overrides the Service's mail deadline; 0 keeps it.
+	Deadline time.Duration
+}
+
+const mailCols = `id, sender, receiver, type, title, in_reply_to, state, reason, deadline, created, created_seq, working_at, working_seq, finished_at`
+
+func scanMail(r interface{ Scan(...any) error }) (Mail, error) {
+	var m Mail
+	var deadline, created, working, finished int64
+	err := r.Scan(&m.ID, &m.Sender, &m.Receiver, &m.Type, &m.Title, &m.InReplyTo, &m.State, &m.Reason,
+		&deadline, &created, &m.createdSeq, &working, &m.workingSeq, &finished)
+	if err != nil {
+		return Mail{}, err
+	}
+	m.Deadline, m.Created, m.WorkingAt, m.FinishedAt = time.Duration(deadline), fromNanos(created), fromNanos(working), fromNanos(finished)
+	return m, nil
+}
+
+// SendMail stores a mail envelope and its inbox item (same id) and returns
+// the id, once durable. The receiver must exist; title and text must not be
+// blank. A reply (InReplyTo set) to a mail whose state is final is still
+// delivered; the original's timeline notes it as late.
+func (s *Service) SendMail(ctx context.Context, a MailRequestArgs) (string, error) {
+	var id string
+	err := s.store.Update(ctx, func(tx *queue.Tx) error {
+		var err error
+		id, err = s.SendMailTx(tx, a)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// SendMailTx is SendMail inside tx.
+func (s *Service) SendMailTx(tx *queue.Tx, a MailRequestArgs) (string, error) {
+	if a.From == "" {
+		a.From = Person
+	}
+	op := fmt.Sprintf("inbox: mail from %q to %q", a.From, a.To)
+	text, err := cleanBody(a.Text)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", op, err)
+	}
+	title, err := cleanBody(a.Title)
+	if err != nil {
+		return "", fmt.Errorf("%s: title: %w", op, err)
+	}
+	title = oneLine(title)
+	if err := checkReceiver(tx, a.To); err != nil {
+		return "", fmt.Errorf("%s: %w", op, err)
+	}
+	typ := MailInform
+	if a.Request {
+		typ = MailRequest
+	}
+	deadline := a.Deadline
+	if deadline <= 0 {
+		deadline = s.deadline
+	}
+	id, _, err := s.insertItem(tx, a.To, a.From, KindMail, text, "")
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", op, err)
+	}
+	now := tx.Now()
+	if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO mail (id, sender, receiver, type, title, in_reply_to, state, deadline, created)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, a.From, a.To, typ, title, a.InReplyTo, MailQueued, int64(deadline), toNanos(now)); err != nil {
+		return "", fmt.Errorf("%s: %w", op, err)
+	}
+	seq, err := s.timeline(tx, id, MailQueued, fmt.Sprintf("%s from %s to %s", typ, a.From, a.To))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", op, err)
+	}
+	if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE mail SET created_seq = ? WHERE id = ?`, seq, id); err != nil {
+		return "", fmt.Errorf("%s: %w", op, err)
+	}
+	if a.InReplyTo != "" {
+		orig, err := getMail(tx.Context(), tx.SQL(), a.InReplyTo)
+		if err == nil {
+			note := "reply " + id + " from " + a.From
+			if Terminal(orig.State) {
+				note = "late reply " + id + " from " + a.From + " (state already " + orig.State + ")"
+			}
+			if _, err := s.timeline(tx, orig.ID, orig.State, note); err != nil {
+				return "", fmt.Errorf("%s: %w", op, err)
+			}
+		} else if !errors.Is(err, ErrNotFound) {
+			return "", fmt.Errorf("%s: %w", op, err)
+		}
+	}
+	return id, nil
+}
+
+// Reply sends inform mail titled "Re: TITLE" from `from` to the sender of
+// request id, with in_reply_to = id, and returns the reply's id. Only the
+// request's receiver may reply (ErrNotAllowed); an unknown id is
+// ErrNotFound. A reply to mail already done or failed is still sent (it is
+// noted on the timeline as late).
+func (s *Service) Reply(ctx context.Context, from, id, text string) (string, error) {
+	var rid string
+	err := s.store.Update(ctx, func(tx *queue.Tx) error {
+		orig, err := getMail(tx.Context(), tx.SQL(), id)
+		if err != nil {
+			return fmt.Errorf("inbox: reply to %s: %w", id, err)
+		}
+		if from == "" {
+			from = Person
+		}
+		if from != orig.Receiver {
+			return fmt.Errorf("inbox: reply to %s: %w: it was sent to %s, not %s", id, ErrNotAllowed, orig.Receiver, from)
+		}
+		rid, err = s.SendMailTx(tx, MailRequestArgs{To: orig.Sender, From: from, Title: "Re: " + orig.Title, Text: text, InReplyTo: id})
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return rid, nil
+}
+
+// Cancel cancels queued or claimed mail (its item becomes dead, never
+// typed). Only its sender or the person may (ErrNotAllowed); working or
+// final mail is ErrFinal.
+func (s *Service) Cancel(ctx context.Context, by, id string) error {
+	return s.store.Update(ctx, func(tx *queue.Tx) error {
+		m, err := getMail(tx.Context(), tx.SQL(), id)
+		if err != nil {
+			return fmt.Errorf("inbox: cancel %s: %w", id, err)
+		}
+		if by == "" {
+			by = Person
+		}
+		if by != m.Sender && by != Person {
+			return fmt.Errorf("inbox: cancel %s: %w: only %s or the person may", id, ErrNotAllowed, m.Sender)
+		}
+		if m.State != MailQueued && m.State != MailClaimed {
+			return fmt.Errorf("inbox: cancel %s: %w (it is %s)", id, ErrFinal, m.State)
+		}
+		if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ? WHERE id = ? AND state IN (?, ?)`,
+			StateDead, toNanos(tx.Now()), id, StatePending, StateLeased); err != nil {
+			return fmt.Errorf("inbox: cancel %s: %w", id, err)
+		}
+		_, err = s.setMailState(tx, m, MailCancelled, "cancelled by "+by)
+		return err
+	})
+}
+
+// getMail reads one envelope.
+func getMail(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, id string) (Mail, error) {
+	m, err := scanMail(q.QueryRowContext(ctx, `SELECT `+mailCols+` FROM mail WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Mail{}, fmt.Errorf("mail %q: %w (%w)", id, ErrNotFound, queue.ErrNotFound)
+	}
+	return m, err
+}
+
+// timeline appends a timeline row and returns its seq.
+func (s *Service) timeline(tx *queue.Tx, id, state, detail string) (int64, error) {
+	res, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO mail_timeline (mail_id, at, state, detail) VALUES (?, ?, ?, ?)`,
+		id, toNanos(tx.Now()), state, detail)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// setMailState moves m to state (with reason for failed/cancelled) if m is
+// not final, writing the timeline row and an event. It reports whether it
+// changed anything: a final mail is left as it is.
+func (s *Service) setMailState(tx *queue.Tx, m Mail, state, reason string) (bool, error) {
+	now := tx.Now()
+	var res sql.Result
+	var err error
+	switch {
+	case Terminal(state):
+		res, err = tx.SQL().ExecContext(tx.Context(), `UPDATE mail SET state = ?, reason = ?, finished_at = ? WHERE id = ? AND state = ?`,
+			state, reason, toNanos(now), m.ID, m.State)
+	default:
+		res, err = tx.SQL().ExecContext(tx.Context(), `UPDATE mail SET state = ? WHERE id = ? AND state = ?`, state, m.ID, m.State)
+	}
+	if err != nil {
+		return false, fmt.Errorf("inbox: mail %s %s -> %s: %w", m.ID, m.State, state, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil
+	}
+	seq, err := s.timeline(tx, m.ID, state, reason)
+	if err != nil {
+		return false, fmt.Errorf("inbox: mail %s timeline: %w", m.ID, err)
+	}
+	if state == MailWorking {
+		if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE mail SET working_at = ?, working_seq = ? WHERE id = ?`, toNanos(now), seq, m.ID); err != nil {
+			return false, fmt.Errorf("inbox: mail %s: %w", m.ID, err)
+		}
+	}
+	detail := fmt.Sprintf("mail %s %s -> %s", m.ID, m.State, state)
+	if reason != "" {
+		detail += " (" + reason + ")"
+	}
+	if err := tx.AppendEvent(queue.Event{Agent: m.Receiver, Kind: EventMailState, Detail: detail}); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// fail moves m to failed(reason) and tells its sender, in tx.
+func (s *Service) fail(tx *queue.Tx, m Mail, reason string) (bool, error) {
+	changed, err := s.setMailState(tx, m, MailFailed, reason)
+	if err != nil || !changed {
+		return changed, err
+	}
+	m.State = MailFailed
+	if err := s.tellSender(tx, m.Sender, MailFailedNotice(m, reason), "mail-failed:"+m.ID); err != nil {
+		return true, err
+	}
+	return true, nil
+}
+
+// tellSender sends a notification to sender when sender can receive one (an
+// agent still in the team, or the person); otherwise it only logs.
+func (s *Service) tellSender(tx *queue.Tx, sender, body, dedupe string) error {
+	if sender == "" || sender == System {
+		return nil
+	}
+	_, _, err := s.SendTx(tx, Message{To: sender, Kind: KindNotification, Body: body, DedupeKey: dedupe})
+	if errors.Is(err, ErrUnknownReceiver) {
+		s.log.Warn("notice not sent: the sender is gone", "sender", sender, "notice", preview(body))
+		return nil
+	}
+	return err
+}
+
+// replyExists is the reply gate: a reply with in_reply_to = m.ID, from m's
+// receiver to m's sender, created after m went working.
+func replyExists(tx *queue.Tx, m Mail) (bool, error) {
+	if m.workingSeq == 0 {
+		return false, nil
+	}
+	var n int
+	err := tx.SQL().QueryRowContext(tx.Context(), `SELECT count(*) FROM mail WHERE in_reply_to = ? AND sender = ? AND receiver = ? AND created_seq > ?`,
+		m.ID, m.Receiver, m.Sender, m.workingSeq).Scan(&n)
+	return n > 0, err
+}
+
+// Outcome is how one mail ended.
+type Outcome struct {
+	Mail   Mail
+	State  string
+	Reason string
+}
+
+// TurnEnded settles the working mail of agent whose turn just ended: inform
+// mail is done; request mail is done if the reply gate passes, else
+// failed(no_reply_found) and its sender is told. Mail already final is left
+// alone. The write is retried StateRetries times; after that the mail stays
+// working and the ticker settles it by its deadline.
+func (s *Service) TurnEnded(ctx context.Context, agent string) ([]Outcome, error) {
+	var out []Outcome
+	var err error
+	for try := 0; try <= StateRetries; try++ {
+		out = nil
+		err = s.store.Update(ctx, func(tx *queue.Tx) error {
+			ms, err := mailWhere(tx, `receiver = ? AND state = ?`, agent, MailWorking)
+			if err != nil {
+				return err
+			}
+			for _, m := range ms {
+				o, err := s.settle(tx, m, false)
+				if err != nil {
+					return err
+				}
+				if o != nil {
+					out = append(out, *o)
+				}
+			}
+			return nil
+		})
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		s.log.Warn("settling mail at turn end failed; retrying", "agent", agent, "try", try+1, "err", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("inbox: turn end of %q: %w", agent, err)
+	}
+	return out, nil
+}
+
+// settle decides a working mail at a turn end (timedOut false) or at its
+// deadline (timedOut true).
+func (s *Service) settle(tx *queue.Tx, m Mail, timedOut bool) (*Outcome, error) {
+	state, reason := MailDone, ""
+	if m.Type == MailRequest {
+		ok, err := replyExists(tx, m)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			state, reason = MailFailed, ReasonNoReply
+			if timedOut {
+				reason = ReasonTimeout
+			}
+		}
+	} else if timedOut {
+		state, reason = MailFailed, ReasonTimeout
+	}
+	var changed bool
+	var err error
+	if state == MailFailed {
+		changed, err = s.fail(tx, m, reason)
+	} else {
+		note := "turn ended"
+		if timedOut {
+			note = "reply found at the deadline check"
+		}
+		changed, err = s.setMailState(tx, m, state, note)
+	}
+	if err != nil || !changed {
+		return nil, err
+	}
+	return &Outcome{Mail: m, State: state, Reason: reason}, nil
+}
+
+// mailWhere lists mail matching a WHERE clause, in creation order.
+func mailWhere(tx *queue.Tx, where string, args ...any) ([]Mail, error) {
+	rows, err := tx.SQL().QueryContext(tx.Context(), `SELECT `+mailCols+` FROM mail WHERE `+where+` ORDER BY created_seq`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Mail
+	for rows.Next() {
+		m, err := scanMail(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// FailUndeliverable ends every queued or claimed mail to agent as
+// failed(reason) without passing working (seed 004: spawn_failed), kills
+// its items and tells the senders.
+func (s *Service) FailUndeliverable(ctx context.Context, agent, reason string) (int, error) {
+	n := 0
+	err := s.store.Update(ctx, func(tx *queue.Tx) error {
+		n = 0
+		ms, err := mailWhere(tx, `receiver = ? AND state IN (?, ?)`, agent, MailQueued, MailClaimed)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ? WHERE id = ? AND state IN (?, ?)`,
+				StateDead, toNanos(tx.Now()), m.ID, StatePending, StateLeased); err != nil {
+				return err
+			}
+			changed, err := s.fail(tx, m, reason)
+			if err != nil {
+				return err
+			}
+			if changed {
+				n++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("inbox: fail mail to %q: %w", agent, err)
+	}
+	return n, nil
+}
+
+// GetMail returns mail id and its timeline.
+func (s *Service) GetMail(ctx context.Context, id string) (Mail, []TimelineEntry, error) {
+	db := s.store.DB()
+	m, err := getMail(ctx, db, id)
+	if err != nil {
+		return Mail{}, nil, fmt.Errorf("inbox: show: %w", err)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT at, state, detail FROM mail_timeline WHERE mail_id = ? ORDER BY seq`, id)
+	if err != nil {
+		return Mail{}, nil, fmt.Errorf("inbox: show %s: %w", id, err)
+	}
+	defer rows.Close()
+	var tl []TimelineEntry
+	for rows.Next() {
+		var e TimelineEntry
+		var at int64
+		if err := rows.Scan(&at, &e.State, &e.Detail); err != nil {
+			return Mail{}, nil, fmt.Errorf("inbox: show %s: %w", id, err)
+		}
+		e.At = fromNanos(at)
+		tl = append(tl, e)
+	}
+	return m, tl, rows.Err()
+}
+
+// MailBody returns the text of mail id (its item's body).
+func (s *Service) MailBody(ctx context.Context, id string) (string, error) {
+	it, err := s.GetItem(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return it.Body, nil
+}
+
+// ListMail returns mail in creation order; state "" means every state.
+func (s *Service) ListMail(ctx context.Context, state string) ([]Mail, error) {
+	q := `SELECT ` + mailCols + ` FROM mail`
+	var args []any
+	if state != "" {
+		q += ` WHERE state = ?`
+		args = append(args, state)
+	}
+	rows, err := s.store.DB().QueryContext(ctx, q+` ORDER BY created_seq`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("inbox: list mail: %w", err)
+	}
+	defer rows.Close()
+	var out []Mail
+	for rows.Next() {
+		m, err := scanMail(rows)
+		if err != nil {
+			return nil, fmt.Errorf("inbox: list mail: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// ValidMailState reports whether s names a mail state.
+func ValidMailState(s string) bool {
+	switch strings.ToLower(s) {
+	case MailQueued, MailClaimed, MailWorking, MailDone, MailFailed, MailCancelled:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,116 @@
+package inbox
+
+// tick.go is the timer work: mail past its deadline (every TickInterval) and
+// retention. Each takes now, so tests drive them with any clock.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"office/queue"
+)
+
+// Tick fails working mail past its deadline (elapsed since working >
+// deadline): a request whose reply already exists (the reply gate passes)
+// ends done instead, so a reply that races the ticker is never lost;
+// everything else ends failed(timeout) and its sender is told. It returns
+// the mail it settled.
+func (s *Service) Tick(ctx context.Context, now time.Time) ([]Outcome, error) {
+	var out []Outcome
+	err := s.store.Update(ctx, func(tx *queue.Tx) error {
+		out = nil
+		ms, err := mailWhere(tx, `state = ? AND working_at > 0 AND working_at + deadline < ?`, MailWorking, toNanos(now))
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			o, err := s.settle(tx, m, true)
+			if err != nil {
+				return err
+			}
+			if o != nil {
+				out = append(out, *o)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("inbox: deadline tick: %w", err)
+	}
+	return out, nil
+}
+
+// PurgeResult counts what Purge did.
+type PurgeResult struct {
+	// Deleted counts items deleted (delivered or dead, older than
+	// Retention); MailDeleted the final mail deleted with their timelines.
+	Deleted, MailDeleted int
+	// Dead counts undelivered items turned into dead letters (their senders
+	// were told).
+	Dead int
+}
+
+// Purge applies retention at now: delivered and dead items and final mail
+// older than Retention are deleted; undelivered items older than Retention
+// are never deleted silently: they become dead letters (their mail
+// failed(undelivered)) and their sender gets one notice.
+func (s *Service) Purge(ctx context.Context, now time.Time) (PurgeResult, error) {
+	var r PurgeResult
+	cutoff := toNanos(now.Add(-Retention))
+	err := s.store.Update(ctx, func(tx *queue.Tx) error {
+		r = PurgeResult{}
+		old, err := items(tx.Context(), tx.SQL(), `state IN (?, ?) AND created < ?`, StatePending, StateLeased, cutoff)
+		if err != nil {
+			return err
+		}
+		for _, it := range old {
+			if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ? WHERE seq = ?`,
+				StateDead, toNanos(tx.Now()), it.Seq); err != nil {
+				return err
+			}
+			if err := tx.AppendEvent(queue.Event{Agent: it.Receiver, Kind: EventInboxDead, Detail: fmt.Sprintf("%s %s: undelivered after %v", it.Kind, it.ID, Retention)}); err != nil {
+				return err
+			}
+			r.Dead++
+			if it.Mail != nil {
+				if _, err := s.fail(tx, *it.Mail, ReasonUndelivered); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := s.tellSender(tx, it.Sender, DeadLetterNotice(it, "undelivered after 7 days"), "dead:"+it.ID); err != nil {
+				return err
+			}
+		}
+		res, err := tx.SQL().ExecContext(tx.Context(), `DELETE FROM inbox_items WHERE
+			((state = ? AND delivered < ?) OR (state = ? AND updated < ?))
+			AND id NOT IN (SELECT id FROM mail WHERE state NOT IN (?, ?, ?))`,
+			StateDelivered, cutoff, StateDead, cutoff, MailDone, MailFailed, MailCancelled)
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		r.Deleted = int(n)
+		if _, err := tx.SQL().ExecContext(tx.Context(), `DELETE FROM mail_timeline WHERE mail_id IN
+			(SELECT id FROM mail WHERE state IN (?, ?, ?) AND finished_at < ? AND id NOT IN (SELECT id FROM inbox_items))`,
+			MailDone, MailFailed, MailCancelled, cutoff); err != nil {
+			return err
+		}
+		res, err = tx.SQL().ExecContext(tx.Context(), `DELETE FROM mail WHERE state IN (?, ?, ?) AND finished_at < ? AND id NOT IN (SELECT id FROM inbox_items)`,
+			MailDone, MailFailed, MailCancelled, cutoff)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		r.MailDeleted = int(n)
+		if r.Deleted+r.MailDeleted > 0 {
+			return tx.AppendEvent(queue.Event{Kind: EventInboxPurged, Detail: fmt.Sprintf("%d item(s), %d mail older than %v", r.Deleted, r.MailDeleted, Retention)})
+		}
+		return nil
+	})
+	if err != nil {
+		return PurgeResult{}, fmt.Errorf("inbox: purge: %w", err)
+	}
+	return r, nil
+}
