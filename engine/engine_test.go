@@ -35,6 +35,7 @@ func TestMain(m *testing.M) {
 func fakeConfig(t testing.TB, dir string, n int, args ...string) *configs.Config {
 	t.Helper()
 	var b strings.Builder
+	b.WriteString("brief = false\n\n") // the tests count prompts
 	for i := 0; i < n; i++ {
 		argv := append([]string{fakeAgentBin, "--log", filepath.Join(dir, fmt.Sprintf("a%d.jsonl", i))}, args...)
 		fmt.Fprintf(&b, "[[agent]]\nname = \"a%d\"\nprofile = \"claude\"\ncommand = %s\n\n", i, tomlList(argv))

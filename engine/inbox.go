@@ -567,6 +567,11 @@ func (e *Engine) queueBriefs(ctx context.Context) {
 		if !e.opts.Config.BriefFor(a.Config) {
 			continue
 		}
+		if a.Config.Brief == nil && (a.Profile.Name == configs.ProfileShell || a.Profile.Name == configs.ProfileCustom) {
+			// A brief is a prompt for a model CLI; a shell would run it as
+			// commands. An agent that sets brief = true still gets one.
+			continue
+		}
 		b := inbox.Brief{Name: a.Config.Name, Role: a.Config.Role, Task: a.Config.Task, Parent: a.Config.Parent}
 		if b.Task != "" {
 			b.Journal = inbox.JournalPath(e.opts.StateDir, b.Task)

@@ -60,6 +60,8 @@ func newOffice(t testing.TB, agents ...agentSpec) *office {
 	dir := t.TempDir()
 	o := &office{t: t, dir: dir, config: filepath.Join(dir, "office.toml"), state: filepath.Join(dir, "state"), logs: map[string]string{}}
 	var b strings.Builder
+	// No opening brief: the tests count the prompts each agent receives.
+	b.WriteString("brief = false\n\n")
 	for _, a := range agents {
 		log := filepath.Join(dir, a.name+".jsonl")
 		o.logs[a.name] = log
