@@ -1,7 +1,8 @@
 package ui
 
-// app.go runs the Bubble Tea program around an engine: raw stdin, the outer
-// terminal's modes, and the notices that arrive from other goroutines.
+// app.go runs the Bubble Tea program around an engine: the person's terminal
+// in raw mode (bracketed paste and SGR mouse reporting on), stdin read raw,
+// and the notices that arrive from the engine's goroutines.
 
 import (
 	"context"
@@ -9,11 +10,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"golang.org/x/term"
 
+	"office/automation"
 	"office/drain"
 	"office/engine"
 	"office/pool"
@@ -22,14 +23,28 @@ import (
 // DefaultPrefix is the prefix key: Ctrl-] (0x1d), as in telnet.
 const DefaultPrefix byte = 0x1d
 
-// Options configure the UI. The zero value reads os.Stdin, writes os.Stdout
-// and uses DefaultPrefix.
+// Terminal modes office sets on the person's terminal while it runs.
+const (
+	pasteOn  = "\x1b[?2004h"
+	pasteOff = "\x1b[?2004l"
+	// mouseOn asks for press, release and drag reports in SGR encoding.
+	mouseOn  = "\x1b[?1000h\x1b[?1002h\x1b[?1006h"
+	mouseOff = "\x1b[?1006l\x1b[?1002l\x1b[?1000l"
+)
+
+// Options configure the UI. The zero value reads os.Stdin, writes os.Stdout,
+// uses DefaultPrefix and turns mouse reporting on.
 type Options struct {
-	// Notice is shown at the bottom at start (e.g. which default agents were
-	// not found).
+	// Notice is put in the notice list at start (e.g. which default agents
+	// were not found).
 	Notice string
 	// Prefix is the prefix key's byte; 0 means DefaultPrefix.
 	Prefix byte
+	// NoMouse leaves the person's terminal's mouse alone (no click to
+	// focus, no mouse for agents; the terminal's own selection works).
+	NoMouse bool
+	// Roster shows the roster rail at start.
+	Roster bool
 	// In and Out are the person's terminal; nil means os.Stdin / os.Stdout.
 	In  *os.File
 	Out *os.File
@@ -37,11 +52,9 @@ type Options struct {
 
 // App is the office UI for one engine.
 type App struct {
-	eng  *engine.Engine
-	opts Options
-
-	mu      sync.Mutex
-	notices []string // from other goroutines, taken by the next frame
+	eng    *engine.Engine
+	opts   Options
+	intake intake
 }
 
 // New returns the UI for eng.
@@ -68,39 +81,36 @@ func TerminalSize() (cols, rows int) {
 	return c, r
 }
 
-// TerminalChanged is called by the engine on terminal changes; the UI polls
-// screens every frame, so it only records exits as notices. It never blocks.
+// TerminalChanged is the engine's terminal callback (engine.Options.OnTerminal):
+// an exit, and a status that turns to waiting for the person, become notices.
+// It never blocks.
 func (a *App) TerminalChanged(ev pool.Event) {
-	if ev.Kind != pool.EventExit {
+	if ev.Kind != pool.EventExit && ev.Kind != pool.EventStatus {
 		return
 	}
-	if ag, ok := a.eng.Agent(ev.Agent); ok && ag.Term != nil {
+	ag, ok := a.eng.Agent(ev.Agent)
+	if !ok || ag.Term == nil {
+		return
+	}
+	if ev.Kind == pool.EventExit {
 		_, code := ag.Term.Exited()
-		a.addNotice(fmt.Sprintf("%s exited with code %d", ev.Agent, code))
+		a.intake.add(notice{agent: ev.Agent, kind: "exit", text: fmt.Sprintf("exited with code %d", code)})
+		return
+	}
+	if a.intake.setWaiting(ev.Agent, ag.Term.Status() == automation.StatusWaiting) {
+		a.intake.add(notice{agent: ev.Agent, kind: "waiting", text: "is waiting for you"})
 	}
 }
 
-// Notice records a drain notice for the notice line, with a bell. It never blocks.
+// Notice is the engine's notice callback (engine.Options.OnNotice): the
+// drain gave up on a message. It never blocks.
 func (a *App) Notice(n drain.Notice) {
-	a.addNotice(fmt.Sprintf("%s: %s", n.Agent, n.Text))
-}
-
-func (a *App) addNotice(s string) {
-	a.mu.Lock()
-	a.notices = append(a.notices, s)
-	a.mu.Unlock()
-}
-
-func (a *App) takeNotices() []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	n := a.notices
-	a.notices = nil
-	return n
+	a.intake.add(drainNotice(n))
 }
 
 // Run shows the UI until the person quits (prefix, x, y) or ctx ends. The
-// engine's drain runs alongside; the caller closes the engine afterwards.
+// engine's drain runs alongside; the caller closes the engine afterwards
+// (which stops the agents; queued messages stay in the store).
 func (a *App) Run(ctx context.Context) error {
 	inFd := int(a.opts.In.Fd())
 	if !term.IsTerminal(inFd) {
@@ -111,17 +121,19 @@ func (a *App) Run(ctx context.Context) error {
 		return fmt.Errorf("ui: raw mode: %w", err)
 	}
 	defer term.Restore(inFd, old)
-	// Bracketed paste on the person's terminal, so a paste reaches the
-	// focused agent as one paste.
-	io.WriteString(a.opts.Out, "\x1b[?2004h")
-	defer io.WriteString(a.opts.Out, "\x1b[?2004l")
+	modesOn, modesOff := pasteOn, pasteOff
+	if !a.opts.NoMouse {
+		modesOn, modesOff = modesOn+mouseOn, mouseOff+modesOff
+	}
+	io.WriteString(a.opts.Out, modesOn)
+	defer io.WriteString(a.opts.Out, modesOff)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	runErr := make(chan error, 1)
 	go func() { runErr <- a.eng.Run(ctx) }()
 
-	m := newModel(a.eng, a, a.opts)
+	m := newModel(engineSource{a.eng}, &a.intake, a.opts.Out, a.opts)
 	prog := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(nil), tea.WithOutput(a.opts.Out),
 		tea.WithContext(ctx), tea.WithoutSignalHandler())
 	go readInput(a.opts.In, prog)
@@ -146,4 +158,30 @@ func readInput(in io.Reader, prog *tea.Program) {
 			return
 		}
 	}
+}
+
+// ParsePrefix reads a prefix key as the person writes it: "C-]", "C-a",
+// "Ctrl-B", "^A" (any control key), or one printable ASCII character.
+func ParsePrefix(s string) (byte, error) {
+	rest := s
+	for _, p := range []string{"C-", "c-", "Ctrl-", "ctrl-", "CTRL-", "^"} {
+		if len(s) > len(p) && s[:len(p)] == p {
+			rest = s[len(p):]
+			if len(rest) != 1 {
+				break
+			}
+			c := rest[0]
+			if c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			if c < '@' || c > '_' {
+				break
+			}
+			return c - '@', nil
+		}
+	}
+	if len(s) == 1 && s[0] > 0x20 && s[0] < 0x7f {
+		return s[0], nil
+	}
+	return 0, fmt.Errorf("ui: prefix key %q: want a control key such as C-] or C-a", s)
 }

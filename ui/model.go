@@ -1,253 +1,278 @@
 package ui
 
-// model.go is the Bubble Tea model: state in Update, rendering in View.
+// model.go is the Bubble Tea model: its state, Init and Update. Update owns
+// every change; View (render.go) only draws; the store and the PTYs are
+// touched in commands (commands.go).
 
 import (
-	"context"
-	"fmt"
-	"strings"
+	"io"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-
-	"office/automation"
-	"office/engine"
-	"office/pool"
 )
 
 // Timing of the UI loop.
 const (
 	// frameInterval caps redraws at 30 frames per second.
 	frameInterval = time.Second / 30
-	// queueInterval is how often queue depths are re-read from the store.
-	queueInterval = 500 * time.Millisecond
+	// storeInterval is how often queue depths, the floor flag and the event
+	// log are re-read.
+	storeInterval = 500 * time.Millisecond
+	// flashFor is how long the status line keeps a word.
+	flashFor = 5 * time.Second
 )
 
-// Messages.
-type (
-	// inputMsg is a raw chunk read from the person's terminal.
-	inputMsg []byte
-	// frameMsg asks Update to pick up changed screens.
-	frameMsg time.Time
-	// queueMsg carries queue depths per agent, read off the loop.
-	queueMsg map[string]int
-	// queueTickMsg asks for the next queue read.
-	queueTickMsg struct{}
-	// resizedMsg reports PTY resizes done off the loop.
-	resizedMsg struct{ err error }
-)
+// overlayKind is the box drawn over the panes, if any. At most one is open.
+type overlayKind int
 
-// pane is one agent on screen.
-type pane struct {
-	agent *engine.Agent
-	snap  pool.Snapshot
-	gen   uint64
-	title string
-	box   rect // whole box including the title row
-}
+const (
+	overlayNone overlayKind = iota
+	overlayHelp
+	overlayComposer
+	overlayQueue
+	overlayNotices
+	overlayQuit
+)
 
 // model is the UI state. Only the tea loop touches it.
 type model struct {
-	eng    *engine.Engine
-	app    *App
+	src    source
+	intake *intake   // notices from other goroutines
+	out    io.Writer // the person's terminal, for the bell and OSC 9; nil: none
 	prefix byte
+	mouse  bool // the outer terminal reports the mouse (SGR)
 
 	panes  []*pane
+	vis    []int // indexes of the panes on screen, in reading order
 	focus  int
 	zoom   bool
+	roster bool
+	rail   rect // the roster rail; zero when hidden
 	width  int
 	height int
+	now    time.Time // the last frame's time (ages in the queue panel)
 
-	prefixPending bool
-	confirmQuit   bool
-	showHelp      bool
-	notice        string
-	depth         map[string]int
+	prefixPending  bool
+	overlay        overlayKind
+	keys           keyDecoder // decodes keys for the overlays
+	carry          []byte     // an incomplete mouse report from the last chunk
+	swallowRelease bool       // the release of a click that moved focus
+	composer       composer
+	queuePanel     queuePanel
+	notices        noticeList
+	flash          string    // the status line's latest word (queued, errors)
+	flashAt        time.Time // the first frame that showed flash
+
+	counts      map[string]int
+	holds       map[string]string
+	floorPaused bool
+	lastSeq     int64 // event log position; -1 until first read
+	storeErr    string
 
 	frame string   // cached View output
 	dirty bool     // the frame must be rebuilt
 	buf   frameBuf // reused by View
 }
 
-func newModel(eng *engine.Engine, app *App, o Options) *model {
-	m := &model{eng: eng, app: app, prefix: o.Prefix, notice: o.Notice, depth: map[string]int{}, dirty: true}
-	for _, a := range eng.Agents() {
-		m.panes = append(m.panes, &pane{agent: a})
+// newModel returns the model for src. Panes are taken from src at the first
+// frame.
+func newModel(src source, in *intake, out io.Writer, o Options) *model {
+	m := &model{
+		src: src, intake: in, out: out, prefix: o.Prefix, mouse: !o.NoMouse,
+		counts: map[string]int{}, holds: map[string]string{}, lastSeq: -1, dirty: true,
+		roster: o.Roster,
 	}
+	if o.Notice != "" {
+		m.notices.add(notice{text: o.Notice})
+	}
+	m.syncRoster()
 	return m
 }
 
-// Init starts the frame and queue tickers.
+// Init starts the frame ticker and the first store read.
 func (m *model) Init() tea.Cmd {
-	return tea.Batch(frameTick(), m.readQueue())
+	return tea.Batch(frameTick(), m.readStoreTick())
 }
 
 func frameTick() tea.Cmd {
 	return tea.Tick(frameInterval, func(t time.Time) tea.Msg { return frameMsg(t) })
 }
 
-// readQueue reads queue depths from the store off the loop.
-func (m *model) readQueue() tea.Cmd {
-	store := m.eng.Store()
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		msgs, err := store.List(ctx, "")
-		depth := map[string]int{}
-		if err == nil {
-			for _, msg := range msgs {
-				depth[msg.Agent]++
-			}
-		}
-		return queueMsg(depth)
-	}
+func storeTick() tea.Cmd {
+	return tea.Tick(storeInterval, func(time.Time) tea.Msg { return queueTickMsg{} })
 }
 
 // Update applies one message.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case frameMsg:
+		cmd := m.refresh(time.Time(msg))
+		return m, tea.Batch(cmd, frameTick())
+	case queueTickMsg:
+		return m, m.readStoreTick()
+	}
+	m.dirty = true
+	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.dirty = true
 		return m, m.layout()
 	case inputMsg:
 		return m, m.input([]byte(msg))
-	case frameMsg:
-		m.refresh()
-		return m, frameTick()
 	case queueMsg:
-		m.depth = msg
-		m.dirty = true
-		return m, tea.Tick(queueInterval, func(time.Time) tea.Msg { return queueTickMsg{} })
-	case queueTickMsg:
-		return m, m.readQueue()
+		cmd := m.applyStore(msg)
+		if msg.tick {
+			cmd = tea.Batch(cmd, storeTick())
+		}
+		return m, cmd
 	case resizedMsg:
 		if msg.err != nil {
-			m.notice = msg.err.Error()
-			m.dirty = true
+			m.say(msg.err.Error())
 		}
-		return m, nil
+	case enqueuedMsg:
+		m.composer.sent(msg)
+		if m.overlay == overlayComposer {
+			m.overlay = overlayNone
+		}
+		m.say("queued for " + msg.agent)
+		return m, m.readStoreOnce()
+	case composerErrMsg:
+		m.composer.err = msg.err.Error()
+	case actionDoneMsg:
+		if msg.err != nil {
+			m.say(msg.err.Error())
+			m.queuePanel.err = msg.err.Error()
+		} else {
+			m.say(msg.text)
+		}
+		return m, m.readStoreOnce()
+	case recoveredMsg:
+		m.composer.recovered(msg)
+	case pickerClosedMsg:
+		if msg.err != nil {
+			m.composer.err = msg.err.Error()
+		} else {
+			m.composer.note = "sent Esc to " + msg.agent
+		}
 	}
 	return m, nil
 }
 
-// visible returns the panes on screen now, with their index.
-func (m *model) visible() []int {
-	if len(m.panes) == 0 {
-		return nil
-	}
-	if m.zoom {
-		return []int{m.focus}
-	}
-	page := m.focus / maxPerPage
-	var out []int
-	for i := page * maxPerPage; i < len(m.panes) && i < (page+1)*maxPerPage; i++ {
-		out = append(out, i)
-	}
-	return out
-}
-
-// layout assigns boxes to the visible panes and resizes their PTYs (in a command).
-func (m *model) layout() tea.Cmd {
-	if m.width <= 0 || m.height <= 1 {
-		return nil
-	}
-	vis := m.visible()
-	boxes := tile(len(vis), m.width, m.height-1) // last row: status line
-	type sz struct {
-		t    *pool.Terminal
-		w, h int
-	}
-	var todo []sz
-	for i, idx := range vis {
-		p := m.panes[idx]
-		p.box = boxes[i]
-		p.gen = 0
-		if p.agent.Term != nil {
-			w, h := p.box.W, p.box.H-1
-			if cw, ch := p.agent.Term.Size(); cw != w || ch != h {
-				todo = append(todo, sz{p.agent.Term, w, h})
-			}
-		}
-	}
-	m.dirty = true
-	if len(todo) == 0 {
-		return nil
-	}
-	return func() tea.Msg {
-		var errs []string
-		for _, s := range todo {
-			if err := s.t.Resize(s.w, s.h); err != nil {
-				errs = append(errs, err.Error())
-			}
-		}
-		if len(errs) > 0 {
-			return resizedMsg{fmt.Errorf("%s", strings.Join(errs, "; "))}
-		}
-		return resizedMsg{}
-	}
-}
-
-// refresh picks up changed screens, titles and notices.
-func (m *model) refresh() {
-	if ns := m.app.takeNotices(); len(ns) > 0 {
-		m.notice = ns[len(ns)-1]
+// refresh runs once per frame: it follows the roster, takes new notices,
+// snapshots the visible screens whose generation moved and rebuilds titles.
+func (m *model) refresh(now time.Time) tea.Cmd {
+	m.now = now
+	if m.flash != "" && m.flashAt.IsZero() {
+		m.flashAt = now
+	} else if m.flash != "" && now.Sub(m.flashAt) > flashFor {
+		m.flash, m.flashAt = "", time.Time{}
 		m.dirty = true
 	}
-	holds := m.eng.Holds()
-	for _, idx := range m.visible() {
-		p := m.panes[idx]
-		if t := p.agent.Term; t != nil {
-			if g := t.Generation(); g != p.gen || p.snap.Cols == 0 {
-				t.Snapshot(&p.snap)
-				p.gen = g
-				m.dirty = true
-			}
+	var cmds []tea.Cmd
+	if m.syncRoster() {
+		cmds = append(cmds, m.layout())
+	}
+	if ns := m.intake.take(); len(ns) > 0 {
+		cmds = append(cmds, m.raise(now, ns))
+	}
+	holds := m.src.Holds()
+	if !sameHolds(holds, m.holds) {
+		m.holds = holds
+		m.dirty = true
+	}
+	for _, p := range m.panes {
+		if p.read() {
+			m.dirty = true
 		}
-		if title := m.titleOf(p, idx, holds[p.agent.Config.Name]); title != p.title {
-			p.title = title
+	}
+	if f := m.focused(); f != nil && f.term != nil {
+		f.modes = f.term.Modes()
+	}
+	for _, idx := range m.vis {
+		p := m.panes[idx]
+		if p.term == nil {
+			continue
+		}
+		if g := p.term.Generation(); g != p.gen || p.stale {
+			p.term.Snapshot(&p.snap)
+			p.gen, p.stale = g, false
+			m.dirty = true
+		}
+	}
+	m.retitle()
+	return tea.Batch(cmds...)
+}
+
+// retitle rebuilds the visible panes' titles.
+func (m *model) retitle() {
+	page, _ := m.page()
+	for _, idx := range m.vis {
+		p := m.panes[idx]
+		key := idx - page*maxPerPage + 1
+		if m.zoom {
+			key = 0
+		}
+		if t := p.titleText(key, m.counts[p.name], m.holds[p.name], m.floorPaused, p.box.W); t != p.title {
+			p.title = t
 			m.dirty = true
 		}
 	}
 }
 
-// titleOf is a pane's title bar text: name, profile, status, badge, queue.
-func (m *model) titleOf(p *pane, idx int, hold string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, " %d %s · %s · ", idx+1, p.agent.Config.Name, p.agent.Profile.Name)
-	t := p.agent.Term
-	switch {
-	case t == nil:
-		b.WriteString("not started")
-	default:
-		st := t.Status()
-		if exited, code := t.Exited(); exited {
-			fmt.Fprintf(&b, "exited (%d)", code)
-		} else if st == automation.StatusWaiting {
-			b.WriteString("waiting for you")
-		} else {
-			b.WriteString(st.String())
-		}
-		if t.HasDraft() {
-			b.WriteString(" · your draft")
+func sameHolds(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
 		}
 	}
-	if n := m.depth[p.agent.Config.Name]; n > 0 {
-		fmt.Fprintf(&b, " · %d queued", n)
-		if hold != "" {
-			fmt.Fprintf(&b, " · held: %s", hold)
-		}
-	}
-	b.WriteByte(' ')
-	return b.String()
+	return true
 }
 
-// focused returns the focused pane's terminal, or nil.
-func (m *model) focused() *pool.Terminal {
+// syncRoster follows the source's roster: new agents get panes, removed ones
+// lose theirs, and focus stays on the same agent. It reports a change.
+func (m *model) syncRoster() bool {
+	ms := m.src.Members()
+	same := len(ms) == len(m.panes)
+	for i := 0; same && i < len(ms); i++ {
+		same = ms[i].Name == m.panes[i].name && ms[i].Term == m.panes[i].term
+	}
+	if same {
+		return false
+	}
+	focused := ""
+	if m.focus >= 0 && m.focus < len(m.panes) {
+		focused = m.panes[m.focus].name
+	}
+	old := make(map[string]*pane, len(m.panes))
+	for _, p := range m.panes {
+		old[p.name] = p
+	}
+	panes := make([]*pane, 0, len(ms))
+	m.focus = 0
+	for i, mb := range ms {
+		p := old[mb.Name]
+		if p == nil || p.term != mb.Term {
+			p = &pane{stale: true}
+		}
+		p.name, p.profile, p.term, p.spawnErr = mb.Name, mb.Profile, mb.Term, mb.SpawnErr
+		if mb.Name == focused {
+			m.focus = i
+		}
+		panes = append(panes, p)
+	}
+	m.panes = panes
+	m.dirty = true
+	return true
+}
+
+// focused returns the focused pane, or nil.
+func (m *model) focused() *pane {
 	if m.focus < 0 || m.focus >= len(m.panes) {
 		return nil
 	}
-	return m.panes[m.focus].agent.Term
+	return m.panes[m.focus]
 }
 
 // setFocus moves focus to pane i, re-laying out when the page changes.
@@ -262,4 +287,26 @@ func (m *model) setFocus(i int) tea.Cmd {
 		return m.layout()
 	}
 	return nil
+}
+
+// move focuses the neighbour in direction (dx, dy); with none on screen it
+// steps to the next or previous pane (across pages).
+func (m *model) move(dx, dy int) tea.Cmd {
+	if len(m.panes) == 0 {
+		return nil
+	}
+	if n := m.neighbour(dx, dy); n >= 0 && !m.zoom {
+		return m.setFocus(n)
+	}
+	step := 1
+	if dx < 0 || dy < 0 {
+		step = -1
+	}
+	return m.setFocus((m.focus + step + len(m.panes)) % len(m.panes))
+}
+
+// say puts a word on the status line for flashFor.
+func (m *model) say(text string) {
+	m.flash, m.flashAt = text, time.Time{}
+	m.dirty = true
 }

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 
 	"office/engine"
 	"office/ui"
@@ -87,23 +89,58 @@ func engineDir(g *globals, e *env) string {
 }
 
 func runUI(ctx context.Context, e *env, g *globals, args []string) error {
-	if err := rejectFlags("run", args); err != nil {
+	uo := ui.Options{}
+	if v := e.getenv("OFFICE_PREFIX"); v != "" {
+		k, err := ui.ParsePrefix(v)
+		if err != nil {
+			return usagef("OFFICE_PREFIX: %v", err)
+		}
+		uo.Prefix = k
+	}
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--no-mouse":
+			uo.NoMouse = true
+		case a == "--roster":
+			uo.Roster = true
+		case a == "--prefix" || strings.HasPrefix(a, "--prefix="):
+			v, ok := strings.CutPrefix(a, "--prefix=")
+			if !ok {
+				if i+1 >= len(args) {
+					return usagef("office: --prefix needs a key (C-] or C-a)")
+				}
+				i++
+				v = args[i]
+			}
+			k, err := ui.ParsePrefix(v)
+			if err != nil {
+				return usagef("office: %v", err)
+			}
+			uo.Prefix = k
+		default:
+			rest = append(rest, a)
+		}
+	}
+	if err := rejectFlags("run", rest); err != nil {
 		return err
 	}
-	if len(args) > 0 {
-		return usagef("usage: office [run] [--config FILE] [--state DIR]")
+	if len(rest) > 0 {
+		return usagef("usage: office [run] [--config FILE] [--state DIR] [--prefix KEY] [--no-mouse] [--roster]")
 	}
 	cols, rows := ui.TerminalSize()
-	var app *ui.App
+	// The engine's callbacks start before the UI exists (agents start in
+	// Open), on the engine's goroutines: hand the App over atomically.
+	var app atomic.Pointer[ui.App]
 	eng, logf, notice, err := openEngine(e, g, cols, rows, func(o *engine.Options) {
 		o.OnTerminal = func(ev poolEvent) {
-			if app != nil {
-				app.TerminalChanged(ev)
+			if a := app.Load(); a != nil {
+				a.TerminalChanged(ev)
 			}
 		}
 		o.OnNotice = func(n drainNotice) {
-			if app != nil {
-				app.Notice(n)
+			if a := app.Load(); a != nil {
+				a.Notice(n)
 			}
 		}
 	})
@@ -112,6 +149,8 @@ func runUI(ctx context.Context, e *env, g *globals, args []string) error {
 	}
 	defer logf.Close()
 	defer eng.Close()
-	app = ui.New(eng, ui.Options{Notice: notice})
-	return app.Run(ctx)
+	uo.Notice = notice
+	a := ui.New(eng, uo)
+	app.Store(a)
+	return a.Run(ctx)
 }

@@ -235,6 +235,10 @@ func main() {
 		model:      modelOptions[0],
 		transcript: []string{"fakeagent (test double for Claude Code-style agent TUIs)", ""},
 	}
+	// Listen for SIGWINCH before reading the size, so a resize in between
+	// is not lost.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
 	a.cols, a.rows = termSize()
 
 	args := os.Args[1:]
@@ -246,8 +250,6 @@ func main() {
 		a.log.event("warn", kv{"text", w})
 	}
 
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
 
 	if term.IsTerminal(0) {
 		if st, err := term.MakeRaw(0); err == nil {

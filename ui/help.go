@@ -1,0 +1,52 @@
+package ui
+
+// help.go is the help box (prefix ?): every binding.
+
+// bindings lists the prefix commands, as the help box shows them.
+var bindings = [][2]string{
+	{"arrows, h j k l", "move focus to the pane in that direction"},
+	{"1 … 9", "focus that pane of this page"},
+	{"Tab, Shift-Tab", "focus the next / previous agent (all pages)"},
+	{"> <, PgDn PgUp", "next / previous page"},
+	{"z", "zoom the focused pane to full screen, and back"},
+	{"m", "composer: queue a message for the focused agent"},
+	{"q", "queue panel of the focused agent"},
+	{"p", "pause / resume delivery for the whole floor"},
+	{"r", "roster rail: every agent, on every page"},
+	{"n", "notice list"},
+	{"?", "this help"},
+	{"x", "quit office (asks first); queued messages are kept"},
+	{"prefix twice", "send the prefix key itself to the agent"},
+}
+
+// helpView is the help box.
+func (m *model) helpView(w int) boxView {
+	v := boxView{title: " office keys "}
+	v.lines = append(v.lines, boxLine{text: "Every key goes to the focused agent, except " + prefixName(m.prefix) + ", then:", st: boxText})
+	v.lines = append(v.lines, boxLine{st: boxText})
+	for _, b := range bindings {
+		v.lines = append(v.lines, boxLine{text: padRight(b[0], 18) + b[1], st: boxText})
+	}
+	v.lines = append(v.lines, boxLine{st: boxText})
+	v.lines = append(v.lines, boxLine{text: "A mouse click focuses a pane; agents that asked for the mouse get it.", st: boxDim})
+	v.lines = append(v.lines, boxLine{text: "Composer: Enter queues · Alt/Shift+Enter new line · Ctrl-O close picker · Ctrl-R recover prompt", st: boxDim})
+	v.lines = append(v.lines, boxLine{text: "Queue panel: j/k move · s send now (when paused) · d delete · c clear all", st: boxDim})
+	v.lines = append(v.lines, boxLine{text: "any key closes this help", st: boxDim})
+	return v
+}
+
+// prefixName names a control byte as the person types it ("Ctrl-]").
+func prefixName(b byte) string {
+	if b < 0x20 {
+		return "Ctrl-" + string(rune(b+'@'))
+	}
+	return string(rune(b))
+}
+
+// padRight pads s with spaces to n cells.
+func padRight(s string, n int) string {
+	for w := stringCells(s); w < n; w++ {
+		s += " "
+	}
+	return s
+}
