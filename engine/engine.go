@@ -303,6 +303,9 @@ func (e *Engine) Run(ctx context.Context) error {
 // Wake makes the drain look at the queues soon (after the store changed).
 func (e *Engine) Wake() { e.drain.Wake() }
 
+// Config returns the office's configuration (read-only).
+func (e *Engine) Config() *configs.Config { return e.opts.Config }
+
 // Store returns the engine's store.
 func (e *Engine) Store() *queue.Store { return e.store }
 

@@ -10,6 +10,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"text/tabwriter"
 
 	"office/configs"
 	"office/engine"
@@ -137,9 +138,11 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "office: an office of coding-agent CLIs in one terminal")
 	fmt.Fprintln(w, "\nusage: office [COMMAND] [--config FILE] [--state DIR] [ARGS]")
 	fmt.Fprintln(w, "\ncommands:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %-44s %s\n", c.name, c.usage, c.short)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.name, c.usage, c.short)
 	}
+	tw.Flush()
 	fmt.Fprintln(w, "\nWithout --config, office runs its embedded default: one pane per agent CLI on PATH")
 	fmt.Fprintln(w, "(claude, codex, gemini), or your shell. Without --state it uses $OFFICE_STATE,")
 	fmt.Fprintln(w, "else $XDG_STATE_HOME/office, else ~/.local/state/office.")

@@ -150,6 +150,14 @@ func runUI(ctx context.Context, e *env, g *globals, args []string) error {
 	defer logf.Close()
 	defer eng.Close()
 	uo.Notice = notice
+	if uo.Prefix == 0 && eng.Config().Prefix != "" {
+		// The config's prefix, unless --prefix or OFFICE_PREFIX chose one.
+		k, err := ui.ParsePrefix(eng.Config().Prefix)
+		if err != nil {
+			return &inputError{fmt.Errorf("%s: prefix: %v", eng.Config().Path, err)}
+		}
+		uo.Prefix = k
+	}
 	a := ui.New(eng, uo)
 	app.Store(a)
 	return a.Run(ctx)
