@@ -37,8 +37,9 @@ type Signals struct {
 	// HookAt is when Hook was reported (for the caller's staleness and stall
 	// checks; DetectStatus does not read it).
 	HookAt time.Time
-	// OSCState is the CLI's own state report from an OSC sequence: "working",
-	// "idle", or "" for none. Other values are ignored.
+	// OSCState is the CLI's own state report from an OSC sequence (Codex's
+	// OSC 7501): "working", "idle", "done" (a turn ended: idle), "blocked"
+	// (an approval waits: waiting), or "" for none. Other values are ignored.
 	OSCState string
 	// Title is the window title the CLI set last.
 	Title string
@@ -80,7 +81,8 @@ type StatusRules struct {
 //  3. a Waiting pattern on the screen: StatusWaiting, "screen: PATTERN".
 //     A dialog blocks delivery whatever else says idle.
 //  4. a hook report (Hook != StatusStarting): that status, "hook".
-//  5. OSCState "working" or "idle": busy or idle, "osc-state".
+//  5. OSCState "working", "idle" or "done", "blocked": busy, idle, idle,
+//     waiting, "osc-state".
 //  6. the title's first non-space rune (TitleBusy, TitleBraille, then
 //     TitleIdle): busy or idle, "title".
 //  7. a Busy pattern, then an Idle pattern, on the screen: "screen: PATTERN".
@@ -107,8 +109,10 @@ func DetectStatus(sig Signals, rules StatusRules, now time.Time) (Status, string
 	switch sig.OSCState {
 	case "working":
 		return StatusBusy, "osc-state"
-	case "idle":
+	case "idle", "done":
 		return StatusIdle, "osc-state"
+	case "blocked":
+		return StatusWaiting, "osc-state"
 	}
 	if s, ok := titleStatus(sig.Title, rules); ok {
 		return s, "title"

@@ -342,7 +342,7 @@ profile = "claude"
 			append([]string{"/opt/codex/bin/codex", "--profile", "work", "resume", "--last"}, codexArgs...)},
 		{"sh", []string{"bash"}, []string{"bash"}},
 		{"tool", []string{"python3", "agent.py"}, []string{"python3", "agent.py"}},
-		{"cl", []string{"claude"}, []string{"claude", "--continue"}},
+		{"cl", []string{"claude"}, []string{"claude", "--resume", "{id}"}}, // the engine fills {id}
 	}
 	for _, tc := range cases {
 		a, ok := c.Agent(tc.agent)

@@ -14,8 +14,8 @@ import (
 
 // Profile describes one kind of agent CLI. All fields are data from TOML
 // ([profile.NAME] tables, keys in snake_case: command, args, env, pass_env,
-// resume, ready_markers, ready_settle, prompt_marker, prompt_column,
-// prompt_between_rules, title_busy, title_idle, title_braille, busy, idle,
+// resume, session_id, session_file, hooks, ready_markers, ready_settle, prompt_marker, prompt_column,
+// prompt_placeholders, prompt_between_rules, title_busy, title_idle, title_braille, busy, idle,
 // waiting, quiet, interactive, compact, clear, enter_delay,
 // paste_enter_delay, enter_while_busy, shell_idle, line_by_line,
 // unverifiable). A zero field means "none" or "the engine's default", as
@@ -29,14 +29,37 @@ type Profile struct {
 	Command []string
 	// Args are appended after the program, whichever program it is.
 	Args []string
-	// Resume are arguments that make the CLI continue its most recent
-	// session in the working directory; ResumeArgv puts them between the
-	// program and Args. Empty: the CLI cannot resume.
+	// Resume are arguments that make the CLI continue a conversation;
+	// ResumeArgv puts them between the program and Args. An argument "{id}"
+	// is replaced by the conversation id office chose at the first start
+	// (SessionID); without "{id}" they continue the CLI's most recent
+	// conversation in the working directory. Empty: the CLI cannot resume.
 	Resume []string
+	// SessionID are arguments that start a new conversation under an id
+	// office chooses (a UUIDv4 replaces "{id}"), so a restart can resume
+	// exactly that conversation. Empty: the CLI picks its own ids.
+	SessionID []string
+	// SessionFile is where the CLI stores a conversation: a glob, "~/" is
+	// the agent's HOME, "{id}" its conversation id and "{id8}" the id's
+	// first 8 characters. When set, office
+	// resumes only once the file exists (a conversation without a turn is
+	// not stored; resuming it would fail) and otherwise starts again under
+	// the same id.
+	SessionFile string
+	// Hooks names the hook protocol office wires up: "claude" writes a
+	// per-agent Claude Code settings file whose hooks run `office hook
+	// EVENT` and passes it with --settings. "": none.
+	Hooks string
 	// Env is set in the environment of every agent of this profile (the
 	// agent's own env wins on a clash). It disarms auto-updaters, daemons
 	// and network extras that have no place in a test or an office.
 	Env map[string]string
+	// EnvFiles are variables whose value is a file office writes for each
+	// agent: the map's value is the file's content, and the variable is set
+	// to the file's path (e.g. Gemini's GEMINI_CLI_SYSTEM_DEFAULTS_PATH with
+	// settings that turn its auto-updater off). An agent whose own env sets
+	// the variable keeps its value.
+	EnvFiles map[string]string
 	// PassEnv names host variables each agent of this profile receives when
 	// they are set on the host (API keys, base URLs, config dirs).
 	PassEnv []string
@@ -54,6 +77,10 @@ type Profile struct {
 	PromptMarker string
 	// PromptColumn is the cell column PromptMarker starts at.
 	PromptColumn int
+	// PromptPlaceholders are texts the CLI shows on an empty input row (dim
+	// on a real terminal; the screen keeps no dim attribute): a prompt row
+	// reading exactly one of them is empty.
+	PromptPlaceholders []string
 	// PromptBetweenRules: the input row is the one whose neighbours above and
 	// below are horizontal rules (U+2500). Other rows starting with the
 	// marker (past messages, picker pointers) are not the input row.
@@ -126,6 +153,10 @@ const (
 	// get it.
 	ProfileCustom = "custom"
 )
+
+// HooksClaude is Profile.Hooks for Claude Code's hooks (a settings file
+// passed with --settings).
+const HooksClaude = "claude"
 
 // Values of Profile.EnterWhileBusy.
 const (
@@ -233,6 +264,19 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 		p.Args, err = asStrings(v, true)
 	case "resume":
 		p.Resume, err = asStrings(v, true)
+	case "session_id":
+		p.SessionID, err = asStrings(v, true)
+	case "session_file":
+		p.SessionFile, err = asString(v)
+	case "hooks":
+		var s string
+		if s, err = asString(v); err == nil {
+			if s != "" && s != HooksClaude {
+				err = fmt.Errorf("%q is not one of %q or \"\"", s, HooksClaude)
+			} else {
+				p.Hooks = s
+			}
+		}
 	case "env":
 		var env map[string]string
 		if env, err = asEnv(v); err == nil {
@@ -240,6 +284,14 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 				p.Env = map[string]string{}
 			}
 			maps.Copy(p.Env, env)
+		}
+	case "env_files":
+		var env map[string]string
+		if env, err = asEnv(v); err == nil {
+			if p.EnvFiles == nil {
+				p.EnvFiles = map[string]string{}
+			}
+			maps.Copy(p.EnvFiles, env)
 		}
 	case "pass_env":
 		p.PassEnv, err = asEnvNames(v)
@@ -251,6 +303,8 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 		p.PromptMarker, err = asString(v)
 	case "prompt_column":
 		p.PromptColumn, err = asCount(v)
+	case "prompt_placeholders":
+		p.PromptPlaceholders, err = asStrings(v, false)
 	case "prompt_between_rules":
 		p.PromptBetweenRules, err = asBool(v)
 	case "title_busy":
@@ -317,9 +371,12 @@ func (p Profile) clone() Profile {
 	p.Command = slices.Clone(p.Command)
 	p.Args = slices.Clone(p.Args)
 	p.Resume = slices.Clone(p.Resume)
+	p.SessionID = slices.Clone(p.SessionID)
 	p.Env = maps.Clone(p.Env)
+	p.EnvFiles = maps.Clone(p.EnvFiles)
 	p.PassEnv = slices.Clone(p.PassEnv)
 	p.ReadyMarkers = slices.Clone(p.ReadyMarkers)
+	p.PromptPlaceholders = slices.Clone(p.PromptPlaceholders)
 	p.Busy = slices.Clone(p.Busy)
 	p.Idle = slices.Clone(p.Idle)
 	p.Waiting = slices.Clone(p.Waiting)

@@ -65,6 +65,9 @@ type Engine struct {
 	ops   map[string]opFunc
 	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
 
+	hookOnce  sync.Once
+	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
+
 	addMu    sync.Mutex   // serializes addAgent
 	mu       sync.RWMutex // guards agents, byName, closing, restarts
 	agents   []*Agent
@@ -235,7 +238,7 @@ func (e *Engine) spawn(a *Agent) {
 // Behavior turns a profile into the screen-reading rules of a terminal.
 func Behavior(p configs.Profile) pool.Behavior {
 	return pool.Behavior{
-		Prompt: pool.PromptSpec{Marker: p.PromptMarker, Column: p.PromptColumn, BetweenRules: p.PromptBetweenRules},
+		Prompt: pool.PromptSpec{Marker: p.PromptMarker, Column: p.PromptColumn, BetweenRules: p.PromptBetweenRules, Placeholders: p.PromptPlaceholders},
 		Status: automation.StatusRules{
 			TitleBusy:    p.TitleBusy,
 			TitleIdle:    p.TitleIdle,
@@ -290,13 +293,18 @@ func (e *Engine) notice(n drain.Notice) {
 // Run serves the drain until ctx ends. It returns ctx's error.
 func (e *Engine) Run(ctx context.Context) error {
 	e.log.Info("engine running", "state", e.opts.StateDir, "agents", len(e.Agents()))
-	done := make(chan struct{})
+	var bg sync.WaitGroup
+	bg.Add(2)
 	go func() {
-		defer close(done)
+		defer bg.Done()
 		e.runInbox(ctx)
 	}()
+	go func() {
+		defer bg.Done()
+		e.runSchedules(ctx)
+	}()
 	err := e.drain.Run(ctx)
-	<-done
+	bg.Wait()
 	return err
 }
 

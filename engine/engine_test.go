@@ -326,3 +326,36 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+func TestOpeningBriefReachesModelAgentsNotShells(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	logPath := filepath.Join(dir, "a.jsonl")
+	src := fmt.Sprintf("[[agent]]\nname = \"a\"\nprofile = \"claude\"\nrole = \"reviewer\"\ncommand = %s\n\n"+
+		"[[agent]]\nname = \"sh\"\nprofile = \"shell\"\ncommand = [\"sh\"]\n",
+		tomlList([]string{fakeAgentBin, "--log", logPath, "--busy", "10ms"}))
+	c, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := open(t, c, state)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.Run(ctx)
+	waitCond(t, 30*time.Second, "the brief", func() bool { return len(promptsIn(t, logPath)) == 1 })
+	brief := promptsIn(t, logPath)[0]
+	for _, want := range []string{`You are "a"`, "Your role: reviewer", "office mail send"} {
+		if !strings.Contains(brief, want) {
+			t.Errorf("brief lacks %q:\n%s", want, brief)
+		}
+	}
+	evs, err := e.Store().Events(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
+		if ev.Agent == "sh" && ev.Kind == queue.EventEnqueued {
+			t.Fatalf("the shell agent got a brief queued: %+v", ev)
+		}
+	}
+}

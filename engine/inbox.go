@@ -45,10 +45,9 @@ const (
 	// resultLines and resultBytes bound the screen lines quoted in a notice.
 	resultLines = 8
 	resultBytes = 1500
-	// openingBrief turns the opening brief on. It is off until the e2e
-	// harness's offices set `brief = false` (their tests count prompts
-	// exactly); see the issue report.
-	openingBrief = false
+	// openingBrief turns the opening brief on (design.md §9); a config
+	// turns it off with `brief = false`, per agent or for the office.
+	openingBrief = true
 )
 
 // inboxLayer is the engine's inbox state. Its methods are safe for
@@ -571,6 +570,9 @@ func (e *Engine) queueBriefs(ctx context.Context) {
 			// A brief is a prompt for a model CLI; a shell would run it as
 			// commands. An agent that sets brief = true still gets one.
 			continue
+		}
+		if readLaunchRecord(e.agentDir(a.Config.Name)).Resumed {
+			continue // a resumed conversation had its brief when it began
 		}
 		b := inbox.Brief{Name: a.Config.Name, Role: a.Config.Role, Task: a.Config.Task, Parent: a.Config.Parent}
 		if b.Task != "" {

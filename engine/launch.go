@@ -1,14 +1,283 @@
 package engine
 
 // launch.go adapts an agent's command line and environment to its CLI just
-// before it starts: resume ids, per-agent hook settings, worktrees. (Filled
-// in with the real-CLI profiles.)
+// before it starts: the conversation id (so a restart of office resumes the
+// same conversation), the per-agent hook settings (Claude Code), and the
+// agent's git worktree.
+//
+// Per-agent state lives in STATE/agents/NAME/: launch.json (the conversation
+// id and whether the agent was started before) and claude-settings.json.
+// Worktrees live in STATE/worktrees/NAME on the branch office/NAME.
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"office/configs"
+)
+
+// launchRecord is what office remembers about an agent's last start.
+type launchRecord struct {
+	// SessionID is the conversation id office chose (profile session_id).
+	SessionID string `json:"session_id,omitempty"`
+	// Launched is true once the agent has been started.
+	Launched bool `json:"launched"`
+	// LastStart is when it was last started.
+	LastStart time.Time `json:"last_start"`
+	// Dir is the working directory it ran in.
+	Dir string `json:"dir,omitempty"`
+	// Resumed is true when the last start resumed an earlier conversation
+	// (which then already had its opening brief).
+	Resumed bool `json:"resumed,omitempty"`
+}
+
+// agentDir is the agent's own folder in the state directory.
+func (e *Engine) agentDir(name string) string {
+	return filepath.Join(e.opts.StateDir, "agents", name)
+}
 
 // launch returns the argv, extra environment (KEY=VALUE, appended last) and
 // working directory to start a with.
 func (e *Engine) launch(a *Agent, argv []string, dir string) ([]string, []string, string, error) {
-	return argv, nil, dir, nil
+	p := a.Profile
+	if a.Config.Worktree {
+		wt, err := e.worktree(a.Config.Name, dir)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		dir = wt
+	}
+	adir := e.agentDir(a.Config.Name)
+	if err := os.MkdirAll(adir, 0o700); err != nil {
+		return nil, nil, "", fmt.Errorf("engine: agent state: %w", err)
+	}
+	rec := readLaunchRecord(adir)
+	// The program ends where the profile's Args begin.
+	prog := len(argv) - len(p.Args)
+	if prog < 1 || !slices.Equal(argv[prog:], p.Args) {
+		prog = len(argv)
+	}
+	var insert []string
+	home := agentHome(e.opts.HostEnv, a)
+	rec.Resumed = false
+	switch {
+	case rec.Launched && len(p.Resume) > 0 && !hasIDArg(p.Resume):
+		insert, rec.Resumed = p.Resume, true
+	case rec.Launched && len(p.Resume) > 0 && rec.SessionID != "" && sessionStored(p.SessionFile, home, rec.SessionID):
+		insert, rec.Resumed = withID(p.Resume, rec.SessionID), true
+	case len(p.SessionID) > 0:
+		if rec.SessionID == "" {
+			rec.SessionID = newUUID()
+		}
+		insert = withID(p.SessionID, rec.SessionID)
+	}
+	if len(insert) > 0 {
+		out := make([]string, 0, len(argv)+len(insert))
+		out = append(out, argv[:prog]...)
+		out = append(out, insert...)
+		argv = append(out, argv[prog:]...)
+	}
+	if p.Hooks == configs.HooksClaude && e.opts.Bin != "" {
+		file, err := writeClaudeHooks(adir, e.opts.Bin)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		argv = append(argv, "--settings", file)
+	}
+	var env []string
+	for _, k := range slices.Sorted(maps.Keys(p.EnvFiles)) {
+		if _, own := a.Config.Env[k]; own {
+			continue
+		}
+		file := filepath.Join(adir, "env-"+k)
+		if err := os.WriteFile(file, []byte(p.EnvFiles[k]), 0o600); err != nil {
+			return nil, nil, "", fmt.Errorf("engine: %s: %w", k, err)
+		}
+		env = append(env, k+"="+file)
+	}
+	rec.Launched, rec.LastStart, rec.Dir = true, time.Now().UTC(), dir
+	if err := writeLaunchRecord(adir, rec); err != nil {
+		return nil, nil, "", err
+	}
+	return argv, env, dir, nil
 }
 
-// registerHookOps adds the CLI hooks' socket calls (`office hook EVENT`).
-func (e *Engine) registerHookOps() {}
+func readLaunchRecord(dir string) launchRecord {
+	var rec launchRecord
+	if b, err := os.ReadFile(filepath.Join(dir, "launch.json")); err == nil {
+		_ = json.Unmarshal(b, &rec)
+	}
+	return rec
+}
+
+func writeLaunchRecord(dir string, rec launchRecord) error {
+	b, _ := json.MarshalIndent(rec, "", "  ")
+	tmp := filepath.Join(dir, "launch.json.tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("engine: agent state: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, "launch.json")); err != nil {
+		return fmt.Errorf("engine: agent state: %w", err)
+	}
+	return nil
+}
+
+func hasIDArg(args []string) bool {
+	for _, s := range args {
+		if strings.Contains(s, "{id}") {
+			return true
+		}
+	}
+	return false
+}
+
+func withID(args []string, id string) []string {
+	out := make([]string, len(args))
+	for i, s := range args {
+		out[i] = strings.ReplaceAll(s, "{id}", id)
+	}
+	return out
+}
+
+// sessionStored reports whether the conversation id is stored where the
+// profile's session_file glob says; no glob means "assume it is".
+func sessionStored(glob, home, id string) bool {
+	if glob == "" {
+		return true
+	}
+	if strings.HasPrefix(glob, "~/") {
+		if home == "" {
+			return true
+		}
+		glob = filepath.Join(home, glob[2:])
+	}
+	short := id
+	if len(short) > 8 {
+		short = short[:8]
+	}
+	glob = strings.ReplaceAll(strings.ReplaceAll(glob, "{id}", id), "{id8}", short)
+	m, _ := filepath.Glob(glob)
+	return len(m) > 0
+}
+
+// agentHome is the HOME the agent runs with (its own env, else the host's).
+func agentHome(host []string, a *Agent) string {
+	if h, ok := a.Config.Env["HOME"]; ok {
+		return h
+	}
+	if h, ok := a.Profile.Env["HOME"]; ok {
+		return h
+	}
+	for _, kv := range host {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// newUUID returns a random (version 4) UUID.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// claudeHookEvents maps Claude Code hook events (and Notification matchers)
+// to the `office hook` event names they run.
+var claudeHookEvents = []struct{ event, matcher, arg string }{
+	{"SessionStart", "", "SessionStart"},
+	{"UserPromptSubmit", "", "UserPromptSubmit"},
+	{"PreToolUse", "", "PreToolUse"},
+	{"PostToolUse", "", "PostToolUse"},
+	{"PreCompact", "", "PreCompact"},
+	{"Stop", "", "Stop"},
+	{"Notification", "permission_prompt", "Notification:permission"},
+	{"Notification", "idle_prompt", "Notification:idle"},
+}
+
+// writeClaudeHooks writes the agent's Claude Code settings file: each hook
+// runs `BIN hook EVENT` (which reads the hook's JSON on stdin and reports to
+// the running office; it never fails the CLI). It returns the file's path.
+func writeClaudeHooks(adir, bin string) (string, error) {
+	hooks := map[string][]any{}
+	for _, h := range claudeHookEvents {
+		entry := map[string]any{
+			"hooks": []any{map[string]any{
+				"type":    "command",
+				"command": shellQuote(bin) + " hook " + h.arg,
+				"timeout": 5,
+			}},
+		}
+		if h.matcher != "" {
+			entry["matcher"] = h.matcher
+		}
+		hooks[h.event] = append(hooks[h.event], entry)
+	}
+	b, err := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	file := filepath.Join(adir, "claude-settings.json")
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		return "", fmt.Errorf("engine: hook settings: %w", err)
+	}
+	return file, nil
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// worktree returns the agent's git worktree, STATE/worktrees/NAME on the
+// branch office/NAME, creating it from dir's repository the first time and
+// reusing it afterwards. It is never removed by office (its work is kept).
+func (e *Engine) worktree(name, dir string) (string, error) {
+	wt := filepath.Join(e.opts.StateDir, "worktrees", name)
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return "", errors.New("engine: worktree = true needs git on PATH")
+	}
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	top, err := exec.Command(git, "-C", dir, "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		return "", fmt.Errorf("engine: worktree: %s is not in a git repository", dir)
+	}
+	repo := strings.TrimSpace(string(top))
+	// The agent works in the same subfolder of its worktree.
+	sub := ""
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		if rel, err := filepath.Rel(repo, real); err == nil && !strings.HasPrefix(rel, "..") {
+			sub = rel
+		}
+	}
+	if _, err := os.Stat(filepath.Join(wt, ".git")); err == nil {
+		return filepath.Join(wt, sub), nil
+	}
+	if err := os.MkdirAll(filepath.Dir(wt), 0o700); err != nil {
+		return "", fmt.Errorf("engine: worktree: %w", err)
+	}
+	branch := "office/" + name
+	args := []string{"-C", repo, "worktree", "add", "-b", branch, wt}
+	if exec.Command(git, "-C", repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch).Run() == nil {
+		args = []string{"-C", repo, "worktree", "add", wt, branch}
+	}
+	if out, err := exec.Command(git, args...).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("engine: worktree: git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return filepath.Join(wt, sub), nil
+}

@@ -18,7 +18,9 @@ import (
 
 // Request is one call to the engine.
 type Request struct {
-	// Op names the call: "poke" (the store changed), "status".
+	// Op names the call: "poke" (the store changed), "status", "explain"
+	// (what decided each status), "hook" (a CLI hook's report), and the
+	// inbox and team calls (engine/inbox.go, engine/team.go).
 	Op    string `json:"op"`
 	Agent string `json:"agent,omitempty"`
 	Event string `json:"event,omitempty"`

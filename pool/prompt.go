@@ -26,6 +26,10 @@ type PromptSpec struct {
 	// RuleBelow is the rune of the rule under the input when it differs
 	// from Rule (Gemini CLI: ▄ above, ▀ below); 0 means Rule.
 	RuleBelow rune
+	// Placeholders are texts the CLI draws on an empty input row (dim on a
+	// real terminal; the screen keeps no dim attribute). A prompt text equal
+	// to one of them reads as "" (empty).
+	Placeholders []string
 }
 
 // FindPrompt locates the input row described by spec.
@@ -45,6 +49,18 @@ type PromptSpec struct {
 // FindPrompt returns ok=false with the cursor row and its text (no-break
 // spaces turned into spaces, trimmed) as a hint only.
 func (s *Snapshot) FindPrompt(spec PromptSpec) (row int, text string, ok bool) {
+	row, text, ok = s.findPrompt(spec)
+	if ok {
+		for _, p := range spec.Placeholders {
+			if p != "" && text == p {
+				return row, "", true
+			}
+		}
+	}
+	return row, text, ok
+}
+
+func (s *Snapshot) findPrompt(spec PromptSpec) (row int, text string, ok bool) {
 	rule := spec.Rule
 	if rule == 0 {
 		rule = DefaultRule

@@ -1,12 +1,67 @@
 package main
 
-// hook.go is `office hook`. (Not built yet: see the open issue.)
+// hook.go is `office hook EVENT`: run by a CLI's own hooks (Claude Code's,
+// from the settings file office writes for each agent), it reads the hook's
+// JSON payload on stdin and reports the event to the running office, which
+// turns it into the agent's status (the strongest signal). It never fails
+// the CLI: problems go to stderr and the exit code is 0.
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"office/engine"
 )
 
+// hookTimeout bounds the whole call: a hook must never stall the CLI.
+const hookTimeout = 2 * time.Second
+
 func runHook(ctx context.Context, e *env, g *globals, args []string) error {
-	return errors.New("office hook: not available yet")
+	if len(args) != 1 {
+		return usagef("usage: office hook EVENT (run by a CLI's hooks, with OFFICE_AGENT set)")
+	}
+	agent := e.getenv("OFFICE_AGENT")
+	if agent == "" {
+		fmt.Fprintln(e.stderr, "office hook: OFFICE_AGENT is not set (not run by an office agent); ignored")
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, hookTimeout)
+	defer cancel()
+	payload := readStdin(ctx, e.stdin)
+	hargs := engine.DecodeHookPayload(args[0], payload)
+	dir, err := stateDir(g, e)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "office hook:", err)
+		return nil
+	}
+	req := engine.Request{Op: "hook", Agent: agent, Event: hargs.Event}
+	if req.Args, err = json.Marshal(hargs); err == nil {
+		err = engine.Call(ctx, dir, req, nil)
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, "office hook:", err)
+	}
+	return nil
+}
+
+// readStdin reads up to 1 MiB of stdin, giving up when ctx ends (a hook
+// runner that never closes stdin must not hang the call).
+func readStdin(ctx context.Context, r io.Reader) []byte {
+	if r == nil {
+		return nil
+	}
+	done := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(r, 1<<20))
+		done <- b
+	}()
+	select {
+	case b := <-done:
+		return b
+	case <-ctx.Done():
+		return nil
+	}
 }

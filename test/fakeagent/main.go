@@ -250,7 +250,6 @@ func main() {
 		a.log.event("warn", kv{"text", w})
 	}
 
-
 	if term.IsTerminal(0) {
 		if st, err := term.MakeRaw(0); err == nil {
 			a.rawState = st
