@@ -17,6 +17,21 @@ const (
 	StatusDebounce = 300 * time.Millisecond
 )
 
+// OSCStatus reads a CLI's own state report (Codex's OSC 7501 state=):
+// "working" is busy, "idle" and "done" (a turn ended) are idle, "blocked"
+// (an approval waits) is waiting; ok is false for anything else.
+func OSCStatus(state string) (s Status, ok bool) {
+	switch state {
+	case "working":
+		return StatusBusy, true
+	case "idle", "done":
+		return StatusIdle, true
+	case "blocked":
+		return StatusWaiting, true
+	}
+	return StatusStarting, false
+}
+
 // Deliverable reports whether automation may type into an agent in status s:
 // only StatusIdle is. Busy, waiting (Enter would answer the dialog), starting
 // and exited are not.
@@ -106,13 +121,8 @@ func DetectStatus(sig Signals, rules StatusRules, now time.Time) (Status, string
 	if sig.Hook != StatusStarting {
 		return sig.Hook, "hook"
 	}
-	switch sig.OSCState {
-	case "working":
-		return StatusBusy, "osc-state"
-	case "idle", "done":
-		return StatusIdle, "osc-state"
-	case "blocked":
-		return StatusWaiting, "osc-state"
+	if s, ok := OSCStatus(sig.OSCState); ok {
+		return s, "osc-state"
 	}
 	if s, ok := titleStatus(sig.Title, rules); ok {
 		return s, "title"

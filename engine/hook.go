@@ -339,12 +339,9 @@ func (e *Engine) explain(s AgentStatus) Explanation {
 	default:
 		add("hook", hcopy.Status, fmt.Sprintf("%s %v ago", hcopy.Event, now.Sub(hcopy.At).Round(time.Millisecond)))
 	}
-	switch snap.Modes.OSCState {
-	case "working":
-		add("osc-state", "busy", "OSC 7501 state=working")
-	case "idle":
-		add("osc-state", "idle", "OSC 7501 state=idle")
-	default:
+	if st, ok := automation.OSCStatus(snap.Modes.OSCState); ok {
+		add("osc-state", st.String(), "OSC 7501 state="+snap.Modes.OSCState)
+	} else {
 		add("osc-state", "", fmt.Sprintf("no OSC state (%q)", snap.Modes.OSCState))
 	}
 	ts := titleSays(snap.Title, p.TitleIdle, p.TitleBusy, p.TitleBraille)
