@@ -254,7 +254,7 @@ func TestRestartOnFailureStartsANewProcessThatGetsTheNextMessage(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
 	logPath := filepath.Join(dir, "a.jsonl")
-	src := fmt.Sprintf("[[agent]]\nname = \"a\"\nprofile = \"claude\"\nrestart = \"on-failure\"\ncommand = %s\n",
+	src := fmt.Sprintf("brief = false\n\n[[agent]]\nname = \"a\"\nprofile = \"claude\"\nrestart = \"on-failure\"\ncommand = %s\n",
 		tomlList([]string{fakeAgentBin, "--log", logPath, "--busy", "10ms", "--exit-after", "1", "--exit-code", "3"}))
 	c, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte(src))
 	if err != nil {
