@@ -7,6 +7,7 @@ package drain
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"office/queue"
@@ -54,6 +55,12 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	}
 	ack := context.WithoutCancel(ctx)
 	typed, err := d.typeIn(ctx, a, t)
+	if errors.Is(err, errPersonTyped) {
+		// Our text sits on the prompt with the person's keys: it is theirs
+		// now, never submitted by us and never retyped.
+		d.notSubmitted(ack, log, name, a, m, t)
+		return
+	}
 	if err != nil {
 		d.writeFailed(ctx, ack, log, name, a, m, t, typed, err)
 		return

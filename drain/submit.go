@@ -9,9 +9,17 @@ package drain
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
+
+	"office/automation"
 )
+
+// errPersonTyped stops a submit whose Enter would send the person's keys
+// with our text: they typed (or opened a picker) in the gap between the text
+// and its Enter.
+var errPersonTyped = errors.New("the person typed into the prompt before the Enter")
 
 // The bytes the drain writes besides message text. Nothing else: no Esc, no
 // Ctrl-C, no Ctrl-U.
@@ -105,6 +113,11 @@ func (d *Drainer) line(ctx context.Context, a Agent, text string, gap time.Durat
 		}
 		if err := d.sleep(ctx, gap); err != nil {
 			return true, err
+		}
+		// The person may have typed in the gap: an Enter now would submit
+		// their keys merged with our text. Leave both on the prompt.
+		if b := a.Block(d.cfg.Clock.Now()); b == automation.BlockDraft || b == automation.BlockPicker {
+			return true, errPersonTyped
 		}
 	}
 	if err := d.write(ctx, a, enterKey); err != nil {

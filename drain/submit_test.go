@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"office/automation"
 	"office/drain"
 	"office/queue"
 )
@@ -161,6 +162,31 @@ func TestTextRenderedAtAttemptIsWhatIsTyped(t *testing.T) {
 		h.until(time.Second)
 		checkWrites(t, a.written(), []write{{200 * ms, "rendered: placeholder", false}, {340 * ms, "\r", false}})
 		checkCalls(t, h.store, "Delivered", []call{{at: 440 * ms, id: id, agent: "a", arg: "verified"}})
+		h.stop()
+	})
+}
+
+func TestPersonTypingInTheGapStopsTheEnter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		id := h.store.enqueue("a", "from the queue")
+		h.d.Wake()
+		// The text goes at 200 ms; the person types at 250 ms, before the
+		// Enter due at 340 ms.
+		go func() {
+			time.Sleep(250 * time.Millisecond)
+			a.set(func(a *fakeAgent) { a.block = automation.BlockDraft })
+		}()
+		h.until(2 * time.Second)
+		checkWrites(t, a.written(), []write{{200 * ms, "from the queue", false}})
+		checkCalls(t, h.store, "Drop", []call{{at: 340 * ms, id: id, agent: "a", arg: "typed, not submitted"}})
+		if n := len(h.store.callsOf("AttemptFailed")); n != 0 {
+			t.Errorf("AttemptFailed calls = %d, want 0: nothing failed", n)
+		}
+		if got := h.noticeList(); len(got) != 1 || got[0].Kind != drain.NoticeTypedNotSubmitted {
+			t.Errorf("notices = %+v, want one typed_not_submitted", got)
+		}
 		h.stop()
 	})
 }
