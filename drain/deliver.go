@@ -54,7 +54,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		m = stamped
 	}
 	ack := context.WithoutCancel(ctx)
-	typed, err := d.typeIn(ctx, a, t)
+	typed, landed, err := d.typeIn(ctx, a, t)
 	if errors.Is(err, errPersonTyped) {
 		// Our text sits on the prompt with the person's keys: it is theirs
 		// now, never submitted by us and never retyped.
@@ -65,7 +65,13 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		d.writeFailed(ctx, ack, log, name, a, m, t, typed, err)
 		return
 	}
-	note, ok := d.verify(ctx, a, t)
+	note, ok := d.verify(ctx, a, t, landed)
+	if !ok && note == noteNotTaken {
+		// Nothing showed: the CLI ignored the keys (still loading, say).
+		// Nothing sits on the prompt, so a later attempt duplicates nothing.
+		d.writeFailed(ctx, ack, log, name, a, m, t, false, errNotTaken)
+		return
+	}
 	if !ok {
 		d.notSubmitted(ack, log, name, a, m, t)
 		return

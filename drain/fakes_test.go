@@ -267,10 +267,12 @@ type fakeAgent struct {
 	prompt      string
 	promptOK    bool
 	ignoreEnter int  // how many Enters leave the prompt as it is
+	ignoreText  int  // how many text writes never show on the prompt (a CLI still loading)
 	busyOnEnter bool // an Enter turns the agent busy (the row keeps its text)
 	writeErr    error
 	exitOnFail  bool          // a failed write means the process has exited
 	hang        chan struct{} // non-nil: Write blocks until closed or ctx is done
+	swallowed   bool // the last text write was ignored
 	writes      []write
 	drafts      []string
 }
@@ -370,7 +372,16 @@ func (a *fakeAgent) Write(ctx context.Context, p []byte) error {
 	}
 	a.writes = append(a.writes, write{at: at, data: data})
 	if data != "\r" {
+		if a.ignoreText > 0 {
+			a.ignoreText--
+			a.swallowed = true
+			return nil
+		}
 		a.prompt += strings.TrimSuffix(strings.TrimPrefix(data, "\x1b[200~"), "\x1b[201~")
+		return nil
+	}
+	if a.swallowed { // the Enter after a swallowed text does nothing either
+		a.swallowed = false
 		return nil
 	}
 	if a.busyOnEnter {

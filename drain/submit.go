@@ -80,8 +80,11 @@ func firstLine(s string) string {
 
 // typeIn types t into a and presses Enter, with the agent's gaps. typed
 // reports, when err is not nil, whether text reached the prompt without its
-// Enter (it sits there now). A nil error means every write succeeded.
-func (d *Drainer) typeIn(ctx context.Context, a Agent, t typing) (typed bool, err error) {
+// Enter (it sits there now). landed reports whether, just before the Enter,
+// the prompt row showed text (or could not be read): evidence that the CLI
+// took the text, which an empty row after the Enter needs to mean
+// "submitted". A nil error means every write succeeded.
+func (d *Drainer) typeIn(ctx context.Context, a Agent, t typing) (typed, landed bool, err error) {
 	prof := a.Submit()
 	gap := prof.EnterDelay
 	if gap <= 0 {
@@ -96,34 +99,38 @@ func (d *Drainer) typeIn(ctx context.Context, a Agent, t typing) (typed bool, er
 		return d.line(ctx, a, pasteStart+t.text+pasteEnd, pasteGap)
 	case modeLines:
 		for l := range strings.SplitSeq(t.text, "\n") {
-			if typed, err := d.line(ctx, a, l, gap); err != nil {
-				return typed, err
+			if typed, _, err := d.line(ctx, a, l, gap); err != nil {
+				return typed, true, err
 			}
 		}
-		return false, nil
+		return false, true, nil
 	}
 	return d.line(ctx, a, t.text, gap)
 }
 
 // line writes text (skipped when empty), waits gap, then writes Enter alone.
-func (d *Drainer) line(ctx context.Context, a Agent, text string, gap time.Duration) (typed bool, err error) {
+// landed is as for typeIn.
+func (d *Drainer) line(ctx context.Context, a Agent, text string, gap time.Duration) (typed, landed bool, err error) {
+	landed = true
 	if text != "" {
 		if err := d.write(ctx, a, text); err != nil {
-			return false, err
+			return false, false, err
 		}
 		if err := d.sleep(ctx, gap); err != nil {
-			return true, err
+			return true, false, err
 		}
 		// The person may have typed in the gap: an Enter now would submit
 		// their keys merged with our text. Leave both on the prompt.
 		if b := a.Block(d.cfg.Clock.Now()); b == automation.BlockDraft || b == automation.BlockPicker {
-			return true, errPersonTyped
+			return true, false, errPersonTyped
 		}
+		row, ok := a.Prompt()
+		landed = !ok || automation.PromptRowHasText(row)
 	}
 	if err := d.write(ctx, a, enterKey); err != nil {
-		return text != "", err
+		return text != "", landed, err
 	}
-	return false, nil
+	return false, landed, nil
 }
 
 // write is one write into a's PTY, bounded by the write timeout.

@@ -8,12 +8,20 @@ package drain
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 	"unicode"
 
 	"office/automation"
 )
+
+// noteNotTaken is verify's note when the text never showed on the prompt
+// row and the agent did not react: the CLI did not take it.
+const noteNotTaken = "not taken"
+
+// errNotTaken is the failed attempt recorded for a text the CLI did not take.
+var errNotTaken = errors.New("the agent did not take the text: it never showed on the prompt and the agent did not turn busy")
 
 // probeRunes is how much of a line (without white space) must be found on
 // the prompt row to count as our text still sitting there: enough to be
@@ -52,21 +60,27 @@ func (s sign) note() string {
 // record. An agent that cannot be checked (SubmitProfile.Unverifiable, or a
 // prompt row that cannot be read) counts as delivered, "unverified"; so does
 // a check cut short by ctx, since both writes succeeded.
-func (d *Drainer) verify(ctx context.Context, a Agent, t typing) (note string, submitted bool) {
+//
+// landed says the prompt row showed text before the Enter. Without it an
+// empty row proves nothing (the text may never have reached the input), so
+// only the agent turning busy, or the text showing late and then clearing,
+// confirms the submit; if nothing happens at all, verify returns
+// noteNotTaken with submitted false.
+func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (note string, submitted bool) {
 	if a.Submit().Unverifiable {
 		return "unverified", true
 	}
 	if _, ok := a.Prompt(); !ok {
 		return "unverified", true
 	}
-	s, err := d.watch(ctx, a)
+	s, err := d.watch(ctx, a, &landed)
 	if err != nil {
 		return "unverified", true
 	}
 	if s != signNone {
 		return s.note(), true
 	}
-	note, submitted, retry := d.unconfirmed(a, t)
+	note, submitted, retry := d.unconfirmed(a, t, &landed)
 	if !retry {
 		return note, submitted
 	}
@@ -74,7 +88,7 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing) (note string, s
 		return "unverified", true
 	}
 	// Things may have moved during the pause: judge again at the Enter.
-	if note, submitted, retry = d.unconfirmed(a, t); !retry {
+	if note, submitted, retry = d.unconfirmed(a, t, &landed); !retry {
 		return note, submitted
 	}
 	if err := d.write(ctx, a, enterKey); err != nil {
@@ -83,7 +97,7 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing) (note string, s
 		}
 		return "", false
 	}
-	s, err = d.watch(ctx, a)
+	s, err = d.watch(ctx, a, &landed)
 	switch {
 	case err != nil:
 		return "unverified", true
@@ -95,7 +109,7 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing) (note string, s
 
 // watch looks at the agent every verifyPoll for VerifyFor and returns the
 // first sign other than signNone, or signNone at the end. err is ctx's.
-func (d *Drainer) watch(ctx context.Context, a Agent) (sign, error) {
+func (d *Drainer) watch(ctx context.Context, a Agent, landed *bool) (sign, error) {
 	deadline := d.cfg.Clock.Now().Add(d.cfg.VerifyFor)
 	for {
 		wait := min(verifyPoll, deadline.Sub(d.cfg.Clock.Now()))
@@ -103,7 +117,7 @@ func (d *Drainer) watch(ctx context.Context, a Agent) (sign, error) {
 			return signNone, err
 		}
 		now := d.cfg.Clock.Now()
-		if s := look(a, now); s != signNone {
+		if s := look(a, now, landed); s != signNone {
 			return s, nil
 		}
 		if !now.Before(deadline) {
@@ -112,8 +126,10 @@ func (d *Drainer) watch(ctx context.Context, a Agent) (sign, error) {
 	}
 }
 
-// look reads the agent once after an Enter.
-func look(a Agent, now time.Time) sign {
+// look reads the agent once after an Enter. An empty prompt row counts as
+// submitted only once text had landed on it (*landed); text seen on the row
+// now sets *landed.
+func look(a Agent, now time.Time, landed *bool) sign {
 	switch s := a.Status(); {
 	case s == automation.StatusExited || a.Block(now) == automation.BlockExited:
 		return signExited
@@ -122,7 +138,11 @@ func look(a Agent, now time.Time) sign {
 	case s == automation.StatusBusy:
 		return signSubmitted
 	}
-	if row, ok := a.Prompt(); ok && !automation.PromptRowHasText(row) {
+	row, ok := a.Prompt()
+	switch {
+	case ok && automation.PromptRowHasText(row):
+		*landed = true
+	case ok && *landed:
 		return signSubmitted
 	}
 	return signNone
@@ -133,15 +153,17 @@ func look(a Agent, now time.Time) sign {
 // or neither (the text was typed but not submitted). One more Enter is sent
 // only when it can do no harm: no dialog, no block (the person is not at the
 // prompt), and our own text is still what the prompt row shows.
-func (d *Drainer) unconfirmed(a Agent, t typing) (note string, submitted, retry bool) {
+func (d *Drainer) unconfirmed(a Agent, t typing, landed *bool) (note string, submitted, retry bool) {
 	now := d.cfg.Clock.Now()
-	if s := look(a, now); s != signNone {
+	if s := look(a, now, landed); s != signNone {
 		return s.note(), true, false
 	}
 	row, ok := a.Prompt()
 	switch {
 	case !ok:
 		return "unverified", true, false
+	case !*landed && !automation.PromptRowHasText(row):
+		return noteNotTaken, false, false
 	case a.Block(now) != automation.BlockNone, !onRow(row, t.probe):
 		return "", false, false
 	}

@@ -5,6 +5,7 @@ package drain_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -163,6 +164,52 @@ func TestWideTextOnANarrowRowStillCountsAsOurs(t *testing.T) {
 		})
 		h.until(5 * time.Second)
 		checkWrites(t, a.written(), []write{{200 * ms, text, false}, {340 * ms, "\r", false}, {2840 * ms, "\r", false}})
+		h.stop()
+	})
+}
+
+func TestTextTheAgentNeverShowedIsAFailedAttemptNotADelivery(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		a.set(func(a *fakeAgent) { a.ignoreText = 1 }) // still loading: the first text is lost
+		id := h.store.enqueue("a", "hello")
+		h.d.Wake()
+		h.until(4 * time.Second)
+		if n := len(h.store.callsOf("Delivered")); n != 0 {
+			t.Fatalf("a text that never showed was recorded delivered")
+		}
+		fails := h.store.callsOf("AttemptFailed")
+		if len(fails) != 1 || !strings.Contains(fails[0].arg, "did not take the text") {
+			t.Fatalf("AttemptFailed calls %+v, want one 'did not take the text'", fails)
+		}
+		if d := a.markedDrafts(); len(d) != 0 {
+			t.Fatalf("nothing sits on the prompt, but drafts were marked: %q", d)
+		}
+		// After the cooldown the agent takes it.
+		h.until(8 * time.Second)
+		checkCalls(t, h.store, "Delivered", []call{{at: 4940 * ms, id: id, agent: "a", arg: "verified"}})
+		h.stop()
+	})
+}
+
+func TestTextThatShowsLateThenClearsIsVerified(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		id := h.store.enqueue("a", "hello")
+		// The CLI renders the text only after the Enter was pressed, then
+		// clears it as it submits.
+		a.set(func(a *fakeAgent) { a.ignoreText = 1 })
+		go func() {
+			time.Sleep(400 * time.Millisecond)
+			a.set(func(a *fakeAgent) { a.prompt = "hello" })
+			time.Sleep(300 * time.Millisecond)
+			a.set(func(a *fakeAgent) { a.prompt = "" })
+		}()
+		h.d.Wake()
+		h.until(3 * time.Second)
+		checkCalls(t, h.store, "Delivered", []call{{at: 740 * ms, id: id, agent: "a", arg: "verified"}})
 		h.stop()
 	})
 }

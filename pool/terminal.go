@@ -45,7 +45,8 @@ type Behavior struct {
 	// ReadyMarkers must all be on screen for the CLI to count as ready; nil
 	// means ready after the first output and automation.CustomReadyQuiet of quiet.
 	ReadyMarkers []string
-	// ReadySettle is how long the markers must have been visible.
+	// ReadySettle is how long the markers must have been visible, and the
+	// screen still, before the CLI counts as ready.
 	ReadySettle time.Duration
 	// ShellIdle judges status by the PTY's foreground process group: idle
 	// exactly when the agent's own process (the shell) is in the foreground.
@@ -639,7 +640,12 @@ func (t *Terminal) judge(now time.Time) {
 			case t.markerSince.IsZero():
 				t.markerSince = now
 			}
-			t.ready = all && automation.ReadySettled(t.markerSince, b.ReadySettle, now)
+			// Ready once the markers have shown for the settle time and the
+			// screen has been still that long too: a CLI that draws its
+			// input box while it is still loading (Gemini resuming a
+			// conversation) keeps redrawing, and keys typed then are lost.
+			t.ready = all && automation.ReadySettled(t.markerSince, b.ReadySettle, now) &&
+				automation.ReadySettled(lastOut, b.ReadySettle, now)
 		} else if t.firstOutput {
 			t.ready = now.Sub(lastOut) >= automation.CustomReadyQuiet
 		}
