@@ -272,7 +272,7 @@ type fakeAgent struct {
 	writeErr    error
 	exitOnFail  bool          // a failed write means the process has exited
 	hang        chan struct{} // non-nil: Write blocks until closed or ctx is done
-	swallowed   bool // the last text write was ignored
+	swallowed   bool          // the last text write was ignored
 	writes      []write
 	drafts      []string
 }
