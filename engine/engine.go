@@ -362,6 +362,11 @@ func (e *Engine) Close() error {
 			}
 		}
 		wg.Wait()
+		for _, a := range agents {
+			if a.Config.Worktree {
+				e.pruneWorktree(a.Config.Name) // kept if it has work
+			}
+		}
 		if e.store != nil {
 			e.store.Close()
 		}

@@ -281,3 +281,42 @@ func (e *Engine) worktree(name, dir string) (string, error) {
 	}
 	return filepath.Join(wt, sub), nil
 }
+
+// pruneWorktree removes agent name's worktree and its branch office/NAME
+// when they hold no work: no uncommitted or untracked change, and no commit
+// that no other branch has. A worktree with work is kept for the next start
+// (and for the person). It reports whether it removed anything. Errors only
+// mean the worktree is kept.
+func (e *Engine) pruneWorktree(name string) bool {
+	wt := filepath.Join(e.opts.StateDir, "worktrees", name)
+	if _, err := os.Stat(filepath.Join(wt, ".git")); err != nil {
+		return false
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return false
+	}
+	status, err := exec.Command(git, "-C", wt, "status", "--porcelain").Output()
+	if err != nil || len(strings.TrimSpace(string(status))) > 0 {
+		return false
+	}
+	branch := "refs/heads/office/" + name
+	own, err := exec.Command(git, "-C", wt, "rev-list", "--count", branch, "--not", "--exclude=office/"+name, "--branches").Output()
+	if err != nil || strings.TrimSpace(string(own)) != "0" {
+		return false
+	}
+	common, err := exec.Command(git, "-C", wt, "rev-parse", "--path-format=absolute", "--git-common-dir").Output()
+	if err != nil {
+		return false
+	}
+	if out, err := exec.Command(git, "-C", wt, "worktree", "remove", wt).CombinedOutput(); err != nil {
+		e.log.Warn("worktree kept: git worktree remove failed", "agent", name, "err", err, "out", strings.TrimSpace(string(out)))
+		return false
+	}
+	gitDir := strings.TrimSpace(string(common))
+	if out, err := exec.Command(git, "--git-dir", gitDir, "branch", "-D", "office/"+name).CombinedOutput(); err != nil {
+		e.log.Warn("worktree removed, its branch kept", "agent", name, "err", err, "out", strings.TrimSpace(string(out)))
+	}
+	e.log.Info("empty worktree removed", "agent", name)
+	return true
+}

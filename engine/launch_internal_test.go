@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +19,8 @@ import (
 // launchEngine is an Engine with just enough for launch (no agents started).
 func launchEngine(t *testing.T, bin string) *Engine {
 	t.Helper()
-	return &Engine{opts: Options{StateDir: t.TempDir(), Bin: bin, HostEnv: []string{"HOME=" + t.TempDir()}}}
+	return &Engine{opts: Options{StateDir: t.TempDir(), Bin: bin, HostEnv: []string{"HOME=" + t.TempDir()}},
+		log: slog.New(slog.DiscardHandler)}
 }
 
 func builtin(t *testing.T, name string) configs.Profile {
@@ -246,5 +248,62 @@ compact_every = "1h"
 	}
 	if len(msgs) != 1 || msgs[0].Text != "/compact" || msgs[0].Source != "schedule" {
 		t.Fatalf("queue %+v, want one /compact from the schedule", msgs)
+	}
+}
+
+func TestEmptyWorktreeIsRemovedAndOneWithWorkKept(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	env := append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_NOSYSTEM=1", "HOME="+repo)
+	run := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(git, append([]string{"-C", dir}, args...)...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	run(repo, "init", "-q", "-b", "main")
+	run(repo, "commit", "-q", "--allow-empty", "-m", "init")
+	e := launchEngine(t, "")
+	launch := func(name string) string {
+		a := &Agent{Config: configs.Agent{Name: name, Worktree: true}, Profile: builtin(t, "shell")}
+		_, _, dir, err := e.launch(a, []string{"bash"}, repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	empty, dirty, committed := launch("empty"), launch("dirty"), launch("committed")
+	os.WriteFile(filepath.Join(dirty, "draft.txt"), []byte("uncommitted"), 0o644)
+	os.WriteFile(filepath.Join(committed, "done.txt"), []byte("work"), 0o644)
+	run(committed, "add", "done.txt")
+	run(committed, "commit", "-q", "-m", "work")
+
+	if !e.pruneWorktree("empty") {
+		t.Fatal("an empty worktree was kept")
+	}
+	if _, err := os.Stat(empty); !os.IsNotExist(err) {
+		t.Fatalf("empty worktree still on disk: %v", err)
+	}
+	if branches := run(repo, "branch", "--list", "office/empty"); branches != "" {
+		t.Fatalf("branch of the empty worktree kept: %q", branches)
+	}
+	for _, name := range []string{"dirty", "committed"} {
+		if e.pruneWorktree(name) {
+			t.Fatalf("worktree %s with work was removed", name)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dirty, "draft.txt")); string(b) != "uncommitted" {
+		t.Fatal("uncommitted work lost")
+	}
+	// The next start makes a fresh worktree for the pruned agent.
+	if dir := launch("empty"); dir != empty {
+		t.Fatalf("relaunch dir %q", dir)
 	}
 }
