@@ -20,6 +20,10 @@ const (
 	// defaultEnterDelay is the gap between text and Enter when the agent's
 	// SubmitProfile leaves it zero.
 	defaultEnterDelay = 140 * time.Millisecond
+	// settleTries and settleRetry: recording a delivery is tried this often,
+	// the wait doubling from settleRetry, before the message is held.
+	settleTries = 3
+	settleRetry = 100 * time.Millisecond
 	// verifyPoll is how often the prompt row is read while checking a submit.
 	verifyPoll = 100 * time.Millisecond
 	// abandonAfter is how long Run, once cancelled, waits for in-flight

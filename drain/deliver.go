@@ -44,20 +44,29 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		}
 		return
 	}
+	// Stamping may have waited on the store (another writer, an fsync):
+	// look at the agent again right before the first byte.
+	if h := statusHold(a, d.cfg.Clock.Now()) + blockHold(a, d.cfg.Clock.Now()); h != "" {
+		log.Debug("not typing: the agent changed while the attempt was stamped", "hold", h)
+		d.unattempt(ctx, log, m.ID)
+		return
+	}
 	if stamped.Text != m.Text {
 		// The store rendered the text at attempt time (an inbox delivery).
 		t, hold = plan(stamped.Text, a, d.cfg.PasteThreshold)
 		if hold != "" || t.text == "" {
 			log.Info("not typing: the text rendered at attempt time cannot be typed now", "hold", hold)
+			d.unattempt(ctx, log, m.ID)
 			return
 		}
 		m = stamped
 	}
 	ack := context.WithoutCancel(ctx)
 	typed, landed, err := d.typeIn(ctx, a, t)
-	if errors.Is(err, errPersonTyped) {
-		// Our text sits on the prompt with the person's keys: it is theirs
-		// now, never submitted by us and never retyped.
+	if errors.Is(err, errPersonTyped) || errors.Is(err, errPartlyTyped) || (err != nil && typed && ctx.Err() == nil) {
+		// Some of our text (or a whole line of it) reached the prompt and
+		// was not submitted as a whole: it is the person's now, never
+		// retyped (that would duplicate what is there).
 		d.notSubmitted(ack, log, name, a, m, t)
 		return
 	}
@@ -76,11 +85,38 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		d.notSubmitted(ack, log, name, a, m, t)
 		return
 	}
-	if err := d.cfg.Store.Delivered(ack, m.ID, note); err != nil {
-		log.Error("recording delivery", "note", note, "err", err)
-		return
+	d.settleDelivered(ack, log, name, m.ID, note)
+}
+
+// settleDelivered records a delivery, retrying a failing store a few times.
+// If it still fails, the message is remembered as unsettled: it is held
+// ("interrupted") and never typed again by this drain, and each pass tries
+// to record the delivery once more.
+func (d *Drainer) settleDelivered(ctx context.Context, log *slog.Logger, name string, id int64, note string) {
+	wait := settleRetry
+	for try := 1; ; try++ {
+		err := d.cfg.Store.Delivered(ctx, id, note)
+		if err == nil {
+			log.Info("delivered", "note", note)
+			return
+		}
+		if try == settleTries {
+			log.Error("recording a delivery failed; the message is held and not typed again", "note", note, "err", err)
+			d.mu.Lock()
+			d.stateLocked(name).unsettled = map[int64]string{id: note}
+			d.mu.Unlock()
+			return
+		}
+		_ = d.sleep(ctx, wait)
+		wait *= 2
 	}
-	log.Info("delivered", "note", note)
+}
+
+// unattempt records that the stamped attempt on id typed nothing.
+func (d *Drainer) unattempt(ctx context.Context, log *slog.Logger, id int64) {
+	if err := d.cfg.Store.Unattempt(context.WithoutCancel(ctx), id); err != nil {
+		log.Warn("recording an abandoned attempt", "err", err)
+	}
 }
 
 // writeFailed settles an attempt whose write failed. A failure on a live
@@ -97,6 +133,9 @@ func (d *Drainer) writeFailed(ctx, ack context.Context, log *slog.Logger, name s
 		return
 	case statusHold(a, d.cfg.Clock.Now()) == HoldExited:
 		log.Info("agent exited during delivery; the message stays queued, no attempt counted", "err", werr)
+		if !typed {
+			d.unattempt(ack, log, m.ID)
+		}
 		return
 	}
 	dropped, attempts, err := d.cfg.Store.AttemptFailed(ack, m.ID, werr.Error(), d.cfg.MaxAttempts)
@@ -117,7 +156,7 @@ func (d *Drainer) writeFailed(ctx, ack context.Context, log *slog.Logger, name s
 // text counts as a draft, and the person is told.
 func (d *Drainer) notSubmitted(ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing) {
 	a.MarkDraft(t.text)
-	if err := d.cfg.Store.Drop(ack, m.ID, "typed, not submitted"); err != nil {
+	if err := d.cfg.Store.Drop(ack, m.ID, ReasonTypedNotSubmitted); err != nil {
 		log.Error("dropping a message typed but not submitted", "err", err)
 	}
 	log.Warn("message typed but not submitted; it sits on the prompt as a draft", "text", preview(t.text))

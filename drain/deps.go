@@ -25,6 +25,8 @@ type Store interface {
 	Paused(ctx context.Context, agent string) (agentPaused, floorPaused bool, err error)
 	// Attempt stamps the message's last attempt; drain calls it before writing.
 	Attempt(ctx context.Context, id int64) (queue.Message, error)
+	// Unattempt records that a stamped attempt typed nothing after all.
+	Unattempt(ctx context.Context, id int64) error
 	// Delivered removes a message that was typed and submitted, noting how
 	// the submit was confirmed.
 	Delivered(ctx context.Context, id int64, note string) error

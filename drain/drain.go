@@ -46,6 +46,9 @@ type agentState struct {
 	// until one was.
 	stored      string
 	storedKnown bool
+	// unsettled holds a message that was delivered but whose delivery the
+	// store did not record, with its note: it is held, never retyped.
+	unsettled map[int64]string
 }
 
 // New returns a Drainer for cfg (zero fields take their defaults; see Config).
@@ -172,6 +175,17 @@ func (d *Drainer) consider(ctx context.Context, name string) (coolsAt time.Time)
 			d.setHold(ctx, name, "")
 			return time.Time{}
 		}
+		if note, ok := d.unsettled(name, m.ID); ok {
+			// Delivered already: only the record is missing. Try again.
+			if err := d.cfg.Store.Delivered(ctx, m.ID, note); err != nil {
+				d.setHold(ctx, name, HoldInterrupted)
+				return time.Time{}
+			}
+			d.mu.Lock()
+			d.stateLocked(name).unsettled = nil
+			d.mu.Unlock()
+			continue
+		}
 		v := d.check(ctx, name, a, m)
 		switch {
 		case v.err != nil:
@@ -227,6 +241,15 @@ func (d *Drainer) finished(name string) {
 	d.stateLocked(name).inFlight = false
 	d.mu.Unlock()
 	d.Wake()
+}
+
+// unsettled returns the note of message id if it was delivered but not yet
+// recorded as such.
+func (d *Drainer) unsettled(name string, id int64) (string, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	note, ok := d.stateLocked(name).unsettled[id]
+	return note, ok
 }
 
 // busy reports whether a submit to the agent is in flight.

@@ -55,6 +55,10 @@ type fakeStore struct {
 	// renderAt, if set, replaces a message's text when it is attempted (as
 	// the inbox layer renders a delivery at attempt time).
 	renderAt func(queue.Message) string
+	// onAttempt, if set, runs (unlocked) after an attempt is stamped.
+	onAttempt func()
+	// deliveredErrs is how many Delivered calls fail before one succeeds.
+	deliveredErrs int
 }
 
 func newFakeStore(start time.Time) *fakeStore {
@@ -195,12 +199,33 @@ func (s *fakeStore) Attempt(ctx context.Context, id int64) (queue.Message, error
 		m.Text = s.renderAt(*m)
 	}
 	s.record(call{op: "Attempt", id: id, agent: m.Agent})
+	if f := s.onAttempt; f != nil {
+		s.mu.Unlock()
+		f()
+		s.mu.Lock()
+	}
 	return *m, nil
+}
+
+func (s *fakeStore) Unattempt(ctx context.Context, id int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.find(id)
+	if m == nil {
+		return errNotFound
+	}
+	s.record(call{op: "Unattempt", id: id, agent: m.Agent})
+	return nil
 }
 
 func (s *fakeStore) Delivered(ctx context.Context, id int64, note string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.deliveredErrs > 0 {
+		s.deliveredErrs--
+		s.record(call{op: "DeliveredFailed", id: id})
+		return errors.New("database is locked")
+	}
 	m, ok := s.remove(id)
 	if !ok {
 		return errNotFound

@@ -21,6 +21,15 @@ import (
 // and its Enter.
 var errPersonTyped = errors.New("the person typed into the prompt before the Enter")
 
+// errPartlyTyped stops a line-by-line submit after some lines went in: the
+// rest must not be typed, and what went in must not be typed again.
+var errPartlyTyped = errors.New("only some lines were typed")
+
+// ReasonTypedNotSubmitted is the drop reason of a message whose text reached
+// the prompt but was not submitted by office (the store layer may treat it as
+// delivered to the agent: it is on the agent's prompt, not to be retyped).
+const ReasonTypedNotSubmitted = "typed, not submitted"
+
 // The bytes the drain writes besides message text. Nothing else: no Esc, no
 // Ctrl-C, no Ctrl-U.
 const (
@@ -98,10 +107,15 @@ func (d *Drainer) typeIn(ctx context.Context, a Agent, t typing) (typed, landed 
 		}
 		return d.line(ctx, a, pasteStart+t.text+pasteEnd, pasteGap)
 	case modeLines:
+		n := 0
 		for l := range strings.SplitSeq(t.text, "\n") {
 			if typed, _, err := d.line(ctx, a, l, gap); err != nil {
+				if n > 0 {
+					return true, true, errors.Join(errPartlyTyped, err)
+				}
 				return typed, true, err
 			}
+			n++
 		}
 		return false, true, nil
 	}

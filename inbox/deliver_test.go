@@ -3,6 +3,7 @@ package inbox
 import (
 	"errors"
 	"fmt"
+	"office/drain"
 	"strings"
 	"testing"
 
@@ -174,7 +175,7 @@ func TestDroppedDeliveryReleasesItsItems(t *testing.T) {
 	if _, err := e.ds.Attempt(e.ctx, msg); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.ds.Drop(e.ctx, msg, "typed, not submitted"); err != nil {
+	if err := e.ds.Drop(e.ctx, msg, "nothing left to type after sanitizing"); err != nil {
 		t.Fatal(err)
 	}
 	if its := e.items("a", StatePending); len(its) != 1 {
@@ -183,6 +184,22 @@ func TestDroppedDeliveryReleasesItsItems(t *testing.T) {
 	if st, _ := e.mailState(mid); st != MailQueued {
 		t.Fatalf("mail %s after drop, want queued", st)
 	}
+	// Typed but not submitted: the text sits on the agent's prompt, so the
+	// items are delivered (never typed twice) and the mail is working.
+	msg = e.schedule("a")
+	if _, err := e.ds.Attempt(e.ctx, msg); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.ds.Drop(e.ctx, msg, drain.ReasonTypedNotSubmitted); err != nil {
+		t.Fatal(err)
+	}
+	if its := e.items("a", StatePending); len(its) != 0 {
+		t.Fatalf("items typed onto the prompt went back to pending: %d", len(its))
+	}
+	if st, _ := e.mailState(mid); st != MailWorking {
+		t.Fatalf("mail %s after typed-not-submitted, want working", st)
+	}
+	mid = e.mail(MailRequestArgs{To: "a", From: "b", Title: "t2", Text: "y"})
 	// Failed attempts: released only when the third drops the message.
 	msg = e.schedule("a")
 	for i := 1; i <= 3; i++ {

@@ -7,6 +7,7 @@ package inbox
 
 import (
 	"context"
+	"office/drain"
 	"strings"
 
 	"office/queue"
@@ -139,11 +140,16 @@ func (d DrainStore) AttemptFailed(ctx context.Context, id int64, errText string,
 	return dropped, attempts, nil
 }
 
-// Drop removes the message untyped (or typed but not submitted); the items
-// an inbox delivery leased go back to pending in the same transaction.
+// Drop removes the message untyped; the items an inbox delivery leased go
+// back to pending in the same transaction. A delivery typed but not submitted
+// (drain.ReasonTypedNotSubmitted) is different: its text sits on the agent's
+// prompt, so its items count as delivered (and their mail as working), never
+// typed a second time.
 func (d DrainStore) Drop(ctx context.Context, id int64, reason string) error {
 	var m queue.Message
 	var n int
+	var its []Item
+	onPrompt := reason == drain.ReasonTypedNotSubmitted
 	err := d.Store.Update(ctx, func(tx *queue.Tx) error {
 		var err error
 		if m, err = tx.Get(id); err != nil {
@@ -152,13 +158,21 @@ func (d DrainStore) Drop(ctx context.Context, id int64, reason string) error {
 		if err := tx.Drop(id, reason); err != nil {
 			return err
 		}
+		if onPrompt && m.Kind == queue.KindInbox {
+			its, err = d.Svc.AckTx(tx, id)
+			return err
+		}
 		n, err = d.Svc.ReleaseTx(tx, id, reason)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if m.Kind == queue.KindInbox {
+	switch {
+	case m.Kind != queue.KindInbox:
+	case onPrompt:
+		d.observe(DeliveryEvent{Kind: DeliveryAcked, Agent: m.Agent, MsgID: id, Items: its})
+	default:
 		d.observe(DeliveryEvent{Kind: DeliveryReleased, Agent: m.Agent, MsgID: id, Released: n})
 	}
 	return nil

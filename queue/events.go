@@ -41,6 +41,8 @@ const (
 	EventAgentRemoved  = "agent_removed"
 	// EventInterrupted: an attempt was under way when the office stopped.
 	EventInterrupted = "interrupted"
+	// EventAttemptAbandoned: an attempt was given up before anything was typed.
+	EventAttemptAbandoned = "attempt_abandoned"
 )
 
 // appendEvent writes e in t; At zero means the transaction's time.

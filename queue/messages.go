@@ -667,3 +667,29 @@ func (s *Store) RecoverInterrupted(ctx context.Context) (int, error) {
 	}
 	return n, nil
 }
+
+// Unattempt records that an attempt stamped with Attempt was abandoned before
+// anything was typed (the agent got busy, a draft appeared, the agent
+// exited): the message is no longer in flight, so a later stop of the office
+// does not mark it interrupted. It logs "attempt_abandoned". ErrNotFound if
+// the message is not queued. Returns once durable.
+func (s *Store) Unattempt(ctx context.Context, id int64) error {
+	return s.update(ctx, fmt.Sprintf("abandon attempt on message %d", id), func(t *Tx) error { return t.Unattempt(id) })
+}
+
+// Unattempt is Store.Unattempt inside t.
+func (t *Tx) Unattempt(id int64) error {
+	op := fmt.Sprintf("abandon attempt on message %d", id)
+	var agent string
+	err := t.queryRow(`UPDATE messages SET in_flight = 0 WHERE id = ? RETURNING agent`, id).Scan(&agent)
+	if errors.Is(err, sql.ErrNoRows) {
+		return opErr(op, ErrNotFound)
+	}
+	if err != nil {
+		return opErr(op, err)
+	}
+	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventAttemptAbandoned, Detail: "nothing typed"}); err != nil {
+		return opErr(op, err)
+	}
+	return nil
+}

@@ -1041,3 +1041,27 @@ func TestRecoverInterruptedHoldsPlainMessagesAndRetriesInboxOnes(t *testing.T) {
 		t.Fatalf("%d interrupted events, want 2", count)
 	}
 }
+
+func TestUnattemptedMessageIsNotInterruptedByALaterStop(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "q.db")
+	s := openAt(t, path, Options{}, "a")
+	id, _ := s.Enqueue(ctx, "a", "never typed", EnqueueOptions{})
+	if _, err := s.Attempt(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Unattempt(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s = openAt(t, path, Options{}, "a")
+	if n, err := s.RecoverInterrupted(ctx); err != nil || n != 0 {
+		t.Fatalf("RecoverInterrupted = %d, %v; want 0", n, err)
+	}
+	if m, _ := s.Get(ctx, id); m.Interrupted {
+		t.Fatal("an abandoned attempt was marked interrupted")
+	}
+	if err := s.Unattempt(ctx, 999); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Unattempt of a missing message: %v", err)
+	}
+}
