@@ -62,6 +62,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		m = stamped
 	}
 	ack := context.WithoutCancel(ctx)
+	typing := d.cfg.Clock.Now()
 	typed, landed, err := d.typeIn(ctx, a, t)
 	if errors.Is(err, errPersonTyped) || errors.Is(err, errPartlyTyped) || (err != nil && typed && ctx.Err() == nil) {
 		// Some of our text (or a whole line of it) reached the prompt and
@@ -76,9 +77,21 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	}
 	note, ok := d.verify(ctx, a, t, landed)
 	if !ok && note == noteNotTaken {
-		// Nothing showed: the CLI ignored the keys (still loading, say).
-		// Nothing sits on the prompt, so a later attempt duplicates nothing.
-		d.writeFailed(ctx, ack, log, name, a, m, t, false, errNotTaken)
+		if a.LastOutput().After(typing) {
+			// The agent kept drawing but never showed our text: its UI
+			// dropped the keys (a CLI still loading). Nothing of it is
+			// pending anywhere, so a later attempt duplicates nothing.
+			d.writeFailed(ctx, ack, log, name, a, m, t, false, errNotTaken)
+			return
+		}
+		// No output at all since we typed: the agent may not be reading
+		// its input, and our bytes may wait there to be read later. Typing
+		// again could duplicate them: only the person may.
+		log.Warn("the agent showed nothing after the text; held until released", "text", preview(m.Text))
+		if err := d.cfg.Store.Hold(ack, m.ID, "the agent showed nothing after it was typed; it may still read it"); err != nil {
+			log.Error("holding the message", "err", err)
+		}
+		d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: NoticeHeld, Text: m.Text})
 		return
 	}
 	if !ok {

@@ -87,3 +87,30 @@ func TestLineByLineFailureAfterALineWentInIsNotRetyped(t *testing.T) {
 		h.stop()
 	})
 }
+
+// partialErr is a write error after some bytes went in (as pool reports it).
+type partialErr struct{}
+
+func (partialErr) Error() string { return "i/o timeout (after 4096 bytes were written)" }
+func (partialErr) Partial() bool { return true }
+
+func TestTextCutShortByAFailedWriteIsNotRetyped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		a.set(func(a *fakeAgent) { a.writeErr = partialErr{} })
+		h.store.enqueue("a", "a long text")
+		h.d.Wake()
+		h.until(15 * time.Second)
+		if w := a.written(); len(w) != 1 {
+			t.Fatalf("writes %+v: a text partly written must not be typed again", w)
+		}
+		if q := h.store.queued("a"); len(q) != 0 {
+			t.Fatalf("still queued for a retry: %+v", q)
+		}
+		if got := h.noticeList(); len(got) != 1 || got[0].Kind != drain.NoticeTypedNotSubmitted {
+			t.Fatalf("notices %+v, want one typed_not_submitted", got)
+		}
+		h.stop()
+	})
+}

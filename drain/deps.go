@@ -27,6 +27,9 @@ type Store interface {
 	Attempt(ctx context.Context, id int64) (queue.Message, error)
 	// Unattempt records that a stamped attempt typed nothing after all.
 	Unattempt(ctx context.Context, id int64) error
+	// Hold marks a message interrupted: it may have reached the agent
+	// unseen, so only the person may have it typed again.
+	Hold(ctx context.Context, id int64, reason string) error
 	// Delivered removes a message that was typed and submitted, noting how
 	// the submit was confirmed.
 	Delivered(ctx context.Context, id int64, note string) error
@@ -59,6 +62,8 @@ type Agent interface {
 	// Prompt returns the prompt row's current text; ok is false when the row
 	// cannot be read (no evidence either way).
 	Prompt() (text string, ok bool)
+	// LastOutput is when the agent's terminal last produced output.
+	LastOutput() time.Time
 	// Write sends p to the PTY, serialized with every other write to it. nil
 	// means every byte reached the PTY; an exited or closed PTY is an error,
 	// never a silent success. Write should return early with an error once
@@ -121,6 +126,10 @@ const (
 	// NoticePreconditionDropped: the message's precondition no longer held,
 	// so it was dropped without typing.
 	NoticePreconditionDropped = "precondition_dropped"
+	// NoticeHeld: the message was typed but the agent showed nothing at all
+	// afterwards (it may not be reading its input); it is held as
+	// interrupted until the person releases or removes it.
+	NoticeHeld = "held"
 )
 
 // Preconditions checks a head message just before it would be typed (gate 6).

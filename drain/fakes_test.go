@@ -207,6 +207,18 @@ func (s *fakeStore) Attempt(ctx context.Context, id int64) (queue.Message, error
 	return *m, nil
 }
 
+func (s *fakeStore) Hold(ctx context.Context, id int64, reason string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.find(id)
+	if m == nil {
+		return errNotFound
+	}
+	m.Interrupted = true
+	s.record(call{op: "Hold", id: id, agent: m.Agent, arg: reason})
+	return nil
+}
+
 func (s *fakeStore) Unattempt(ctx context.Context, id int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -298,6 +310,7 @@ type fakeAgent struct {
 	exitOnFail  bool          // a failed write means the process has exited
 	hang        chan struct{} // non-nil: Write blocks until closed or ctx is done
 	swallowed   bool          // the last text write was ignored
+	lastOutput  time.Time     // what LastOutput reports
 	writes      []write
 	drafts      []string
 }
@@ -350,6 +363,12 @@ func (a *fakeAgent) Prompt() (string, bool) {
 		return "", false
 	}
 	return "❯\u00a0" + a.prompt, true
+}
+
+func (a *fakeAgent) LastOutput() time.Time {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lastOutput
 }
 
 func (a *fakeAgent) MarkDraft(text string) {

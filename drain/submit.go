@@ -128,7 +128,8 @@ func (d *Drainer) line(ctx context.Context, a Agent, text string, gap time.Durat
 	landed = true
 	if text != "" {
 		if err := d.write(ctx, a, text); err != nil {
-			return false, false, err
+			// Part of the text may be on the prompt (a write cut short).
+			return partial(err), false, err
 		}
 		if err := d.sleep(ctx, gap); err != nil {
 			return true, false, err
@@ -145,6 +146,14 @@ func (d *Drainer) line(ctx context.Context, a Agent, text string, gap time.Durat
 		return text != "", landed, err
 	}
 	return false, landed, nil
+}
+
+// partial reports whether err says some bytes were written before it failed
+// (pool.PartialWriteError, seen through an interface so drain does not
+// depend on pool).
+func partial(err error) bool {
+	var p interface{ Partial() bool }
+	return errors.As(err, &p) && p.Partial()
 }
 
 // write is one write into a's PTY, bounded by the write timeout.

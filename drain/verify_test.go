@@ -173,6 +173,11 @@ func TestTextTheAgentNeverShowedIsAFailedAttemptNotADelivery(t *testing.T) {
 		h := newHarness(t, []string{"a"}, nil)
 		a := h.agent("a")
 		a.set(func(a *fakeAgent) { a.ignoreText = 1 }) // still loading: the first text is lost
+		go func() {
+			// ... while it keeps drawing (its loading screen).
+			time.Sleep(500 * time.Millisecond)
+			a.set(func(a *fakeAgent) { a.lastOutput = time.Now() })
+		}()
 		id := h.store.enqueue("a", "hello")
 		h.d.Wake()
 		h.until(4 * time.Second)
@@ -210,6 +215,33 @@ func TestTextThatShowsLateThenClearsIsVerified(t *testing.T) {
 		h.d.Wake()
 		h.until(3 * time.Second)
 		checkCalls(t, h.store, "Delivered", []call{{at: 740 * ms, id: id, agent: "a", arg: "verified"}})
+		h.stop()
+	})
+}
+
+func TestTextAnAgentThatDrawsNothingMayStillReadIsHeldNotRetyped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		// A hung agent: it does not read its input, so nothing shows, and
+		// it draws nothing at all.
+		a.set(func(a *fakeAgent) { a.ignoreText = 1 })
+		id := h.store.enqueue("a", "hello")
+		h.d.Wake()
+		h.until(15 * time.Second)
+		checkWrites(t, a.written(), []write{{200 * ms, "hello", false}, {340 * ms, "\r", false}})
+		if c := h.store.callsOf("Hold"); len(c) != 1 || c[0].id != id {
+			t.Fatalf("Hold calls %+v, want one for %d", c, id)
+		}
+		if n := len(h.store.callsOf("AttemptFailed")); n != 0 {
+			t.Fatalf("AttemptFailed calls = %d: a retry could type it twice", n)
+		}
+		if got := h.noticeList(); len(got) != 1 || got[0].Kind != drain.NoticeHeld {
+			t.Fatalf("notices %+v, want one held", got)
+		}
+		if got := h.d.Holds()["a"]; got != drain.HoldInterrupted {
+			t.Fatalf("hold %q, want %q", got, drain.HoldInterrupted)
+		}
 		h.stop()
 	})
 }

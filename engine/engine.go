@@ -449,6 +449,7 @@ func (deadAgent) Ready(time.Time) bool             { return false }
 func (deadAgent) BracketedPaste() bool             { return false }
 func (deadAgent) Submit() drain.SubmitProfile      { return drain.SubmitProfile{} }
 func (deadAgent) Prompt() (string, bool)           { return "", false }
+func (deadAgent) LastOutput() time.Time            { return time.Time{} }
 func (deadAgent) MarkDraft(string)                 {}
 func (d deadAgent) Write(context.Context, []byte) error {
 	return fmt.Errorf("agent not started: %v", d.err)

@@ -30,3 +30,23 @@ func (e *SpawnError) Error() string {
 
 // Unwrap returns the cause.
 func (e *SpawnError) Unwrap() error { return e.Err }
+
+// PartialWriteError is a write that failed after some of its bytes reached
+// the PTY (a deadline cut a write into a child that stopped reading): those
+// bytes are on the agent's input now.
+type PartialWriteError struct {
+	Written int
+	Err     error
+}
+
+// Error says how much was written before the failure.
+func (e *PartialWriteError) Error() string {
+	return fmt.Sprintf("%v (after %d bytes were written)", e.Err, e.Written)
+}
+
+// Unwrap returns the cause.
+func (e *PartialWriteError) Unwrap() error { return e.Err }
+
+// Partial reports true: some bytes were written. Callers that must not
+// import pool test for it with an interface{ Partial() bool }.
+func (e *PartialWriteError) Partial() bool { return true }

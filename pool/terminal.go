@@ -298,33 +298,45 @@ func (t *Terminal) Input(p []byte) error {
 // Write sends automated bytes (the drain's text and Enter, an approved dialog
 // choice) to the agent without feeding the line model. It returns once every
 // byte has been written to the PTY (nil), or with an error: ErrExited, ErrClosed,
-// a write error, or ctx's error if ctx ends first. ctx's deadline also bounds
-// the PTY write itself (os.ErrDeadlineExceeded when a child stops reading);
-// a write cut by it may have put part of p into the PTY.
+// a write error, or ctx's error if ctx ends first. If ctx ends while p is
+// still queued behind other writes, it is withdrawn and never written; if it
+// ends during the write, the write is interrupted, and a *PartialWriteError
+// says when some of p reached the PTY. ctx's deadline also bounds the PTY
+// write itself (os.ErrDeadlineExceeded when a child stops reading).
 func (t *Terminal) Write(ctx context.Context, p []byte) error {
 	if err := t.usable(); err != nil {
 		return err
 	}
 	res := make(chan error, 1)
 	deadline, _ := ctx.Deadline()
-	t.writes.enqueue(p, res, deadline)
+	req := t.writes.enqueue(p, res, deadline)
+	var err error
 	select {
-	case err := <-res:
-		if err != nil {
-			return fmt.Errorf("pool: write to %q: %w", t.name, err)
-		}
-		if len(p) == 1 && p[0] == '\r' {
-			t.mu.Lock()
-			t.startTurnLocked(t.now(), false)
-			t.mu.Unlock()
-			t.emit(EventTurnStart)
-		}
-		return nil
+	case err = <-res:
 	case <-t.closed:
-		return fmt.Errorf("pool: write to %q: %w", t.name, ErrClosed)
+		if t.writes.cancel(req) {
+			return fmt.Errorf("pool: write to %q: %w", t.name, ErrClosed)
+		}
+		err = <-res
 	case <-ctx.Done():
-		return fmt.Errorf("pool: write to %q: %w", t.name, ctx.Err())
+		// A write still queued is withdrawn (nothing of it is ever written);
+		// one under way is interrupted and its own result, which says how
+		// much went in, is what counts.
+		if t.writes.cancel(req) {
+			return fmt.Errorf("pool: write to %q: %w", t.name, ctx.Err())
+		}
+		err = <-res
 	}
+	if err != nil {
+		return fmt.Errorf("pool: write to %q: %w", t.name, err)
+	}
+	if len(p) == 1 && p[0] == '\r' {
+		t.mu.Lock()
+		t.startTurnLocked(t.now(), false)
+		t.mu.Unlock()
+		t.emit(EventTurnStart)
+	}
+	return nil
 }
 
 // startTurnLocked records a submitting Enter (the person's, or an automated

@@ -11,11 +11,20 @@ import (
 	"time"
 )
 
+// States of a writeReq.
+const (
+	reqQueued   = iota // waiting in the queue
+	reqStarted         // being written
+	reqDone            // written or failed; its result is sent
+	reqWithdrawn       // withdrawn before it started: never written
+)
+
 // writeReq is one write; res, if non-nil, receives its outcome.
 type writeReq struct {
 	data     []byte
 	res      chan<- error
 	deadline time.Time // zero: none
+	state    int       // guarded by writeQueue.mu
 }
 
 // writeQueue serializes every write into one PTY master. Enqueueing never
@@ -24,7 +33,7 @@ type writeReq struct {
 type writeQueue struct {
 	f    *os.File
 	mu   sync.Mutex
-	reqs []writeReq
+	reqs []*writeReq
 	sig  chan struct{}
 }
 
@@ -32,16 +41,36 @@ func newWriteQueue(f *os.File) *writeQueue {
 	return &writeQueue{f: f, sig: make(chan struct{}, 1)}
 }
 
-// enqueue appends a copy of p; a non-zero deadline bounds its write.
-func (q *writeQueue) enqueue(p []byte, res chan<- error, deadline time.Time) {
-	data := append([]byte(nil), p...)
+// enqueue appends a copy of p; a non-zero deadline bounds its write. The
+// returned request can be withdrawn or interrupted (see cancel).
+func (q *writeQueue) enqueue(p []byte, res chan<- error, deadline time.Time) *writeReq {
+	r := &writeReq{data: append([]byte(nil), p...), res: res, deadline: deadline}
 	q.mu.Lock()
-	q.reqs = append(q.reqs, writeReq{data: data, res: res, deadline: deadline})
+	q.reqs = append(q.reqs, r)
 	q.mu.Unlock()
 	select {
 	case q.sig <- struct{}{}:
 	default:
 	}
+	return r
+}
+
+// cancel stops r for a caller that gives up on it. A request still queued is
+// withdrawn: it will never be written, and cancel reports true. A request
+// being written is interrupted (its write deadline is moved to now), and
+// cancel reports false: its result, which says how much went in, arrives on
+// its res channel as usual.
+func (q *writeQueue) cancel(r *writeReq) (withdrawn bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	switch r.state {
+	case reqQueued:
+		r.state = reqWithdrawn
+		return true
+	case reqStarted:
+		_ = q.f.SetWriteDeadline(time.Now())
+	}
+	return false
 }
 
 // reply is the screen's non-blocking sink for query answers (DA1, CPR, ...).
@@ -57,24 +86,7 @@ func (q *writeQueue) run(done, closed <-chan struct{}) {
 		q.reqs = nil
 		q.mu.Unlock()
 		for _, r := range reqs {
-			var err error
-			select {
-			case <-closed:
-				err = ErrClosed
-			case <-done:
-				err = ErrExited
-			default:
-				// The master is non-blocking (poller-backed), so a deadline
-				// really interrupts a write into a child that stopped reading.
-				_ = q.f.SetWriteDeadline(r.deadline)
-				_, err = q.f.Write(r.data)
-				if errors.Is(err, os.ErrClosed) {
-					err = ErrClosed
-				}
-			}
-			if r.res != nil {
-				r.res <- err
-			}
+			q.serve(r, done, closed)
 		}
 		select {
 		case <-q.sig:
@@ -82,6 +94,43 @@ func (q *writeQueue) run(done, closed <-chan struct{}) {
 			q.failPending(ErrClosed)
 			return
 		}
+	}
+}
+
+// serve writes one request, unless it was withdrawn, and sends its result.
+func (q *writeQueue) serve(r *writeReq, done, closed <-chan struct{}) {
+	var err error
+	select {
+	case <-closed:
+		err = ErrClosed
+	case <-done:
+		err = ErrExited
+	default:
+		q.mu.Lock()
+		if r.state == reqWithdrawn {
+			q.mu.Unlock()
+			return
+		}
+		r.state = reqStarted
+		// The master is non-blocking (poller-backed), so a deadline really
+		// interrupts a write into a child that stopped reading. Set under
+		// the lock, so a cancel of the previous request cannot move it.
+		_ = q.f.SetWriteDeadline(r.deadline)
+		q.mu.Unlock()
+		var n int
+		n, err = q.f.Write(r.data)
+		if errors.Is(err, os.ErrClosed) {
+			err = ErrClosed
+		}
+		if err != nil && n > 0 {
+			err = &PartialWriteError{Written: n, Err: err}
+		}
+	}
+	q.mu.Lock()
+	r.state = reqDone
+	q.mu.Unlock()
+	if r.res != nil {
+		r.res <- err
 	}
 }
 
