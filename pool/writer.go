@@ -13,10 +13,10 @@ import (
 
 // States of a writeReq.
 const (
-	reqQueued   = iota // waiting in the queue
-	reqStarted         // being written
-	reqDone            // written or failed; its result is sent
-	reqWithdrawn       // withdrawn before it started: never written
+	reqQueued    = iota // waiting in the queue
+	reqStarted          // being written
+	reqDone             // written or failed; its result is sent
+	reqWithdrawn        // withdrawn before it started: never written
 )
 
 // writeReq is one write; res, if non-nil, receives its outcome.
