@@ -233,3 +233,25 @@ func TestLeasesOfARemovedQueueMessageAreReleasedBySchedule(t *testing.T) {
 		t.Fatal("item not released")
 	}
 }
+
+func TestDeliveryRemovedWhileBeingTypedStillCountsItsItems(t *testing.T) {
+	e := newEnv(t)
+	e.mail(MailRequestArgs{To: "a", From: "b", Title: "t", Text: "x"})
+	msg := e.schedule("a")
+	if _, err := e.ds.Attempt(e.ctx, msg); err != nil {
+		t.Fatal(err)
+	}
+	// The person removes the queue message while its text is on the way.
+	if err := e.ds.Store.Remove(e.ctx, msg, "removed by the person"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.ds.Delivered(e.ctx, msg, "verified"); err != nil {
+		t.Fatalf("Delivered after removal: %v", err)
+	}
+	if its := e.items("a", StatePending); len(its) != 0 {
+		t.Fatalf("%d items back to pending: they would be typed a second time", len(its))
+	}
+	if its := e.items("a", StateDelivered); len(its) != 1 {
+		t.Fatalf("delivered items: %d, want 1", len(its))
+	}
+}

@@ -7,6 +7,8 @@ package inbox
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"office/drain"
 	"strings"
 
@@ -94,7 +96,20 @@ func (d DrainStore) Delivered(ctx context.Context, id int64, note string) error 
 	var its []Item
 	err := d.Store.Update(ctx, func(tx *queue.Tx) error {
 		var err error
-		if m, err = tx.Get(id); err != nil {
+		if m, err = tx.Get(id); errors.Is(err, queue.ErrNotFound) {
+			// The person removed the delivery while it was being typed and
+			// checked: it reached the agent all the same, so its items are
+			// delivered (never put back to be typed again).
+			if its, err = d.Svc.AckTx(tx, id); err != nil {
+				return err
+			}
+			if len(its) == 0 {
+				return fmt.Errorf("inbox: delivered message %d: %w", id, queue.ErrNotFound)
+			}
+			m = queue.Message{ID: id, Agent: its[0].Receiver, Kind: queue.KindInbox}
+			return nil
+		}
+		if err != nil {
 			return err
 		}
 		if err := tx.Delivered(id, note); err != nil {
