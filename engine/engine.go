@@ -75,7 +75,10 @@ type Engine struct {
 	closing  bool
 	restarts map[string]*restartState
 	exitSeen map[*pool.Terminal]bool // terminals whose exit was handled
-	stopped  chan struct{}           // closed by Close
+	// restarting counts onExit goroutines; Add only under mu while not
+	// closing, so Close can wait for them.
+	restarting sync.WaitGroup
+	stopped    chan struct{} // closed by Close
 
 	closeOnce sync.Once
 }
@@ -348,9 +351,14 @@ func (e *Engine) Close() error {
 		}
 		e.mu.Lock()
 		e.closing = true
-		agents := append([]*Agent(nil), e.agents...)
 		e.mu.Unlock()
 		close(e.stopped)
+		// A restart under way finishes first (its new terminal, if any, is
+		// in the roster then, or closed by the restart itself).
+		e.restarting.Wait()
+		e.mu.Lock()
+		agents := append([]*Agent(nil), e.agents...)
+		e.mu.Unlock()
 		var wg sync.WaitGroup
 		for _, a := range agents {
 			if a.Term != nil {

@@ -41,6 +41,12 @@ func wantsRestart(a *Agent, code int) bool {
 // and a check after publishing may both call it).
 func (e *Engine) onExit(name string, t *pool.Terminal) {
 	e.mu.Lock()
+	if e.closing {
+		e.mu.Unlock()
+		return
+	}
+	e.restarting.Add(1) // Close waits for this goroutine
+	defer e.restarting.Done()
 	if e.exitSeen == nil {
 		e.exitSeen = map[*pool.Terminal]bool{}
 	}
