@@ -167,13 +167,7 @@ func TestAgentThatCannotStartHoldsItsMessagesAsExited(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Wake()
-	deadline := time.Now().Add(10 * time.Second)
-	for e.Holds()["ghost"] != "exited" {
-		if time.Now().After(deadline) {
-			t.Fatalf("hold %q, want exited", e.Holds()["ghost"])
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitCond(t, 10*time.Second, "held: exited", func() bool { return e.Holds()["ghost"] == "exited" })
 	m, err := e.Store().Get(ctx, id)
 	if err != nil || m.Attempts != 0 {
 		t.Fatalf("message %+v (%v): want it queued with no attempt", m, err)

@@ -11,9 +11,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -39,6 +41,8 @@ func TestMain(m *testing.M) {
 type agentSpec struct {
 	name string
 	args []string // extra fake agent flags
+	// keys are more [[agent]] keys (parent, role, task), written when non-empty.
+	keys map[string]string
 }
 
 // office is one test office: a config, a state dir and the fake agents' logs.
@@ -70,7 +74,13 @@ func newOffice(t testing.TB, agents ...agentSpec) *office {
 		for i, s := range argv {
 			q[i] = fmt.Sprintf("%q", s)
 		}
-		fmt.Fprintf(&b, "[[agent]]\nname = %q\nprofile = \"claude\"\ncommand = [%s]\n\n", a.name, strings.Join(q, ", "))
+		fmt.Fprintf(&b, "[[agent]]\nname = %q\nprofile = \"claude\"\ncommand = [%s]\n", a.name, strings.Join(q, ", "))
+		for _, k := range slices.Sorted(maps.Keys(a.keys)) {
+			if v := a.keys[k]; v != "" {
+				fmt.Fprintf(&b, "%s = %q\n", k, v)
+			}
+		}
+		b.WriteString("\n")
 	}
 	if err := os.WriteFile(o.config, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
@@ -120,6 +130,24 @@ func (o *office) must(args ...string) string {
 // startServe starts `office serve` and waits until every agent is idle.
 func (o *office) startServe() {
 	o.t.Helper()
+	o.startServeUntil("every agent idle", func() bool {
+		st, ok := o.status()
+		if !ok || len(st) == 0 {
+			return false
+		}
+		for _, s := range st {
+			if s.Status != "idle" {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// startServeUntil starts `office serve` and waits for cond (an office with
+// an agent that cannot start is never all idle).
+func (o *office) startServeUntil(what string, cond func() bool) {
+	o.t.Helper()
 	cmd := exec.Command(officeBin, "serve", "--config", o.config, "--state", o.state)
 	cmd.Env = o.env()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -132,18 +160,7 @@ func (o *office) startServe() {
 	o.served = make(chan struct{})
 	go func() { cmd.Wait(); close(o.served) }()
 	o.t.Cleanup(func() { o.stopServe(syscall.SIGTERM) })
-	o.waitFor(30*time.Second, "every agent idle", func() bool {
-		st, ok := o.status()
-		if !ok || len(st) == 0 {
-			return false
-		}
-		for _, s := range st {
-			if s.Status != "idle" {
-				return false
-			}
-		}
-		return true
-	})
+	o.waitFor(30*time.Second, what, cond)
 }
 
 // stopServe signals the serving office's process group and waits for it.

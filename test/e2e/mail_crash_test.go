@@ -107,25 +107,6 @@ func TestSixteenConcurrentMailSenders(t *testing.T) {
 	}
 }
 
-// startServeUntil starts `office serve` and waits for cond (startServe waits
-// for every agent idle, which an agent that cannot start never is).
-func (o *office) startServeUntil(what string, cond func() bool) {
-	o.t.Helper()
-	cmd := exec.Command(officeBin, "serve", "--config", o.config, "--state", o.state)
-	cmd.Env = o.env()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &errb, &errb
-	if err := cmd.Start(); err != nil {
-		o.t.Fatal(err)
-	}
-	o.serve = cmd
-	o.served = make(chan struct{})
-	go func() { cmd.Wait(); close(o.served) }()
-	o.t.Cleanup(func() { o.stopServe(syscall.SIGTERM) })
-	o.waitFor(30*time.Second, what, cond)
-}
-
 // Mail to an agent whose process cannot start ends failed(spawn_failed)
 // without passing working; an agent that exits non-zero after a turn that
 // began with a delivery is reported failed to its parent.

@@ -8,10 +8,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -26,33 +24,14 @@ type teamAgent struct {
 }
 
 // newTeamOffice writes an office like newOffice, with parents, roles and
-// tasks, and `brief = false`.
+// tasks (and, like every test office, `brief = false`).
 func newTeamOffice(t *testing.T, agents ...teamAgent) *office {
 	t.Helper()
-	dir := t.TempDir()
-	o := &office{t: t, dir: dir, config: filepath.Join(dir, "office.toml"), state: filepath.Join(dir, "state"), logs: map[string]string{}}
-	var b strings.Builder
-	b.WriteString("brief = false\n\n")
-	for _, a := range agents {
-		log := filepath.Join(dir, a.name+".jsonl")
-		o.logs[a.name] = log
-		argv := append([]string{fakeBin, "--log", log}, a.args...)
-		q := make([]string, len(argv))
-		for i, s := range argv {
-			q[i] = fmt.Sprintf("%q", s)
-		}
-		fmt.Fprintf(&b, "[[agent]]\nname = %q\nprofile = \"claude\"\ncommand = [%s]\n", a.name, strings.Join(q, ", "))
-		for k, v := range map[string]string{"parent": a.parent, "role": a.role, "task": a.task} {
-			if v != "" {
-				fmt.Fprintf(&b, "%s = %q\n", k, v)
-			}
-		}
-		b.WriteString("\n")
+	specs := make([]agentSpec, len(agents))
+	for i, a := range agents {
+		specs[i] = agentSpec{name: a.name, args: a.args, keys: map[string]string{"parent": a.parent, "role": a.role, "task": a.task}}
 	}
-	if err := os.WriteFile(o.config, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return o
+	return newOffice(t, specs...)
 }
 
 // runAs runs `office ARGS --state S` as agent (OFFICE_AGENT=agent, no

@@ -90,12 +90,11 @@ func runSuite(t *testing.T, cli string) {
 		r.holdsFor(2*time.Second, "hold while the draft is there", func() bool {
 			return r.countPrompts("queued beta") == 0 && r.hold() == "your draft"
 		})
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(300 * time.Millisecond) // the person's Enter comes in its own read, after a human gap
 		r.input("\r")
 		r.waitFor(20*time.Second, "the person's prompt at the model", func() bool { return r.countPrompts("person draft words") == 1 })
 		r.waitFor(30*time.Second, "queued beta at the model", func() bool { return r.countPrompts("queued beta message") == 1 })
 		r.waitFor(20*time.Second, "idle and queue empty", func() bool { return r.statusIs("idle") && len(r.queued()) == 0 })
-		time.Sleep(time.Second)
 		d, b := r.indexOf("person draft words"), r.indexOf("queued beta message")
 		if d < 0 || b <= d {
 			t.Fatalf("order: draft at %d, beta at %d\n%s", d, b, r.diagnose())
