@@ -19,6 +19,7 @@
 //   - keys.go: how the person's keys and pasted text act on the line model (a table).
 //   - line.go: Tracker, the keystroke line model with the picker latch and settling.
 //   - prompt.go: reading the prompt row (PromptRowHasText, ReadPromptRow).
-//   - status.go: Deliverable, DetectStatus and StatusDebouncer.
+//   - status.go: Deliverable, OSCStatus, StatusRules and StatusDebouncer.
+//   - judge.go: Judge, the one status judge, and its typed steps.
 //   - ready.go: readiness settle times and the boot grace.
 package automation
