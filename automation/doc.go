@@ -4,8 +4,8 @@
 // It owns the rules of seed 002 and ../shared/design.md §5 and §9: the block
 // reasons (exited, picker, draft, settling) and their 30-minute stale windows,
 // the bare interactive-command rule that latches a picker, the keystroke line
-// model fed with the person's own input, the one-directional prompt-row reading
-// (the screen may clear a draft, never create one), the deliverable-status rule,
+// model fed with the person's own input, the prompt-row reading (text office did not
+// type is the person's draft), the deliverable-status rule,
 // readiness settle times, and status detection from observed signals.
 //
 // Nothing here does I/O, starts a goroutine or reads a clock: every function

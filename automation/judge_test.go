@@ -157,7 +157,7 @@ func TestJudgeHookStaleness(t *testing.T) {
 			in:     Inputs{Now: at(10 * time.Second), Boot: ready, Hook: report(StatusBusy, at(0)), Title: "✳ Claude", TitleSince: at(7 * time.Second), LastOutput: quiet},
 			status: StatusIdle, signal: "title", found: FindStale},
 		{name: "a report newer than the title's change counts from the report",
-			in:     Inputs{Now: at(10 * time.Second), Boot: ready, Hook: report(StatusBusy, at(8 * time.Second)), Title: "✳ Claude", TitleSince: at(0), LastOutput: quiet},
+			in:     Inputs{Now: at(10 * time.Second), Boot: ready, Hook: report(StatusBusy, at(8*time.Second)), Title: "✳ Claude", TitleSince: at(0), LastOutput: quiet},
 			status: StatusBusy, signal: "hook", found: FindReport, next: at(11 * time.Second)},
 		{name: "idle report, busy title for 3s: stale (a /compact turn no hook reports)",
 			in:     Inputs{Now: at(10 * time.Second), Boot: ready, Hook: report(StatusIdle, at(0)), Title: "⠐ Claude", TitleSince: at(5 * time.Second), LastOutput: at(10 * time.Second)},

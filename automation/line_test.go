@@ -10,15 +10,25 @@ import (
 // a screen reading, or one of the caller's explicit calls.
 type trackerOp struct {
 	at      time.Duration
-	kind    string // "feed", "screen", "clear", "release", "mark", "settle"
+	kind    string // "feed", "screen", "clear", "release", "mark", "settle", "typed"
 	text    string
 	reading PromptReading
 }
 
 func feed(d time.Duration, s string) trackerOp { return trackerOp{at: d, kind: "feed", text: s} }
 func screen(d time.Duration, r PromptReading) trackerOp {
-	return trackerOp{at: d, kind: "screen", reading: r}
+	op := trackerOp{at: d, kind: "screen", reading: r}
+	if r == PromptHasText {
+		op.text = "stray text"
+	}
+	return op
 }
+
+// row is a screen reading of the prompt row showing text.
+func row(d time.Duration, text string) trackerOp {
+	return trackerOp{at: d, kind: "screen", reading: ReadPromptRow(text, true), text: text}
+}
+func typed(d time.Duration) trackerOp          { return trackerOp{at: d, kind: "typed"} }
 func clearDraft(d time.Duration) trackerOp     { return trackerOp{at: d, kind: "clear"} }
 func release(d time.Duration) trackerOp        { return trackerOp{at: d, kind: "release"} }
 func mark(d time.Duration, s string) trackerOp { return trackerOp{at: d, kind: "mark", text: s} }
@@ -29,7 +39,9 @@ func (op trackerOp) apply(tr *Tracker) []string {
 	case "feed":
 		return tr.Feed([]byte(op.text), now)
 	case "screen":
-		tr.ObservePrompt(op.reading, now)
+		tr.ObservePrompt(op.text, op.reading != PromptUnknown, now)
+	case "typed":
+		tr.Typed(now)
 	case "clear":
 		tr.ClearDraft()
 	case "release":
@@ -223,9 +235,40 @@ func trackerCases() []trackerCase {
 		{name: "the echo grace runs from the last key, not the first",
 			ops:  []trackerOp{feed(0, "a"), feed(900*ms, "b"), screen(1500*ms, PromptEmpty)},
 			line: "ab", dirty: true, settle: noSettle},
-		{name: "screen with text never creates a draft",
-			ops: []trackerOp{screen(time.Hour, PromptHasText)}, settle: noSettle},
-		{name: "screen with text after a submit does not bring the draft back",
+		{name: "screen text is no draft within the echo grace",
+			ops: []trackerOp{row(time.Hour, "recalled"), row(time.Hour+EchoGrace-ms, "recalled")}, settle: noSettle},
+		{name: "screen text office did not type is a draft past the echo grace",
+			ops:  []trackerOp{row(time.Hour, "recalled"), row(time.Hour+EchoGrace, "recalled")},
+			line: "recalled", dirty: true, settle: noSettle},
+		{name: "changed screen text restarts the echo grace",
+			ops:    []trackerOp{row(0, "rec"), row(900*ms, "recalled"), row(1500*ms, "recalled")},
+			settle: noSettle},
+		{name: "changed screen text is a draft a grace after the change",
+			ops:  []trackerOp{row(0, "rec"), row(900*ms, "recalled"), row(1900*ms, "recalled")},
+			line: "recalled", dirty: true, settle: noSettle},
+		{name: "a keystroke restarts the echo grace for screen text",
+			ops:    []trackerOp{row(0, "restored"), feed(500*ms, "\x1b[A"), row(1200*ms, "restored")},
+			settle: noSettle},
+		{name: "screen text after a lone Esc is a draft (a restored prompt)",
+			ops:  []trackerOp{row(0, "restored"), feed(0, "\x1b"), row(2*time.Second, "restored")},
+			line: "restored", dirty: true, settle: noSettle},
+		{name: "an empty row clears a screen draft",
+			ops:    []trackerOp{row(0, "recalled"), row(2*time.Second, "recalled"), screen(3*time.Second, PromptEmpty)},
+			settle: noSettle},
+		{name: "ClearDraft clears a screen draft",
+			ops:    []trackerOp{row(0, "recalled"), row(2*time.Second, "recalled"), clearDraft(3 * time.Second)},
+			settle: noSettle},
+		{name: "text office typed is not the person's draft",
+			ops:    []trackerOp{typed(0), row(100*ms, "our message"), row(5*time.Second, "our message")},
+			settle: noSettle},
+		{name: "office's typing ends at an empty row past the echo grace",
+			ops: []trackerOp{typed(0), row(100*ms, "our message"), screen(2*time.Second, PromptEmpty),
+				row(3*time.Second, "restored"), row(4*time.Second, "restored")},
+			line: "restored", dirty: true, settle: noSettle},
+		{name: "an empty row within the echo grace of office's typing does not end it",
+			ops:    []trackerOp{typed(0), screen(10*ms, PromptEmpty), row(100*ms, "our message"), row(5*time.Second, "our message")},
+			settle: noSettle},
+		{name: "screen with text after a submit counts again only past the echo grace",
 			ops: []trackerOp{feed(0, "hi\r"), screen(5*time.Second, PromptHasText)}, settle: noSettle, submitted: []string{"hi"}},
 		{name: "unknown screen changes nothing",
 			ops: []trackerOp{feed(0, "abc"), screen(time.Hour, PromptUnknown)}, line: "abc", dirty: true, settle: noSettle},
@@ -275,8 +318,8 @@ func TestTracker(t *testing.T) {
 				submitted = append(submitted, op.apply(tr)...)
 			}
 			s := tr.State()
-			if got := tr.Line(); got != tt.line {
-				t.Errorf("Line() = %q, want %q", got, tt.line)
+			if got := tr.Draft(); got != tt.line {
+				t.Errorf("Draft() = %q, want %q", got, tt.line)
 			}
 			if s.Dirty != tt.dirty {
 				t.Errorf("Dirty = %v, want %v", s.Dirty, tt.dirty)

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -53,6 +52,9 @@ type Behavior struct {
 	ShellIdle bool
 	// Interactive extends the bare commands that open a picker.
 	Interactive []string
+	// BootGrace is how long after spawn the judge waits for the readiness
+	// above before the other signals decide; 0 means automation.BootGrace.
+	BootGrace time.Duration
 }
 
 // EventKind says what changed in a Terminal.
@@ -74,6 +76,9 @@ const (
 	// EventTurnEnd: the turn ended: the agent showed busy and is idle again,
 	// or it is idle TurnStartGrace after the Enter without ever showing busy.
 	EventTurnEnd
+	// EventBootOverdue: the boot grace ended before the profile's readiness
+	// was seen (once per terminal; see BootOverdue).
+	EventBootOverdue
 )
 
 // Event tells a listener what changed; it carries no state (read it from the
@@ -126,27 +131,24 @@ type Terminal struct {
 
 	lastOutput atomic.Int64 // unix nanos
 
-	mu          sync.Mutex
-	tracker     automation.Tracker
-	exited      bool
-	exitCode    int
-	exitErr     error
-	status      automation.Status
-	signal      string
-	debounce    automation.StatusDebouncer
-	ready       bool
-	markerSince time.Time
-	firstOutput bool
-	promptText  string
-	promptOK    bool
-	hook        automation.Status
-	hookAt      time.Time
-	snap        Snapshot
-	snapText    string // t.snap.Text(), cached until the next snapshot
-	lastGen     uint64
-	turnAt      time.Time // the Enter that started the current turn; zero: none
-	turnBusy    bool      // the current turn has shown busy
-	turnHold    bool      // read the agent as busy until the turn shows busy (the person's Enter)
+	mu         sync.Mutex
+	tracker    automation.Tracker
+	exited     bool
+	exitCode   int
+	exitErr    error
+	status     automation.Status // debounced from judgment.Status
+	signal     string            // the deciding signal of the judgment status was adopted from
+	debounce   automation.StatusDebouncer
+	judgment   automation.Judgment // the judge's last answer
+	obs        observed            // the judge's inputs pool keeps between reads
+	promptText string
+	promptOK   bool
+	snap       Snapshot
+	snapText   string // t.snap.Text(), cached until the next snapshot
+	lastGen    uint64
+	turnAt     time.Time // the Enter that started the current turn; zero: none
+	turnBusy   bool      // the current turn has shown busy
+	turnHold   bool      // read the agent as busy until the turn shows busy (the person's Enter)
 }
 
 // Start runs o.Argv in a new PTY and starts serving it. The returned Terminal
@@ -245,8 +247,7 @@ func (t *Terminal) wait() {
 	t.exited = true
 	t.exitCode = code
 	t.exitErr = err
-	t.status = automation.StatusExited
-	t.signal = "exited"
+	t.judgeLocked(t.now())
 	t.mu.Unlock()
 	close(t.done)
 	t.emit(EventExit)
@@ -278,9 +279,10 @@ func (t *Terminal) Input(p []byte) error {
 	t.mu.Lock()
 	before := t.tracker.State()
 	turn := false
+	var ev judged
 	if submitted := t.tracker.Feed(p, now); len(submitted) > 0 && !t.tracker.State().PickerLatched {
 		// A bare interactive command opens a menu, not a turn.
-		t.startTurnLocked(now, true)
+		ev = t.startTurnLocked(now, true)
 		turn = true
 	}
 	after := t.tracker.State()
@@ -289,6 +291,7 @@ func (t *Terminal) Input(p []byte) error {
 	if before != after {
 		t.emit(EventGate)
 	}
+	t.emitJudged(ev)
 	if turn {
 		t.emit(EventTurnStart)
 	}
@@ -307,6 +310,16 @@ func (t *Terminal) Write(ctx context.Context, p []byte) error {
 	if err := t.usable(); err != nil {
 		return err
 	}
+	if len(p) > 1 || (len(p) == 1 && p[0] >= 0x20) {
+		// Text office types is not the person's draft, whatever the
+		// screen shows of it until the prompt reads empty again.
+		t.mu.Lock()
+		t.tracker.Typed(t.now())
+		t.mu.Unlock()
+	}
+	t.mu.Lock()
+	t.obs.lastWrite = t.now()
+	t.mu.Unlock()
 	res := make(chan error, 1)
 	deadline, _ := ctx.Deadline()
 	req := t.writes.enqueue(p, res, deadline)
@@ -332,8 +345,9 @@ func (t *Terminal) Write(ctx context.Context, p []byte) error {
 	}
 	if len(p) == 1 && p[0] == '\r' {
 		t.mu.Lock()
-		t.startTurnLocked(t.now(), false)
+		ev := t.startTurnLocked(t.now(), false)
 		t.mu.Unlock()
+		t.emitJudged(ev)
 		t.emit(EventTurnStart)
 	}
 	return nil
@@ -345,17 +359,19 @@ func (t *Terminal) Write(ctx context.Context, p []byte) error {
 // TurnStartGrace after the Enter. With hold (the person's Enter) the agent
 // reads as busy ("turn started") until then, so nothing is typed in the gap
 // before a CLI shows it is working; an automated Enter does not hold, because
-// the drain's submit check must see the agent's own signals. t.mu must be
+// the drain's submit check must see the agent's own signals. The agent is
+// judged again at once; the caller emits what that changed. t.mu must be
 // held.
-func (t *Terminal) startTurnLocked(now time.Time, hold bool) {
+func (t *Terminal) startTurnLocked(now time.Time, hold bool) judged {
 	t.turnAt = now
 	t.turnBusy = false
 	t.turnHold = hold
-	if hold && !t.exited {
-		t.status = t.debounce.Update(automation.StatusBusy, now)
-		t.signal = "turn started"
+	var ev judged
+	if hold {
+		ev = t.judgeLocked(now)
 	}
 	t.poke()
+	return ev
 }
 
 func (t *Terminal) usable() error {
@@ -450,7 +466,7 @@ func (t *Terminal) HasDraft() bool {
 func (t *Terminal) Draft() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.tracker.Line()
+	return t.tracker.Draft()
 }
 
 // AutomationState returns the gate's view: the line model (corrected by the
@@ -476,20 +492,33 @@ func (t *Terminal) Status() automation.Status {
 	return t.status
 }
 
-// StatusSignal returns the status and the signal that decided it.
+// StatusSignal returns the debounced status and the signal that decided the
+// judgment it was adopted from.
 func (t *Terminal) StatusSignal() (automation.Status, string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.status, t.signal
+	return t.status, t.signalLocked()
 }
 
-// Ready reports whether delivery may begin: the profile's readiness was seen,
-// or the boot grace has passed.
+// Ready reports whether delivery may begin, as the judge last found it: the
+// profile's readiness was seen, or the boot grace is over
+// (automation.Judgment.BootOpen). now is not consulted: the monitor judges
+// again at every deadline.
 func (t *Terminal) Ready(now time.Time) bool {
 	t.mu.Lock()
-	ready := t.ready
-	t.mu.Unlock()
-	return automation.BootGraceOver(t.spawned, ready, now)
+	defer t.mu.Unlock()
+	return t.judgment.BootOpen
+}
+
+// Judgment returns the judge's last answer with every step it went through
+// (for `office status --explain`): the status it gives is the raw one the
+// debounced Status follows.
+func (t *Terminal) Judgment() automation.Judgment {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	j := t.judgment
+	j.Steps = append([]automation.Step(nil), j.Steps...)
+	return j
 }
 
 // Prompt returns the prompt row's text as last read (ok=false: it cannot be
@@ -536,7 +565,7 @@ func (t *Terminal) ClosePicker(ctx context.Context) error {
 // automation.RecoverPromptSettle of settling.
 func (t *Terminal) RecoverPrompt(ctx context.Context) (string, error) {
 	t.mu.Lock()
-	text := t.tracker.Line()
+	text := t.tracker.Draft()
 	t.mu.Unlock()
 	if err := t.Write(ctx, []byte{0x15}); err != nil {
 		return "", err
@@ -550,14 +579,29 @@ func (t *Terminal) RecoverPrompt(ctx context.Context) (string, error) {
 	return text, nil
 }
 
-// SetHookStatus records a status reported by the CLI's own hooks (the
-// strongest signal).
-func (t *Terminal) SetHookStatus(s automation.Status) {
+// SetHook records a report of the CLI's own hooks (the strongest signal
+// after a dialog on screen). A report is taken only when it is newer
+// (automation.HookReport.Newer) than the one held, so concurrent reports
+// settle on the newest whatever order they land in. It reports whether r was
+// taken. Its staleness is the judge's: nothing here drops it later.
+func (t *Terminal) SetHook(r automation.HookReport) bool {
 	t.mu.Lock()
-	t.hook = s
-	t.hookAt = t.now()
+	taken := r.Newer(t.obs.hook)
+	if taken {
+		t.obs.hook = r
+	}
 	t.mu.Unlock()
-	t.poke()
+	if taken {
+		t.poke()
+	}
+	return taken
+}
+
+// Hook returns the hook report held (Seq 0: none).
+func (t *Terminal) Hook() automation.HookReport {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.obs.hook
 }
 
 func (t *Terminal) poke() {
@@ -584,9 +628,12 @@ func (t *Terminal) readPromptLocked(now time.Time) bool {
 	t.screen.Snapshot(&t.snap)
 	t.snapText = "" // recomputed on demand by screenTextLocked
 	_, text, ok := t.snap.FindPrompt(t.behavior.Prompt)
+	if !ok && t.behavior.ShellIdle {
+		text, ok = t.shellPromptLocked(now)
+	}
 	t.promptText, t.promptOK = text, ok
 	before := t.tracker.State()
-	t.tracker.ObservePrompt(automation.ReadPromptRow(text, ok), now)
+	t.tracker.ObservePrompt(text, ok, now)
 	return t.tracker.State() != before
 }
 
@@ -625,90 +672,17 @@ func (t *Terminal) judge(now time.Time) {
 	}
 	gen := t.screen.Generation()
 	gateChanged := false
-	// Re-read on a new screen, and while a draft is believed: the screen may
-	// clear it once the echo grace has passed even if nothing redraws.
-	if gen != t.lastGen || t.snap.Cols == 0 || t.tracker.State().Dirty {
+	// Re-read on a new screen, and while a draft is believed or text sits on
+	// the prompt: the screen's reading changes with time (echo grace) even
+	// if nothing redraws.
+	if gen != t.lastGen || t.snap.Cols == 0 || t.tracker.State().Dirty || t.promptText != "" {
 		t.lastGen = gen
 		gateChanged = t.readPromptLocked(now)
 	}
-	text := t.screenTextLocked()
-	lastOut := t.LastOutput()
-	if !lastOut.IsZero() {
-		t.firstOutput = true
-	}
-	if !t.ready {
-		b := t.behavior
-		if len(b.ReadyMarkers) > 0 {
-			all := true
-			for _, m := range b.ReadyMarkers {
-				if !strings.Contains(text, m) {
-					all = false
-					break
-				}
-			}
-			switch {
-			case !all:
-				t.markerSince = time.Time{}
-			case t.markerSince.IsZero():
-				t.markerSince = now
-			}
-			// Ready once the markers have shown for the settle time and the
-			// screen has been still that long too: a CLI that draws its
-			// input box while it is still loading (Gemini resuming a
-			// conversation) keeps redrawing, and keys typed then are lost.
-			t.ready = all && automation.ReadySettled(t.markerSince, b.ReadySettle, now) &&
-				automation.ReadySettled(lastOut, b.ReadySettle, now)
-		} else if t.firstOutput {
-			t.ready = now.Sub(lastOut) >= automation.CustomReadyQuiet
-		}
-	}
-	sig := automation.Signals{
-		Exited:      false,
-		Ready:       t.ready,
-		Hook:        t.hook,
-		HookAt:      t.hookAt,
-		OSCState:    t.snap.Modes.OSCState,
-		Title:       t.snap.Title,
-		InSyncFrame: t.snap.Modes.SyncOutput,
-		Screen:      text,
-		LastOutput:  lastOut,
-	}
-	raw, signal := automation.DetectStatus(sig, t.behavior.Status, now)
-	turnEnded := false
-	if !t.turnAt.IsZero() {
-		switch {
-		case raw == automation.StatusBusy || raw == automation.StatusWaiting:
-			t.turnBusy = true
-		case raw == automation.StatusIdle && (t.turnBusy || now.Sub(t.turnAt) >= TurnStartGrace):
-			t.turnAt = time.Time{}
-			turnEnded = true
-		case raw == automation.StatusIdle && t.turnHold:
-			raw, signal = automation.StatusBusy, "turn started"
-		}
-	}
-	if t.behavior.ShellIdle && t.ready {
-		if pg, err := foregroundPgrp(t.master); err == nil {
-			if pg == t.pid {
-				raw, signal = automation.StatusIdle, "foreground: shell"
-			} else {
-				raw, signal = automation.StatusBusy, "foreground: job"
-			}
-		}
-	}
-	st := t.debounce.Update(raw, now)
-	changed := st != t.status
-	t.status = st
-	if st == raw {
-		t.signal = signal
-	}
+	ev := t.judgeLocked(now)
 	t.mu.Unlock()
 	if gateChanged {
 		t.emit(EventGate)
 	}
-	if changed {
-		t.emit(EventStatus)
-	}
-	if turnEnded {
-		t.emit(EventTurnEnd)
-	}
+	t.emitJudged(ev)
 }

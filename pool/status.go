@@ -1,0 +1,201 @@
+package pool
+
+// status.go gathers what the status judge (automation.Judge) reads about one
+// terminal and keeps its answer. Nothing here decides: the rules are the
+// judge's.
+
+import (
+	"strings"
+	"time"
+
+	"office/automation"
+)
+
+// observed is what pool keeps between two judgments: inputs that are a
+// history rather than a reading of the screen now.
+type observed struct {
+	hook         automation.HookReport // newest report of the CLI's hooks
+	markerSince  time.Time             // all ready markers on screen since; zero: not all
+	titleStatus  automation.Status     // the title's last reading
+	titleOK      bool                  // the title said something
+	titleSince   time.Time             // when that reading last changed
+	overdueShown bool                  // BootOverdue was reported once
+
+	// A shell agent's prompt, learned from the screen (see shellPromptLocked).
+	fg          automation.Foreground // the last foreground reading
+	fgSince     time.Time             // when it became that
+	shellPrompt string                // the prompt's text before the cursor, "" until learned
+	learnedAt   time.Time             // fgSince of the learning: once per return to the shell
+	lastWrite   time.Time             // office's last automated write
+}
+
+// judged says what a judgment changed, for the events to emit once the
+// terminal's lock is released.
+type judged struct {
+	status, turnEnd, overdue bool
+}
+
+// emitJudged emits the events a judgment asked for.
+func (t *Terminal) emitJudged(ev judged) {
+	if ev.status {
+		t.emit(EventStatus)
+	}
+	if ev.overdue {
+		t.emit(EventBootOverdue)
+	}
+	if ev.turnEnd {
+		t.emit(EventTurnEnd)
+	}
+}
+
+// inputsLocked gathers the judge's inputs at now from t.snap (taken by
+// readPromptLocked) and the terminal's state. t.mu must be held.
+func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
+	text := t.screenTextLocked()
+	b := t.behavior
+	lastOut := t.LastOutput()
+	if len(b.ReadyMarkers) > 0 && !t.judgment.Ready {
+		all := true
+		for _, m := range b.ReadyMarkers {
+			if !strings.Contains(text, m) {
+				all = false
+				break
+			}
+		}
+		switch {
+		case !all:
+			t.obs.markerSince = time.Time{}
+		case t.obs.markerSince.IsZero():
+			t.obs.markerSince = now
+		}
+	}
+	ts, tok := automation.ReadTitle(t.snap.Title, b.Status)
+	if ts != t.obs.titleStatus || tok != t.obs.titleOK || t.obs.titleSince.IsZero() {
+		t.obs.titleStatus, t.obs.titleOK, t.obs.titleSince = ts, tok, now
+	}
+	in := automation.Inputs{
+		Now:      now,
+		Exited:   t.exited,
+		ExitCode: t.exitCode,
+		Boot: automation.Boot{
+			Spawned:      t.spawned,
+			Grace:        b.BootGrace,
+			Seen:         t.judgment.Ready,
+			Markers:      len(b.ReadyMarkers) > 0,
+			MarkersSince: t.obs.markerSince,
+			Settle:       b.ReadySettle,
+		},
+		Hook:        t.obs.hook,
+		OSCState:    t.snap.Modes.OSCState,
+		Title:       t.snap.Title,
+		TitleSince:  t.obs.titleSince,
+		InSyncFrame: t.snap.Modes.SyncOutput,
+		Screen:      text,
+		LastOutput:  lastOut,
+	}
+	if !t.turnAt.IsZero() && t.turnHold && !t.turnBusy {
+		in.Turn = automation.TurnHold{Since: t.turnAt, Until: t.turnAt.Add(TurnStartGrace)}
+	}
+	if b.ShellIdle && !t.exited {
+		if pg, err := foregroundPgrp(t.master); err == nil {
+			if pg == t.pid {
+				in.Foreground = automation.ForegroundShell
+			} else {
+				in.Foreground = automation.ForegroundJob
+			}
+		}
+		if in.Foreground != t.obs.fg {
+			t.obs.fg, t.obs.fgSince = in.Foreground, now
+		}
+	}
+	return in
+}
+
+// shellPromptQuiet is how long a shell's output must have been quiet after a
+// command returned before the cursor is taken as the end of its prompt.
+const shellPromptQuiet = 150 * time.Millisecond
+
+// shellPromptLocked reads a shell agent's input line: the text after the
+// shell's prompt on the cursor row. The prompt is learned from the screen:
+// once the shell is back in the foreground after a command (or at start) and
+// the line is known empty (no key of the person's and no write of office's
+// since, and the output quiet for shellPromptQuiet), the cursor row's text
+// before the cursor is the prompt. ok is false until it is learned, while a
+// job is in the foreground, and when the cursor row does not start with the
+// prompt. t.mu must be held; t.snap must be fresh.
+func (t *Terminal) shellPromptLocked(now time.Time) (string, bool) {
+	o := &t.obs
+	if o.fg != automation.ForegroundShell {
+		return "", false
+	}
+	y := t.snap.CursorY
+	row := t.snap.promptLine(y, 0, false)
+	if o.learnedAt != o.fgSince && !t.tracker.LastKey().After(o.fgSince) && !o.lastWrite.After(o.fgSince) &&
+		t.tracker.Draft() == "" && now.Sub(t.LastOutput()) >= shellPromptQuiet {
+		if p := strings.TrimRight(t.snap.cellsText(y, 0, t.snap.CursorX), " "); p != "" {
+			o.shellPrompt, o.learnedAt = p, o.fgSince
+		}
+	}
+	if o.shellPrompt == "" || !strings.HasPrefix(row, o.shellPrompt) {
+		return "", false
+	}
+	return strings.TrimSpace(row[len(o.shellPrompt):]), true
+}
+
+// judgeLocked runs the judge at now on the current inputs, keeps its
+// answer, debounces the status and follows the current turn. t.mu must be
+// held; t.snap must be recent (readPromptLocked).
+func (t *Terminal) judgeLocked(now time.Time) judged {
+	if t.snap.Cols == 0 {
+		t.screen.Snapshot(&t.snap)
+		t.snapText = ""
+	}
+	j := automation.Judge(t.inputsLocked(now), t.behavior.Status)
+	t.judgment = j
+	var ev judged
+	if j.BootOverdue && !t.obs.overdueShown {
+		t.obs.overdueShown = true
+		ev.overdue = true
+	}
+	base := j.Status // before the turn hold
+	if j.Held {
+		base = automation.StatusIdle
+	}
+	if !t.turnAt.IsZero() {
+		switch {
+		case base == automation.StatusBusy || base == automation.StatusWaiting:
+			t.turnBusy = true
+		case base == automation.StatusIdle && (t.turnBusy || now.Sub(t.turnAt) >= TurnStartGrace):
+			t.turnAt = time.Time{}
+			ev.turnEnd = true
+		}
+	}
+	st := t.debounce.Update(j.Status, now)
+	ev.status = st != t.status
+	t.status = st
+	if st == j.Status {
+		t.signal = j.Signal()
+	}
+	return ev
+}
+
+// signalLocked names what decided the debounced status: the deciding signal
+// of the last judgment whose status was adopted (while an idle reading waits
+// out the debounce, the earlier status and its signal stay). t.mu must be
+// held.
+func (t *Terminal) signalLocked() string {
+	if t.signal == "" {
+		return "starting"
+	}
+	return t.signal
+}
+
+// BootOverdue reports whether the boot grace ended before the profile's
+// readiness was ever seen (automation.Judgment.BootOverdue): the agent is
+// judged by its other signals, and its screen may be one office does not
+// recognise.
+func (t *Terminal) BootOverdue() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.judgment.BootOverdue
+}
