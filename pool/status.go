@@ -85,14 +85,11 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 			MarkersSince: t.obs.markerSince,
 			Settle:       b.ReadySettle,
 		},
-		Hook:        t.obs.hook,
-		OSCState:    t.snap.Modes.OSCState,
-		Title:       t.snap.Title,
-		TitleSince:  t.obs.titleSince,
-		InSyncFrame: t.snap.Modes.SyncOutput,
-		Screen:      text,
-		LastOutput:  lastOut,
+		Hook:       t.obs.hook,
+		TitleSince: t.obs.titleSince,
+		LastOutput: lastOut,
 	}
+	t.snap.screenInputs(&in, text)
 	if !t.turnAt.IsZero() && t.turnHold && !t.turnBusy {
 		in.Turn = automation.TurnHold{Since: t.turnAt, Until: t.turnAt.Add(TurnStartGrace)}
 	}
@@ -109,6 +106,20 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 		}
 	}
 	return in
+}
+
+// ScreenInputs sets the judge's inputs that a screen shows: the title, the
+// OSC state, the synchronized-output frame and the text, as a Terminal
+// gathers them.
+func (s *Snapshot) ScreenInputs(in *automation.Inputs) {
+	s.screenInputs(in, s.Text())
+}
+
+func (s *Snapshot) screenInputs(in *automation.Inputs, text string) {
+	in.OSCState = s.Modes.OSCState
+	in.Title = s.Title
+	in.InSyncFrame = s.Modes.SyncOutput
+	in.Screen = text
 }
 
 // shellPromptQuiet is how long a shell's output must have been quiet after a

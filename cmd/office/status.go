@@ -57,7 +57,8 @@ func runStatus(ctx context.Context, e *env, g *globals, args []string) error {
 }
 
 // runExplain prints, per agent, its status, the signal that decided it and
-// every signal office reads, strongest first.
+// the status judge's steps as the engine reports them (engine.Explanation):
+// nothing is re-derived here.
 func runExplain(ctx context.Context, e *env, dir string, req engine.Request, asJSON bool) error {
 	req.Op = "explain"
 	var xs []engine.Explanation
@@ -74,6 +75,12 @@ func runExplain(ctx context.Context, e *env, dir string, req engine.Request, asJ
 			fmt.Fprintln(e.stdout)
 		}
 		fmt.Fprintf(e.stdout, "%s (%s): %s, decided by %s\n", x.Name, x.Profile, x.Status, x.Signal)
+		if x.Judged != "" && (x.Judged != x.Status || x.JudgedSignal != x.Signal) {
+			fmt.Fprintf(e.stdout, "  judged now: %s by %s (the status follows after the debounce)\n", x.Judged, x.JudgedSignal)
+		}
+		if x.BootOverdue {
+			fmt.Fprintln(e.stdout, "  never showed the profile's ready signal within the boot grace")
+		}
 		if x.Error != "" {
 			fmt.Fprintf(e.stdout, "  error: %s\n", x.Error)
 		}
