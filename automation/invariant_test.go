@@ -11,7 +11,8 @@ import (
 //
 //   - the draft is dirty exactly when it has text (Draft);
 //   - a screen reading of "unknown" changes nothing at all;
-//   - no screen reading touches the picker latch or the settling block;
+//   - no screen reading touches the picker latch; only new text on the row
+//     extends the settling block, to at most EchoGrace from now;
 //   - a screen reading of "empty" never makes a clean line dirty;
 //   - a reading of "has text" makes a clean line dirty only with that text,
 //     and never while office's own typing is on the row;
@@ -70,9 +71,11 @@ func (c *invariantChecker) observe(r PromptReading, n int) {
 	}
 	c.tr.ObservePrompt(text, r != PromptUnknown, c.now)
 	after := c.tr.State()
-	if after.PickerLatched != before.PickerLatched || !after.PickerAt.Equal(before.PickerAt) ||
-		!after.SettleUntil.Equal(before.SettleUntil) {
-		c.t.Fatalf("ObservePrompt(%v) touched the picker or settling: %+v -> %+v", r, before, after)
+	if after.PickerLatched != before.PickerLatched || !after.PickerAt.Equal(before.PickerAt) {
+		c.t.Fatalf("ObservePrompt(%v) touched the picker: %+v -> %+v", r, before, after)
+	}
+	if !after.SettleUntil.Equal(before.SettleUntil) && (r != PromptHasText || after.SettleUntil.After(c.now.Add(EchoGrace))) {
+		c.t.Fatalf("ObservePrompt(%v) moved settling beyond the echo grace: %+v -> %+v", r, before, after)
 	}
 	switch r {
 	case PromptEmpty:

@@ -266,9 +266,10 @@ func (t *Tracker) MarkDraft(text string, now time.Time) {
 //     restored prompt, a CLI's autofill), once the same text has been there
 //     for EchoGrace and no keystroke came in that time. Its stale clock
 //     (State().DirtyAt) starts when the text was first seen and restarts when
-//     it changes.
+//     it changes; until it counts, the settling block runs to EchoGrace
+//     after it was first seen (so nothing is typed after new text meanwhile).
 //
-// The picker latch and the settling block are never touched.
+// The picker latch is never touched.
 func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
 	switch ReadPromptRow(row, ok) {
 	case PromptUnknown:
@@ -289,7 +290,10 @@ func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
 		return
 	}
 	if row != t.screenText {
+		// New text: until it counts as a draft the row is still settling,
+		// so nothing is typed after it in the meantime.
 		t.screenText, t.screenSeen, t.screenDraft = row, now, false
+		t.Settle(now.Add(EchoGrace))
 	}
 	if now.Sub(t.screenSeen) >= EchoGrace && (t.lastTouch.IsZero() || now.Sub(t.lastTouch) >= EchoGrace) {
 		t.screenDraft = true

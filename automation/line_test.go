@@ -236,44 +236,44 @@ func trackerCases() []trackerCase {
 			ops:  []trackerOp{feed(0, "a"), feed(900*ms, "b"), screen(1500*ms, PromptEmpty)},
 			line: "ab", dirty: true, settle: noSettle},
 		{name: "screen text is no draft within the echo grace",
-			ops: []trackerOp{row(time.Hour, "recalled"), row(time.Hour+EchoGrace-ms, "recalled")}, settle: noSettle},
+			ops: []trackerOp{row(time.Hour, "recalled"), row(time.Hour+EchoGrace-ms, "recalled")}, settle: time.Hour + EchoGrace},
 		{name: "screen text office did not type is a draft past the echo grace",
 			ops:  []trackerOp{row(time.Hour, "recalled"), row(time.Hour+EchoGrace, "recalled")},
-			line: "recalled", dirty: true, settle: noSettle},
+			line: "recalled", dirty: true, settle: time.Hour + EchoGrace},
 		{name: "changed screen text restarts the echo grace",
 			ops:    []trackerOp{row(0, "rec"), row(900*ms, "recalled"), row(1500*ms, "recalled")},
-			settle: noSettle},
+			settle: 1900 * ms},
 		{name: "changed screen text is a draft a grace after the change",
 			ops:  []trackerOp{row(0, "rec"), row(900*ms, "recalled"), row(1900*ms, "recalled")},
-			line: "recalled", dirty: true, settle: noSettle},
+			line: "recalled", dirty: true, settle: 1900 * ms},
 		{name: "a keystroke restarts the echo grace for screen text",
 			ops:    []trackerOp{row(0, "restored"), feed(500*ms, "\x1b[A"), row(1200*ms, "restored")},
-			settle: noSettle},
+			settle: EchoGrace},
 		{name: "screen text after a lone Esc is a draft (a restored prompt)",
 			ops:  []trackerOp{row(0, "restored"), feed(0, "\x1b"), row(2*time.Second, "restored")},
-			line: "restored", dirty: true, settle: noSettle},
+			line: "restored", dirty: true, settle: EchoGrace},
 		{name: "an empty row clears a screen draft",
 			ops:    []trackerOp{row(0, "recalled"), row(2*time.Second, "recalled"), screen(3*time.Second, PromptEmpty)},
-			settle: noSettle},
+			settle: EchoGrace},
 		{name: "ClearDraft clears a screen draft",
 			ops:    []trackerOp{row(0, "recalled"), row(2*time.Second, "recalled"), clearDraft(3 * time.Second)},
-			settle: noSettle},
+			settle: EchoGrace},
 		{name: "text office typed is not the person's draft",
 			ops:    []trackerOp{typed(0), row(100*ms, "our message"), row(5*time.Second, "our message")},
 			settle: noSettle},
 		{name: "office's typing ends at an empty row past the echo grace",
 			ops: []trackerOp{typed(0), row(100*ms, "our message"), screen(2*time.Second, PromptEmpty),
 				row(3*time.Second, "restored"), row(4*time.Second, "restored")},
-			line: "restored", dirty: true, settle: noSettle},
+			line: "restored", dirty: true, settle: 4 * time.Second},
 		{name: "an empty row within the echo grace of office's typing does not end it",
 			ops:    []trackerOp{typed(0), screen(10*ms, PromptEmpty), row(100*ms, "our message"), row(5*time.Second, "our message")},
 			settle: noSettle},
 		{name: "screen with text after a submit counts again only past the echo grace",
-			ops: []trackerOp{feed(0, "hi\r"), screen(5*time.Second, PromptHasText)}, settle: noSettle, submitted: []string{"hi"}},
+			ops: []trackerOp{feed(0, "hi\r"), screen(5*time.Second, PromptHasText)}, settle: 6 * time.Second, submitted: []string{"hi"}},
 		{name: "unknown screen changes nothing",
 			ops: []trackerOp{feed(0, "abc"), screen(time.Hour, PromptUnknown)}, line: "abc", dirty: true, settle: noSettle},
 		{name: "screen with text keeps a draft",
-			ops: []trackerOp{feed(0, "abc"), screen(time.Hour, PromptHasText)}, line: "abc", dirty: true, settle: noSettle},
+			ops: []trackerOp{feed(0, "abc"), screen(time.Hour, PromptHasText)}, line: "abc", dirty: true, settle: time.Hour + EchoGrace},
 		{name: "an empty screen never touches the latch",
 			ops:    []trackerOp{feed(0, "/model\r"), screen(5*time.Second, PromptEmpty)},
 			picker: true, settle: noSettle, submitted: []string{"/model"}},
@@ -422,5 +422,32 @@ func TestTrackerBlocks(t *testing.T) {
 				t.Errorf("BlockReason at t0+%v = %v, want %v (state %+v)", tt.check, got, tt.want, tr.State())
 			}
 		})
+	}
+}
+
+// Text on the prompt row that office did not type holds delivery from the
+// moment it is seen: settling within the echo grace, the person's draft
+// after it, stale StaleAfter after it was first seen; a change restarts both.
+func TestScreenTextHoldsFromFirstSight(t *testing.T) {
+	var tr Tracker
+	tr.ObservePrompt("recalled", true, at(0))
+	if b := BlockReason(tr.State(), at(500*ms)); b != BlockSettling {
+		t.Fatalf("within the echo grace: %v, want settling", b)
+	}
+	tr.ObservePrompt("recalled", true, at(EchoGrace))
+	if b := BlockReason(tr.State(), at(EchoGrace)); b != BlockDraft {
+		t.Fatalf("past the echo grace: %v, want your draft", b)
+	}
+	tr.ObservePrompt("recalled", true, at(StaleAfter-ms))
+	if b := BlockReason(tr.State(), at(StaleAfter-ms)); b != BlockDraft {
+		t.Fatalf("just before stale: %v, want your draft", b)
+	}
+	if b := BlockReason(tr.State(), at(StaleAfter)); b != BlockNone {
+		t.Fatalf("StaleAfter after first seen: %v, want none", b)
+	}
+	tr.ObservePrompt("recalled, edited", true, at(StaleAfter))
+	tr.ObservePrompt("recalled, edited", true, at(StaleAfter+EchoGrace))
+	if s := tr.State(); !s.Dirty || !s.DirtyAt.Equal(at(StaleAfter)) || BlockReason(s, at(StaleAfter+EchoGrace)) != BlockDraft {
+		t.Fatalf("a change restarts the stale clock: %+v", s)
 	}
 }

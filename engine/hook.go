@@ -28,7 +28,21 @@ import (
 	"time"
 
 	"office/automation"
+	"office/drain"
 )
+
+// NoticeBootOverdue is the kind of the notice raised when an agent's boot
+// grace ends before its profile's ready signal was seen.
+const NoticeBootOverdue = "boot_overdue"
+
+// bootOverdue tells the person that an agent never showed its profile's
+// ready signal within the boot grace: it is judged by its other signals from
+// now on, and its screen may be one office does not recognise (a new dialog).
+func (e *Engine) bootOverdue(name string) {
+	e.log.Warn("agent not ready within the boot grace", "agent", name)
+	e.notice(drain.Notice{Agent: name, Kind: NoticeBootOverdue,
+		Text: fmt.Sprintf("%s did not show its ready signal within the boot grace; judged by its other signals now (office status --explain %s)", name, name)})
+}
 
 // HookArgs are the arguments of the "hook" socket call.
 type HookArgs struct {
