@@ -118,10 +118,10 @@ type Signal int
 const (
 	// SignalExited: the process exited.
 	SignalExited Signal = iota
-	// SignalBoot: readiness (ready markers, first output, boot grace).
-	SignalBoot
 	// SignalScreenWaiting: a dialog pattern on the screen.
 	SignalScreenWaiting
+	// SignalBoot: readiness (ready markers, first output, boot grace).
+	SignalBoot
 	// SignalForeground: the shell's foreground process group.
 	SignalForeground
 	// SignalHook: the CLI's hooks.
@@ -360,13 +360,14 @@ func ReadTitle(title string, rules StatusRules) (Status, bool) {
 // in order; the first that says something decides:
 //
 //  1. exited: StatusExited.
-//  2. boot: readiness. Ready when seen before (Boot.Seen); with ready
+//  2. screen waiting: a Waiting pattern: StatusWaiting (a dialog blocks
+//     delivery whatever else says idle, and waits for the person even while
+//     the CLI boots: a first-run trust dialog comes before the prompt).
+//  3. boot: readiness. Ready when seen before (Boot.Seen); with ready
 //     markers, when they have shown for Boot.Settle and the output has been
 //     quiet as long; without, after the first output and CustomReadyQuiet of
 //     quiet. Not ready within the boot grace: StatusStarting. Not ready
 //     after it: the other signals decide (BootOverdue).
-//  3. screen waiting: a Waiting pattern: StatusWaiting (a dialog blocks
-//     delivery whatever else says idle).
 //  4. foreground: for a shell, idle exactly when the shell is in the
 //     foreground.
 //  5. hook: the last report, unless it is stale: the title has contradicted
@@ -403,12 +404,6 @@ func Judge(in Inputs, rules StatusRules) Judgment {
 		add(Step{Signal: SignalExited, Found: FindExited, Says: StatusExited, Decisive: true, Code: in.ExitCode})
 		return j
 	}
-	add(j.boot(in, next))
-
-	quiet := rules.Quiet
-	if quiet <= 0 {
-		quiet = QuietAfter
-	}
 	waitingShown := false
 	switch p, ok := findPattern(in.Screen, rules.Waiting); {
 	case in.InSyncFrame:
@@ -418,6 +413,12 @@ func Judge(in Inputs, rules StatusRules) Judgment {
 		add(Step{Signal: SignalScreenWaiting, Found: FindPattern, Pattern: p, Says: StatusWaiting, Decisive: true})
 	default:
 		add(Step{Signal: SignalScreenWaiting, Found: FindNoPattern})
+	}
+	add(j.boot(in, next))
+
+	quiet := rules.Quiet
+	if quiet <= 0 {
+		quiet = QuietAfter
 	}
 	switch in.Foreground {
 	case ForegroundShell:

@@ -106,6 +106,10 @@ func TestJudgeBoot(t *testing.T) {
 			in:     Inputs{Now: at(40 * time.Second), Boot: Boot{Spawned: spawn, Markers: true}, Screen: "Do you want to proceed?", LastOutput: at(39 * time.Second)},
 			rules:  claudeLike,
 			status: StatusWaiting, signal: "screen: Do you want to proceed?", open: true, overdue: true, findBoot: FindGraceOver},
+		{name: "a dialog during boot waits for the person (a first-run trust dialog)",
+			in:     Inputs{Now: at(3 * time.Second), Boot: Boot{Spawned: spawn, Markers: true}, Screen: "Do you want to proceed?", LastOutput: at(2 * time.Second)},
+			rules:  claudeLike,
+			status: StatusWaiting, signal: "screen: Do you want to proceed?", next: at(BootGrace), findBoot: FindNotReady},
 		{name: "seen before stays ready whatever the screen",
 			in:     Inputs{Now: at(10 * time.Second), Boot: Boot{Spawned: spawn, Markers: true, Seen: true}, LastOutput: at(10 * time.Second)},
 			rules:  claudeLike,
@@ -128,8 +132,8 @@ func TestJudgeBoot(t *testing.T) {
 			if !j.Next.Equal(tt.next) {
 				t.Errorf("Next = %v, want %v", j.Next, tt.next)
 			}
-			if j.Steps[0].Signal != SignalBoot || j.Steps[0].Found != tt.findBoot {
-				t.Errorf("first step %v %v, want boot %v", j.Steps[0].Signal, j.Steps[0].Found, tt.findBoot)
+			if j.Steps[1].Signal != SignalBoot || j.Steps[1].Found != tt.findBoot {
+				t.Errorf("second step %v %v, want boot %v", j.Steps[1].Signal, j.Steps[1].Found, tt.findBoot)
 			}
 		})
 	}
@@ -274,11 +278,11 @@ func TestJudgeStepsListEverySignal(t *testing.T) {
 			t.Errorf("step %v has no description", s.Signal)
 		}
 	}
-	want := []Signal{SignalBoot, SignalScreenWaiting, SignalHook, SignalOSC, SignalTitle, SignalScreen, SignalOutput}
+	want := []Signal{SignalScreenWaiting, SignalBoot, SignalHook, SignalOSC, SignalTitle, SignalScreen, SignalOutput}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("steps %v, want %v", got, want)
 	}
-	if !j.Steps[1].Decides {
+	if !j.Steps[0].Decides {
 		t.Fatalf("the waiting pattern must decide:\n%s", dump(j))
 	}
 	x := Judge(Inputs{Now: at(0), Exited: true, ExitCode: 2}, claudeLike)

@@ -54,7 +54,7 @@ func TestJudgeOrder(t *testing.T) {
 			sig:    Inputs{Exited: true, Hook: report(StatusBusy, now), Screen: waitText},
 			status: StatusExited, why: "exited"},
 		{name: "not ready is starting",
-			sig:    Inputs{Boot: Boot{Spawned: now, Markers: true}, Hook: report(StatusIdle, now), Screen: waitText, LastOutput: quietOutput},
+			sig:    Inputs{Boot: Boot{Spawned: now, Markers: true}, Hook: report(StatusIdle, now), Screen: idleText, LastOutput: quietOutput},
 			status: StatusStarting, why: "starting"},
 		{name: "a waiting screen beats a hook saying idle",
 			sig:    Inputs{Boot: Boot{Seen: true}, Hook: report(StatusIdle, now), Screen: "header\n" + waitText + "\n1. Yes"},

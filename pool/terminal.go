@@ -633,7 +633,11 @@ func (t *Terminal) readPromptLocked(now time.Time) bool {
 	}
 	t.promptText, t.promptOK = text, ok
 	before := t.tracker.State()
-	t.tracker.ObservePrompt(text, ok, now)
+	// While a dialog is on screen (the judge last found a waiting pattern)
+	// its rows cover the prompt: an option row that starts with the
+	// marker is no evidence about the person's draft.
+	dialog := t.judgment.Decided().Signal == automation.SignalScreenWaiting
+	t.tracker.ObservePrompt(text, ok && !dialog, now)
 	return t.tracker.State() != before
 }
 
