@@ -25,8 +25,26 @@ type observed struct {
 	fg          automation.Foreground // the last foreground reading
 	fgSince     time.Time             // when it became that
 	shellPrompt string                // the prompt's text before the cursor, "" until learned
-	learnedAt   time.Time             // fgSince of the learning: once per return to the shell
+	enterAt     time.Time             // the last Enter, the person's or office's
+	learnedAt   time.Time             // the epoch of the learning: once per return to the prompt
 	lastWrite   time.Time             // office's last automated write
+}
+
+// promptEpoch is when a shell's line was last known empty: the later of its
+// return to the foreground and the last Enter.
+func (o *observed) promptEpoch() time.Time { return later(o.fgSince, o.enterAt) }
+
+// learning reports whether a shell's prompt is still to be learned since
+// the line was last known empty.
+func (o *observed) learning() bool {
+	return o.fg == automation.ForegroundShell && !o.learnedAt.Equal(o.promptEpoch())
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // judged says what a judgment changed, for the events to emit once the
@@ -128,10 +146,10 @@ const shellPromptQuiet = 150 * time.Millisecond
 
 // shellPromptLocked reads a shell agent's input line: the text after the
 // shell's prompt on the cursor row. The prompt is learned from the screen:
-// once the shell is back in the foreground after a command (or at start) and
-// the line is known empty (no key of the person's and no write of office's
-// since, and the output quiet for shellPromptQuiet), the cursor row's text
-// before the cursor is the prompt. ok is false until it is learned, while a
+// once a command returned (the shell is back in the foreground, or an Enter
+// ran a builtin; or at start) and the line is known empty (no key of the
+// person's and no write of office's since, and the output quiet for
+// shellPromptQuiet), the cursor row's text before the cursor is the prompt. ok is false until it is learned, while a
 // job is in the foreground, and when the cursor row does not start with the
 // prompt. t.mu must be held; t.snap must be fresh.
 func (t *Terminal) shellPromptLocked(now time.Time) (string, bool) {
@@ -141,10 +159,11 @@ func (t *Terminal) shellPromptLocked(now time.Time) (string, bool) {
 	}
 	y := t.snap.CursorY
 	row := t.snap.promptLine(y, 0, false)
-	if o.learnedAt != o.fgSince && !t.tracker.LastKey().After(o.fgSince) && !o.lastWrite.After(o.fgSince) &&
+	epoch := o.promptEpoch()
+	if o.learning() && !t.tracker.LastKey().After(epoch) && !o.lastWrite.After(epoch) &&
 		t.tracker.Draft() == "" && now.Sub(t.LastOutput()) >= shellPromptQuiet {
 		if p := strings.TrimRight(t.snap.cellsText(y, 0, t.snap.CursorX), " "); p != "" {
-			o.shellPrompt, o.learnedAt = p, o.fgSince
+			o.shellPrompt, o.learnedAt = p, epoch
 		}
 	}
 	if o.shellPrompt == "" || !strings.HasPrefix(row, o.shellPrompt) {

@@ -4,6 +4,7 @@ package pool
 // exit, and the goroutines that serve them (reader, writer, waiter, monitor).
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -280,6 +281,9 @@ func (t *Terminal) Input(p []byte) error {
 	before := t.tracker.State()
 	turn := false
 	var ev judged
+	if bytes.ContainsAny(p, "\r\n") {
+		t.obs.enterAt = now
+	}
 	if submitted := t.tracker.Feed(p, now); len(submitted) > 0 && !t.tracker.State().PickerLatched {
 		// A bare interactive command opens a menu, not a turn.
 		ev = t.startTurnLocked(now, true)
@@ -345,6 +349,7 @@ func (t *Terminal) Write(ctx context.Context, p []byte) error {
 	}
 	if len(p) == 1 && p[0] == '\r' {
 		t.mu.Lock()
+		t.obs.enterAt = t.now()
 		ev := t.startTurnLocked(t.now(), false)
 		t.mu.Unlock()
 		t.emitJudged(ev)
@@ -679,7 +684,8 @@ func (t *Terminal) judge(now time.Time) {
 	// Re-read on a new screen, and while a draft is believed or text sits on
 	// the prompt: the screen's reading changes with time (echo grace) even
 	// if nothing redraws.
-	if gen != t.lastGen || t.snap.Cols == 0 || t.tracker.State().Dirty || t.promptText != "" {
+	if gen != t.lastGen || t.snap.Cols == 0 || t.tracker.State().Dirty || t.promptText != "" ||
+		(t.behavior.ShellIdle && t.obs.learning()) {
 		t.lastGen = gen
 		gateChanged = t.readPromptLocked(now)
 	}

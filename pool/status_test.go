@@ -1,0 +1,113 @@
+package pool_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"office/automation"
+	"office/pool"
+)
+
+// A command that prints nothing is starting within its boot grace and idle
+// after it (quiescence: no output at all); the terminal reports the overdue
+// boot once.
+func TestSilentAgentIsIdleAfterTheBootGrace(t *testing.T) {
+	t.Parallel()
+	var overdue atomic.Int32
+	grace := 1500 * time.Millisecond
+	term, err := pool.Start(pool.Options{Name: "quiet", Argv: []string{"sh", "-c", "stty -echo; exec cat >/dev/null"},
+		Env: testEnv(), Behavior: pool.Behavior{BootGrace: grace},
+		Notify: func(e pool.Event) {
+			if e.Kind == pool.EventBootOverdue {
+				overdue.Add(1)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.Close()
+	time.Sleep(200 * time.Millisecond) // the monitor has judged a few times
+	if st, sig := term.StatusSignal(); st != automation.StatusStarting || sig != "starting" || term.Ready(time.Now()) {
+		t.Fatalf("within the grace: %v by %q (ready %v), want starting", st, sig, term.Ready(time.Now()))
+	}
+	waitFor(t, 5*time.Second, "idle after the grace", func() bool { return term.Status() == automation.StatusIdle })
+	if _, sig := term.StatusSignal(); sig != "quiescence" || !term.Ready(time.Now()) || !term.BootOverdue() {
+		t.Fatalf("after the grace: signal %q ready %v overdue %v", sig, term.Ready(time.Now()), term.BootOverdue())
+	}
+	if time.Since(term.Spawned()) < grace {
+		t.Fatalf("idle after %v, before the %v grace", time.Since(term.Spawned()), grace)
+	}
+	j := term.Judgment()
+	if d := j.Decided(); d.Signal != automation.SignalOutput || d.Found != automation.FindNoOutput {
+		t.Fatalf("decided by %+v", d)
+	}
+	waitFor(t, time.Second, "one overdue event", func() bool { return overdue.Load() == 1 })
+	time.Sleep(300 * time.Millisecond)
+	if n := overdue.Load(); n != 1 {
+		t.Fatalf("%d overdue events, want 1", n)
+	}
+}
+
+// Of hook reports landing in any order, the newest (highest Seq) is kept.
+func TestSetHookKeepsTheNewestReport(t *testing.T) {
+	t.Parallel()
+	term, _ := startFake(t)
+	if term.SetHook(automation.HookReport{Seq: 2, Event: "PreToolUse", Status: automation.StatusBusy, At: time.Now()}) != true {
+		t.Fatal("a first report must be taken")
+	}
+	if term.SetHook(automation.HookReport{Seq: 1, Event: "Stop", Status: automation.StatusIdle, At: time.Now()}) {
+		t.Fatal("an older report replaced a newer one")
+	}
+	if h := term.Hook(); h.Seq != 2 || h.Status != automation.StatusBusy {
+		t.Fatalf("hook %+v, want seq 2 busy", h)
+	}
+	var wg sync.WaitGroup
+	seqs := rand.Perm(50)
+	for _, s := range seqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			term.SetHook(automation.HookReport{Seq: uint64(s + 3), Event: "Stop", Status: automation.StatusIdle, At: time.Now()})
+		}()
+	}
+	wg.Wait()
+	if h := term.Hook(); h.Seq != 52 {
+		t.Fatalf("after concurrent reports: seq %d, want 52", h.Seq)
+	}
+	waitFor(t, 2*time.Second, "the hook decides", func() bool {
+		_, sig := term.StatusSignal()
+		return sig == "hook"
+	})
+}
+
+// A shell's prompt is learned once a command has returned; a line the shell
+// recalled (Up) after it is the person's draft, and clearing it ends that.
+func TestShellRecalledLineIsADraft(t *testing.T) {
+	t.Parallel()
+	term, err := pool.Start(pool.Options{Name: "sh", Argv: []string{"bash", "--norc", "--noprofile"},
+		Env: append(testEnv(), "PS1=office-test$ "), Behavior: pool.Behavior{ShellIdle: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.Close()
+	waitFor(t, 10*time.Second, "shell idle", func() bool { return term.Status() == automation.StatusIdle })
+	input(t, term, "echo recalled-command\r")
+	waitFor(t, 10*time.Second, "the prompt learned, the line empty", promptIs(term, ""))
+	if term.HasDraft() {
+		t.Fatal("an empty line is a draft")
+	}
+	time.Sleep(200 * time.Millisecond) // a human gap before the key
+	input(t, term, "\x1b[A")
+	waitFor(t, 10*time.Second, "the recalled line as a draft", func() bool {
+		return term.HasDraft() && strings.Contains(term.Draft(), "echo recalled-command")
+	})
+	if b := term.Block(time.Now()); b != automation.BlockDraft {
+		t.Fatalf("block %v, want your draft", b)
+	}
+	input(t, term, "\x15")
+	waitFor(t, 10*time.Second, "the draft cleared with the line", func() bool { return !term.HasDraft() })
+}
