@@ -104,7 +104,9 @@ func TestExitCodes(t *testing.T) {
 func TestCommandLine(t *testing.T) {
 	t.Parallel()
 	o := newTestOffice(t)
-	g := func(args ...string) []string { return append([]string{"--config", o.config, "--state", o.state}, args...) }
+	g := func(args ...string) []string {
+		return append([]string{"--config", o.config, "--state", o.state}, args...)
+	}
 	for _, tc := range []struct {
 		name       string
 		args       []string
