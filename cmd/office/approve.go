@@ -18,9 +18,10 @@ import (
 
 func newApproveCmd(e *env, g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "approve AGENT OPTION",
-		Short: "answer an agent's permission dialog (an option number or its label)",
-		Args:  minArgs(2),
+		Use:               "approve AGENT OPTION",
+		Short:             "answer an agent's permission dialog (an option number or its label)",
+		Args:              minArgs(2),
+		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runApprove(c.Context(), e, g, args)
 		},

@@ -39,9 +39,10 @@ type inboxFlags struct {
 func newInboxCmd(e *env, g *globals) *cobra.Command {
 	var f inboxFlags
 	c := &cobra.Command{
-		Use:   "inbox [AGENT | --person]",
-		Short: "undelivered inbox items of an agent (default: OFFICE_AGENT) or the person",
-		Args:  argsBetween(0, 1),
+		Use:               "inbox [AGENT | --person]",
+		Short:             "undelivered inbox items of an agent (default: OFFICE_AGENT) or the person",
+		Args:              argsBetween(0, 1),
+		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
 			if f.person && len(args) == 1 {
 				return usagef("office inbox: give AGENT or --person, not both")

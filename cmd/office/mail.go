@@ -64,6 +64,7 @@ receiver's reply (office mail reply) and fails at its deadline.`,
 	f.StringVar(&a.title, "title", "", "the title (default: the text's first line)")
 	f.StringVar(&a.deadline, "deadline", "", "how long a request may stay working, e.g. 45m (default 30m)")
 	f.StringVar(&a.key, "id", "", "idempotency key: a second send with the same key stores nothing and prints the first id")
+	_ = c.RegisterFlagCompletionFunc("to", completeAgent(e, g))
 	return c
 }
 

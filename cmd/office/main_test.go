@@ -123,6 +123,8 @@ func TestCommandLine(t *testing.T) {
 		{name: "completion bash", args: []string{"completion", "bash"}, out: "bash completion"},
 		{name: "completion zsh", args: []string{"completion", "zsh"}, out: "compdef"},
 		{name: "completion fish", args: []string{"completion", "fish"}, out: "complete -c office"},
+		{name: "completion of agent names", args: []string{"__complete", "--config", o.config, "send", ""}, out: "a1\nb2\n"},
+		{name: "completion of --to", args: []string{"__complete", "--config", o.config, "mail", "send", "--to", "b"}, out: "b2\n"},
 		{name: "global flags before the command", args: g("send", "a1", "before"), out: "1", storedText: "before"},
 		{name: "global flags between arguments", args: []string{"send", "--state", o.state, "a1", "--config", o.config, "between"}, out: "2", storedText: "between"},
 		{name: "global flags after", args: []string{"send", "a1", "after", "--config=" + o.config, "--state=" + o.state}, out: "3", storedText: "after"},

@@ -23,9 +23,10 @@ func pauseCmd(e *env, g *globals, paused bool) *cobra.Command {
 	}
 	var all bool
 	c := &cobra.Command{
-		Use:   verb + " AGENT | --all",
-		Short: short,
-		Args:  argsBetween(0, 1),
+		Use:               verb + " AGENT | --all",
+		Short:             short,
+		Args:              argsBetween(0, 1),
+		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
 			if all == (len(args) == 1) {
 				return usagef("office %s: give AGENT or --all (one of them)", verb)

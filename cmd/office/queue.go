@@ -22,7 +22,8 @@ func newQueueCmd(e *env, g *globals) *cobra.Command {
 		Short: "list queued messages with why each is held, or edit the queue (release, rm, clear)",
 		Long: `List the queued messages, oldest first, with age, attempts, last error and why
 each is held (the words of 'office status'); of one agent with AGENT.`,
-		Args: argsBetween(0, 1),
+		Args:              argsBetween(0, 1),
+		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
 			agent := ""
 			if len(args) == 1 {
@@ -63,9 +64,10 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 				return s.Remove(ctx, id, "removed by the person")
 			}),
 		&cobra.Command{
-			Use:   "clear AGENT",
-			Short: "remove every queued message of an agent",
-			Args:  exactArgs(1),
+			Use:               "clear AGENT",
+			Short:             "remove every queued message of an agent",
+			Args:              exactArgs(1),
+			ValidArgsFunction: completeAgent(e, g),
 			RunE: func(c *cobra.Command, args []string) error {
 				return clearQueue(c.Context(), e, g, args[0])
 			},

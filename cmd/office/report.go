@@ -16,9 +16,10 @@ import (
 
 func newReportCmd(e *env, g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "report success|partial|failed|blocked [SUMMARY...|-]",
-		Short: "an agent reports the outcome of its turn to its parent (run by the agent: OFFICE_AGENT)",
-		Args:  minArgs(1),
+		Use:       "report success|partial|failed|blocked [SUMMARY...|-]",
+		Short:     "an agent reports the outcome of its turn to its parent (run by the agent: OFFICE_AGENT)",
+		Args:      minArgs(1),
+		ValidArgs: []cobra.Completion{"success", "partial", "failed", "blocked"},
 		RunE: func(c *cobra.Command, args []string) error {
 			if !inbox.ValidReport(args[0]) {
 				return usagef("office report: %q is not an outcome (success, partial, failed, blocked)", args[0])

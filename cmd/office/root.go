@@ -304,3 +304,24 @@ func printJSON(e *env, v any) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
+
+// completeAgent completes the first positional argument with the config's
+// agent names (the shell's Tab; it reads the config, never the store).
+func completeAgent(e *env, g *globals) cobra.CompletionFunc {
+	return func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveDefault
+		}
+		cfg, _, err := loadConfig(g, e)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []cobra.Completion
+		for _, n := range agentNames(cfg) {
+			if strings.HasPrefix(n, toComplete) {
+				out = append(out, n)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}

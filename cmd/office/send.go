@@ -29,7 +29,8 @@ Unknown agent or bad text: exit 2, nothing written.`,
   git diff | office send reviewer -
   office send --id deploy-42 builder "deploy"   # a retry prints the same id
   office send builder -- --help is literal text`,
-		Args: minArgs(2),
+		Args:              minArgs(2),
+		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := checkKeyFlag(c, key); err != nil {
 				return err

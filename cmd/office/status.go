@@ -24,7 +24,8 @@ func newStatusCmd(e *env, g *globals) *cobra.Command {
 that decided it, whether your draft is on its prompt and why delivery is held.
 --explain lists every signal office reads, what each says and which decided.
 An unknown AGENT is exit 2.`,
-		Args: argsBetween(0, 1),
+		Args:              argsBetween(0, 1),
+		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
 			agent := ""
 			if len(args) == 1 {
