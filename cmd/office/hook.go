@@ -26,6 +26,9 @@ func newHookCmd(e *env, g *globals) *cobra.Command {
 		Use:   "hook EVENT",
 		Short: "called by a CLI's hooks (Claude Code) to report its state; never fails the CLI",
 		Args:  exactArgs(1),
+		// Claude Code takes a hook's exit code 2 as "block this prompt or
+		// tool call": even a bad command line exits 0 here.
+		Annotations: map[string]string{neverFails: "true"},
 		RunE: func(c *cobra.Command, args []string) error {
 			return runHook(c.Context(), e, g, args[0])
 		},

@@ -48,6 +48,10 @@ func run(ctx context.Context, e *env, args []string) int {
 	if err == nil {
 		return 0
 	}
+	if c != nil && c.Annotations[neverFails] != "" {
+		fmt.Fprintf(e.stderr, "office %s: %v (ignored)\n", c.Name(), err)
+		return 0
+	}
 	var ue *usageError
 	if errors.As(err, &ue) {
 		// A usage error names its command ("office send: ...").

@@ -156,6 +156,8 @@ func TestCommandLine(t *testing.T) {
 		{name: "team add stray argument", args: g("team", "add", "x", "sh"), code: 2, err: "unexpected argument"},
 		{name: "team add bad env", args: g("team", "add", "x", "--profile", "shell", "--env", "NOEQUALS"), code: 2, err: "KEY=VALUE"},
 		{name: "status needs an office", args: g("status"), code: 1, err: "no office is running"},
+		{name: "hook never fails its CLI", args: g("hook", "Stop", "extra", "--bogus"), code: 0, err: "ignored"},
+		{name: "hook without OFFICE_AGENT", args: g("hook", "Stop"), code: 0, err: "OFFICE_AGENT is not set"},
 	} {
 		// Not parallel: the stored ids count up in this order.
 		r := o.exec(strings.NewReader(tc.stdin), tc.args...)

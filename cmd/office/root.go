@@ -31,6 +31,15 @@ package main
 // --state, --prefix), parsed before RunE runs. Return usagef(...) for a bad
 // command line and &inputError{err} for bad input (exit 2: nothing was
 // written); any other error exits 1.
+//
+// Porting a command written for the old hand-parsed table ({name, usage,
+// short, run(ctx, e, g, args)}): declare its flags on c.Flags() instead of
+// takeFlag/parseFlags/rejectFlags (gone), its argument count in Args, and
+// call its body from RunE with c.Context(). caller(e) became sender(ctx, e,
+// store) (it refuses an OFFICE_AGENT that is not an agent of the office) or
+// senderOf(ctx, e, g) for commands that do not open the store; oneLine
+// became cell (it also escapes control characters); a body from arguments
+// or stdin comes from bodyArg (size, UTF-8 and blank checks).
 
 import (
 	"encoding/json"
@@ -215,6 +224,10 @@ func noArgs(c *cobra.Command, args []string) error {
 }
 
 // ---- errors and exit codes ----
+
+// neverFails is the annotation of a command whose every error is reported on
+// stderr and exits 0 (hook: a CLI runs it and must never be failed by it).
+const neverFails = "office/never-fails"
 
 // usageError is a command line that does not parse; exit code 2. Its
 // message starts with the command ("office send: ...").
