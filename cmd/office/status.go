@@ -22,7 +22,8 @@ func newStatusCmd(e *env, g *globals) *cobra.Command {
 		Short: "each agent's status and the signal that decided it (needs a running office)",
 		Long: `Each agent's live status (starting, idle, busy, waiting, exited), the signal
 that decided it, whether your draft is on its prompt and why delivery is held.
---explain lists every signal office reads, what each says and which decided.
+--explain prints the status judge's steps: every signal it reads, what each
+found and said, and which one decided (*).
 An unknown AGENT is exit 2.`,
 		Args:              argsBetween(0, 1),
 		ValidArgsFunction: completeAgent(e, g),
@@ -35,7 +36,7 @@ An unknown AGENT is exit 2.`,
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	c.Flags().BoolVar(&explain, "explain", false, "list every signal, what it says and which one decided")
+	c.Flags().BoolVar(&explain, "explain", false, "print the status judge's steps: every signal, what it found and which one decided")
 	return c
 }
 
