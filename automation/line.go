@@ -267,7 +267,8 @@ func (t *Tracker) MarkDraft(text string, now time.Time) {
 //     for EchoGrace and no keystroke came in that time. Its stale clock
 //     (State().DirtyAt) starts when the text was first seen and restarts when
 //     it changes; until it counts, the settling block runs to EchoGrace
-//     after it was first seen (so nothing is typed after new text meanwhile).
+//     after it was first seen (so nothing is typed after new text meanwhile),
+//     unless the keystroke line holds a draft already (the person typed it).
 //
 // The picker latch is never touched.
 func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
@@ -290,10 +291,13 @@ func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
 		return
 	}
 	if row != t.screenText {
-		// New text: until it counts as a draft the row is still settling,
-		// so nothing is typed after it in the meantime.
 		t.screenText, t.screenSeen, t.screenDraft = row, now, false
-		t.Settle(now.Add(EchoGrace))
+		if !t.dirty {
+			// New text no keystroke explains: until it counts as a
+			// draft the row is still settling, so nothing is typed
+			// after it in the meantime.
+			t.Settle(now.Add(EchoGrace))
+		}
 	}
 	if now.Sub(t.screenSeen) >= EchoGrace && (t.lastTouch.IsZero() || now.Sub(t.lastTouch) >= EchoGrace) {
 		t.screenDraft = true
@@ -307,4 +311,30 @@ func (t *Tracker) Typed(now time.Time) {
 	t.officeTyped = true
 	t.typedAt = now
 	t.screenText, t.screenSeen, t.screenDraft = "", time.Time{}, false
+}
+
+// Next returns the earliest instant after now at which a prompt-row reading
+// may change the tracker though the row stays the same (the echo grace after
+// a keystroke, after office's typing, after new text was first seen), or the
+// settling block ends; zero when there is none. A caller that reads the row
+// only when the screen changes reads it again then.
+func (t *Tracker) Next(now time.Time) time.Time {
+	var next time.Time
+	consider := func(at time.Time) {
+		if at.After(now) && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	if t.dirty && !t.lastTouch.IsZero() {
+		consider(t.lastTouch.Add(EchoGrace))
+	}
+	if t.officeTyped {
+		consider(t.typedAt.Add(EchoGrace))
+	}
+	if t.screenText != "" && !t.screenDraft {
+		consider(t.screenSeen.Add(EchoGrace))
+		consider(t.lastTouch.Add(EchoGrace))
+	}
+	consider(t.settle)
+	return next
 }

@@ -273,7 +273,7 @@ func trackerCases() []trackerCase {
 		{name: "unknown screen changes nothing",
 			ops: []trackerOp{feed(0, "abc"), screen(time.Hour, PromptUnknown)}, line: "abc", dirty: true, settle: noSettle},
 		{name: "screen with text keeps a draft",
-			ops: []trackerOp{feed(0, "abc"), screen(time.Hour, PromptHasText)}, line: "abc", dirty: true, settle: time.Hour + EchoGrace},
+			ops: []trackerOp{feed(0, "abc"), screen(time.Hour, PromptHasText)}, line: "abc", dirty: true, settle: noSettle},
 		{name: "an empty screen never touches the latch",
 			ops:    []trackerOp{feed(0, "/model\r"), screen(5*time.Second, PromptEmpty)},
 			picker: true, settle: noSettle, submitted: []string{"/model"}},
@@ -449,5 +449,47 @@ func TestScreenTextHoldsFromFirstSight(t *testing.T) {
 	tr.ObservePrompt("recalled, edited", true, at(StaleAfter+EchoGrace))
 	if s := tr.State(); !s.Dirty || !s.DirtyAt.Equal(at(StaleAfter)) || BlockReason(s, at(StaleAfter+EchoGrace)) != BlockDraft {
 		t.Fatalf("a change restarts the stale clock: %+v", s)
+	}
+}
+
+func TestTrackerNext(t *testing.T) {
+	var tr Tracker
+	if n := tr.Next(at(0)); !n.IsZero() {
+		t.Fatalf("zero Tracker: next %v", n)
+	}
+	tr.Feed([]byte("abc"), at(0))
+	if n := tr.Next(at(100 * ms)); !n.Equal(at(EchoGrace)) {
+		t.Fatalf("a keystroke draft: next %v, want the echo grace's end", n)
+	}
+	if n := tr.Next(at(EchoGrace)); !n.IsZero() {
+		t.Fatalf("after the echo grace: next %v", n)
+	}
+	tr.ClearDraft()
+	tr.ObservePrompt("recalled", true, at(5*time.Second))
+	if n := tr.Next(at(5 * time.Second)); !n.Equal(at(5*time.Second + EchoGrace)) {
+		t.Fatalf("new screen text: next %v", n)
+	}
+	tr.ObservePrompt("recalled", true, at(6*time.Second))
+	if n := tr.Next(at(6 * time.Second)); !n.IsZero() {
+		t.Fatalf("a screen draft: next %v", n)
+	}
+	tr.Typed(at(7 * time.Second))
+	if n := tr.Next(at(7 * time.Second)); !n.Equal(at(8 * time.Second)) {
+		t.Fatalf("office typing: next %v", n)
+	}
+}
+
+func TestStatusDebouncerPending(t *testing.T) {
+	var d StatusDebouncer
+	if _, ok := d.Pending(); ok {
+		t.Fatal("zero debouncer has a pending change")
+	}
+	d.Update(StatusIdle, at(0))
+	if p, ok := d.Pending(); !ok || !p.Equal(at(StatusDebounce)) {
+		t.Fatalf("pending %v %v", p, ok)
+	}
+	d.Update(StatusIdle, at(StatusDebounce))
+	if _, ok := d.Pending(); ok {
+		t.Fatal("adopted idle still pending")
 	}
 }

@@ -93,3 +93,12 @@ func (d *StatusDebouncer) Update(raw Status, now time.Time) Status {
 func (d *StatusDebouncer) Current() Status {
 	return d.current
 }
+
+// Pending reports when the debouncer will adopt idle if the raw status stays
+// idle until then; ok is false when no change to idle is pending.
+func (d *StatusDebouncer) Pending() (at time.Time, ok bool) {
+	if !d.idlePending {
+		return time.Time{}, false
+	}
+	return d.idleSince.Add(StatusDebounce), true
+}

@@ -140,6 +140,35 @@ func (s *Snapshot) screenInputs(in *automation.Inputs, text string) {
 	in.Screen = text
 }
 
+// wakeLocked returns the next instant at which a judgment may change with
+// no event: the judge's own deadlines (automation.Judgment.Next), the idle
+// debounce, the line model's echo graces and settling, the end of a turn
+// that never showed busy, a shell's foreground poll and prompt learning.
+// Zero means none: the monitor sleeps until an event. t.mu must be held.
+func (t *Terminal) wakeLocked(now time.Time) time.Time {
+	var next time.Time
+	consider := func(at time.Time) {
+		if at.After(now) && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	consider(t.judgment.Next)
+	if at, ok := t.debounce.Pending(); ok {
+		consider(at)
+	}
+	consider(t.tracker.Next(now))
+	if !t.turnAt.IsZero() {
+		consider(t.turnAt.Add(TurnStartGrace))
+	}
+	if t.behavior.ShellIdle {
+		consider(now.Add(shellPoll))
+		if t.obs.learning() {
+			consider(t.LastOutput().Add(shellPromptQuiet))
+		}
+	}
+	return next
+}
+
 // shellPromptQuiet is how long a shell's output must have been quiet after a
 // command returned before the cursor is taken as the end of its prompt.
 const shellPromptQuiet = 150 * time.Millisecond

@@ -111,3 +111,129 @@ func TestShellRecalledLineIsADraft(t *testing.T) {
 	input(t, term, "\x15")
 	waitFor(t, 10*time.Second, "the draft cleared with the line", func() bool { return !term.HasDraft() })
 }
+
+// fakeClock is a Clock whose time moves only by Advance; its timers fire
+// when Advance passes their deadline.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	c     chan time.Time
+	at    time.Time
+	clock *fakeClock
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) NewTimer(d time.Duration) pool.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{c: make(chan time.Time, 1), at: c.now.Add(d), clock: c}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (t *fakeTimer) C() <-chan time.Time { return t.c }
+
+func (t *fakeTimer) Stop() bool {
+	c := t.clock
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, x := range c.timers {
+		if x == t {
+			c.timers = append(c.timers[:i], c.timers[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Advance moves the clock by d and fires the timers due.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.timers[:0]
+	for _, t := range c.timers {
+		if t.at.After(c.now) {
+			kept = append(kept, t)
+			continue
+		}
+		t.c <- c.now
+	}
+	c.timers = kept
+}
+
+// Pending returns how many timers are running.
+func (c *fakeClock) Pending() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.timers)
+}
+
+// An idle agent is judged only when something happens or a deadline of the
+// judge is reached: with nothing pending, an hour of the clock costs no
+// judgment at all, and a keystroke costs a few, then nothing again.
+func TestIdleAgentDoesNoWorkBetweenDeadlines(t *testing.T) {
+	t.Parallel()
+	clk := &fakeClock{now: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)}
+	logPath := t.TempDir() + "/agent.jsonl"
+	term, err := pool.Start(pool.Options{Name: "fake", Argv: []string{fakeAgentBin, "--log", logPath},
+		Env: testEnv(), Cols: 120, Rows: 40, Behavior: claudeLike, Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.Close()
+	waitFor(t, 15*time.Second, "ready and idle on the fake clock", func() bool {
+		clk.Advance(50 * time.Millisecond)
+		return term.Status() == automation.StatusIdle
+	})
+	// Let the last judgments run out; then nothing is pending.
+	waitFor(t, 5*time.Second, "no deadline pending", func() bool {
+		clk.Advance(50 * time.Millisecond)
+		return clk.Pending() == 0
+	})
+	idleFor := func(what string) {
+		t.Helper()
+		// The agent's last redraw (an echo) is an event: let it land first.
+		for g := term.Generation(); ; {
+			time.Sleep(200 * time.Millisecond)
+			if g2 := term.Generation(); g2 == g {
+				break
+			} else {
+				g = g2
+			}
+		}
+		n := term.Judgments()
+		for range 60 {
+			clk.Advance(time.Minute)
+		}
+		time.Sleep(300 * time.Millisecond) // real time for any stray goroutine work
+		if got := term.Judgments(); got != n || clk.Pending() != 0 {
+			t.Fatalf("%s: an idle hour cost %d judgments, %d timers pending", what, got-n, clk.Pending())
+		}
+	}
+	idleFor("after boot")
+	n := term.Judgments()
+	input(t, term, "abc")
+	waitFor(t, 5*time.Second, "the keystroke's echo-grace deadline", func() bool { return clk.Pending() == 1 })
+	clk.Advance(automation.EchoGrace)
+	waitFor(t, 5*time.Second, "no deadline pending after the echo grace", func() bool {
+		clk.Advance(10 * time.Millisecond)
+		return clk.Pending() == 0
+	})
+	if d := term.Judgments() - n; d == 0 || d > 20 {
+		t.Fatalf("a keystroke cost %d judgments", d)
+	}
+	if !term.HasDraft() {
+		t.Fatal("the typed text is no draft")
+	}
+	idleFor("with a draft")
+}

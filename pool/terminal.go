@@ -22,9 +22,9 @@ import (
 const (
 	// HangupGrace is how long Close waits after SIGHUP before SIGKILL.
 	HangupGrace = 2 * time.Second
-	// monitorTick is how often the monitor re-judges status when no output
-	// arrives (quiescence, readiness settle and the idle debounce are timed).
-	monitorTick = 100 * time.Millisecond
+	// shellPoll is how often a shell agent's foreground process group is
+	// read: no event says a job started or ended (an O(1) ioctl).
+	shellPoll = 100 * time.Millisecond
 	// TurnStartGrace is how long after a submitting Enter the agent counts
 	// as busy while it has not yet shown busy (design.md §9: a turn that never
 	// shows busy ends when the agent is idle 10 s after the Enter).
@@ -103,8 +103,10 @@ type Options struct {
 	Cols, Rows int
 	// Behavior says how to read the screen.
 	Behavior Behavior
-	// Now is the clock; nil means time.Now.
+	// Now is the clock; nil means Clock's, else time.Now.
 	Now func() time.Time
+	// Clock is the clock the monitor sleeps on; nil means the wall clock.
+	Clock Clock
 	// Notify, if set, is called on every change; it must not block. It runs on
 	// the terminal's own goroutines.
 	Notify func(Event)
@@ -119,6 +121,7 @@ type Terminal struct {
 	screen   *Screen
 	behavior Behavior
 	now      func() time.Time
+	clock    Clock
 	notify   func(Event)
 	spawned  time.Time
 
@@ -130,7 +133,8 @@ type Terminal struct {
 	closeOnce sync.Once
 	outputSig chan struct{} // reader → monitor, size 1
 
-	lastOutput atomic.Int64 // unix nanos
+	lastOutput atomic.Int64  // unix nanos
+	judgments  atomic.Uint64 // how many times the monitor judged
 
 	mu         sync.Mutex
 	tracker    automation.Tracker
@@ -161,9 +165,13 @@ func Start(o Options) (*Terminal, error) {
 	if o.Rows <= 0 {
 		o.Rows = defaultRows
 	}
+	clock := o.Clock
+	if clock == nil {
+		clock = realClock{}
+	}
 	now := o.Now
 	if now == nil {
-		now = time.Now
+		now = clock.Now
 	}
 	cmd, master, err := startPTY(&o)
 	if err != nil {
@@ -176,6 +184,7 @@ func Start(o Options) (*Terminal, error) {
 		master:    master,
 		behavior:  o.Behavior,
 		now:       now,
+		clock:     clock,
 		notify:    o.Notify,
 		spawned:   now(),
 		done:      make(chan struct{}),
@@ -187,6 +196,7 @@ func Start(o Options) (*Terminal, error) {
 	t.tracker.Extra = o.Behavior.Interactive
 	t.writes = newWriteQueue(master)
 	t.screen = NewScreen(o.Cols, o.Rows, t.writes.reply)
+	t.poke() // the first judgment, before any output
 	go t.writes.run(t.done, t.closed)
 	go t.readLoop()
 	go t.wait()
@@ -292,6 +302,7 @@ func (t *Terminal) Input(p []byte) error {
 	after := t.tracker.State()
 	t.mu.Unlock()
 	t.writes.enqueue(p, nil, time.Time{})
+	t.poke() // the line model's deadlines moved
 	if before != after {
 		t.emit(EventGate)
 	}
@@ -344,6 +355,7 @@ func (t *Terminal) Write(ctx context.Context, p []byte) error {
 		}
 		err = <-res
 	}
+	t.poke() // office's typing is an input of the prompt reading
 	if err != nil {
 		return fmt.Errorf("pool: write to %q: %w", t.name, err)
 	}
@@ -541,6 +553,7 @@ func (t *Terminal) MarkDraft(text string) {
 	t.mu.Lock()
 	t.tracker.MarkDraft(text, t.now())
 	t.mu.Unlock()
+	t.poke()
 	t.emit(EventGate)
 }
 
@@ -549,6 +562,7 @@ func (t *Terminal) Settle(until time.Time) {
 	t.mu.Lock()
 	t.tracker.Settle(until)
 	t.mu.Unlock()
+	t.poke()
 	t.emit(EventGate)
 }
 
@@ -561,6 +575,7 @@ func (t *Terminal) ClosePicker(ctx context.Context) error {
 	t.mu.Lock()
 	t.tracker.ReleasePicker(t.now())
 	t.mu.Unlock()
+	t.poke()
 	t.emit(EventGate)
 	return nil
 }
@@ -580,6 +595,7 @@ func (t *Terminal) RecoverPrompt(ctx context.Context) (string, error) {
 	t.tracker.ClearDraft()
 	t.tracker.Settle(now.Add(automation.RecoverPromptSettle))
 	t.mu.Unlock()
+	t.poke()
 	t.emit(EventGate)
 	return text, nil
 }
@@ -655,10 +671,13 @@ func (t *Terminal) screenTextLocked() string {
 	return t.snapText
 }
 
-// monitor re-judges readiness and status on output and on a short tick.
+// monitor re-judges readiness and status when an input of the judge may
+// have changed (output, a hook report, the person's keys, office's writes:
+// each pokes it) and at the next deadline (wakeLocked), and sleeps
+// otherwise: an idle agent with no deadline costs nothing.
 func (t *Terminal) monitor() {
-	tick := time.NewTicker(monitorTick)
-	defer tick.Stop()
+	var timer Timer
+	var wake <-chan time.Time
 	for {
 		select {
 		case <-t.done:
@@ -666,18 +685,32 @@ func (t *Terminal) monitor() {
 		case <-t.closed:
 			return
 		case <-t.outputSig:
-		case <-tick.C:
+		case <-wake:
 		}
-		t.judge(t.now())
+		if timer != nil {
+			timer.Stop()
+		}
+		timer, wake = nil, nil
+		now := t.now()
+		if next := t.judge(now); !next.IsZero() {
+			timer = t.clock.NewTimer(next.Sub(now))
+			wake = timer.C()
+		}
 	}
 }
 
-// judge updates the prompt reading, readiness and status at now.
-func (t *Terminal) judge(now time.Time) {
+// Judgments returns how many times the monitor has judged the agent (a
+// measure of the work an agent costs when nothing happens).
+func (t *Terminal) Judgments() uint64 { return t.judgments.Load() }
+
+// judge updates the prompt reading, readiness and status at now, and
+// returns when to judge again with no event (zero: not before one).
+func (t *Terminal) judge(now time.Time) time.Time {
+	t.judgments.Add(1)
 	t.mu.Lock()
 	if t.exited {
 		t.mu.Unlock()
-		return
+		return time.Time{}
 	}
 	gen := t.screen.Generation()
 	gateChanged := false
@@ -690,9 +723,11 @@ func (t *Terminal) judge(now time.Time) {
 		gateChanged = t.readPromptLocked(now)
 	}
 	ev := t.judgeLocked(now)
+	next := t.wakeLocked(now)
 	t.mu.Unlock()
 	if gateChanged {
 		t.emit(EventGate)
 	}
 	t.emitJudged(ev)
+	return next
 }
