@@ -2,6 +2,7 @@ package automation
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -302,5 +303,60 @@ func TestSignalNames(t *testing.T) {
 	}
 	if Signal(99).String() != "unknown" {
 		t.Error("an unknown signal must say so")
+	}
+}
+
+// TestJudgeStatusAndReadinessAgree: status and readiness come from one
+// judgment, so the states a drain sees are only these: idle or busy means
+// delivery may begin (BootOpen); starting means it may not, and nothing but a
+// waiting dialog or the exit shows before boot. Random inputs, fixed seed.
+func TestJudgeStatusAndReadinessAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
+	d := func(max time.Duration) time.Time { return at(time.Duration(rng.Int64N(int64(max)))) }
+	for i := range 20000 {
+		now := at(time.Minute)
+		in := Inputs{
+			Now:    now,
+			Exited: rng.IntN(20) == 0,
+			Boot: Boot{Spawned: d(time.Minute), Seen: rng.IntN(3) == 0, Markers: rng.IntN(2) == 0,
+				Settle: 400 * time.Millisecond},
+			Title:      pick("", "✳ Claude", "⠂ Claude", "claude"),
+			TitleSince: d(time.Minute),
+			OSCState:   pick("", "working", "idle", "done", "blocked", "other"),
+			Screen:     pick("", "? for shortcuts", "esc to interrupt", "Do you want to proceed?"),
+			Foreground: Foreground(rng.IntN(3)),
+		}
+		if rng.IntN(2) == 0 {
+			in.Boot.MarkersSince = d(time.Minute)
+		}
+		if rng.IntN(2) == 0 {
+			in.LastOutput = d(time.Minute)
+		}
+		if rng.IntN(2) == 0 {
+			in.Hook = HookReport{Seq: 1, Status: Status(rng.IntN(4)), At: d(time.Minute)}
+		}
+		if rng.IntN(3) == 0 {
+			since := d(time.Minute)
+			in.Turn = TurnHold{Since: since, Until: since.Add(10 * time.Second)}
+		}
+		j := Judge(in, claudeLike)
+		checkOneDecides(t, j)
+		switch j.Status {
+		case StatusIdle, StatusBusy:
+			if !j.BootOpen {
+				t.Fatalf("case %d: %v but boot not open\n%+v\n%s", i, j.Status, in, dump(j))
+			}
+		case StatusStarting:
+			if j.BootOpen {
+				t.Fatalf("case %d: starting with boot open\n%s", i, dump(j))
+			}
+		}
+		if j.BootOverdue && (!j.BootOpen || j.Ready) {
+			t.Fatalf("case %d: overdue %v open %v ready %v", i, j.BootOverdue, j.BootOpen, j.Ready)
+		}
+		if !j.Next.IsZero() && !j.Next.After(now) {
+			t.Fatalf("case %d: Next %v not after now", i, j.Next)
+		}
 	}
 }
