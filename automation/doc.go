@@ -1,7 +1,7 @@
 // Package automation is office's pure policy: it decides whether automation may
 // type into an agent's terminal right now, and why not.
 //
-// It owns the rules of seed 002 and ../shared/design.md §5 and §9: the block
+// It owns the rules of seed 002 and docs/design.md: the block
 // reasons (exited, picker, draft, settling) and their 30-minute stale windows,
 // the bare interactive-command rule that latches a picker, the keystroke line
 // model fed with the person's own input, the prompt-row reading (text office did not

@@ -360,3 +360,15 @@ func TestJudgeStatusAndReadinessAgree(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkJudge is one judgment of a 120×40 Claude-like screen (the cost
+// of each re-judgment the monitor makes).
+func BenchmarkJudge(b *testing.B) {
+	row := strings.Repeat("x", 118)
+	screen := strings.Repeat(row+"\n", 36) + "────\n❯ \n────\n  ? for shortcuts"
+	in := Inputs{Now: at(time.Hour), Boot: Boot{Seen: true}, Title: "✳ Claude Code", Screen: screen, LastOutput: at(0)}
+	b.ReportAllocs()
+	for b.Loop() {
+		Judge(in, claudeLike)
+	}
+}

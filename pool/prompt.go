@@ -1,7 +1,7 @@
 package pool
 
-// prompt.go finds an agent CLI's input row on a snapshot
-// (../shared/real-clis.md §5.1).
+// prompt.go finds an agent CLI's input row on a snapshot (the rows each
+// pinned CLI draws are noted in configs/profiles.toml).
 
 import "strings"
 
