@@ -229,9 +229,14 @@ func (r *rig) input(s string) {
 	}
 }
 
-// typeAndSubmit types text as the person, then Enter alone after the
-// profile's gap (a person's Enter never arrives in the same read).
+// typeAndSubmit types text as the person, a human moment after the test
+// saw what it waited for, then Enter alone after the profile's gap (a
+// person's Enter never arrives in the same read). On a loaded machine
+// Gemini CLI lost the person's Enter when the text came the instant the
+// test saw it idle (status is judged the moment its title changes), which
+// no person does.
 func (r *rig) typeAndSubmit(text string) {
+	time.Sleep(500 * time.Millisecond)
 	r.input(text)
 	time.Sleep(300 * time.Millisecond)
 	r.input("\r")

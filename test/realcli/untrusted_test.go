@@ -35,9 +35,15 @@ func runUntrusted(t *testing.T, cli string) {
 	}
 	r.send("queued before trust")
 	r.waitFor(10*time.Second, "held: waiting", func() bool { return r.hold() == "waiting" })
+	// Held, never attempted. (Gemini clears and redraws its whole screen
+	// now and then: for that instant the agent reads starting, still held.)
 	r.holdsFor(3*time.Second, "held while the dialog waits", func() bool {
-		return r.hold() == "waiting" && r.statusIs("waiting") && len(r.prompts()) == 0
+		q := r.queued()
+		return len(q) == 1 && q[0].Attempts == 0 && !r.statusIs("idle") && len(r.prompts()) == 0
 	})
+	if h := r.hold(); h != "waiting" {
+		t.Fatalf("hold %q, want waiting\n%s", h, r.diagnose())
+	}
 	if q := r.queued(); len(q) != 1 || q[0].Attempts != 0 || r.agent().Term.HasDraft() {
 		t.Fatalf("an attempt was made, or a dialog row read as a draft: %+v\n%s", q, r.diagnose())
 	}
