@@ -214,7 +214,11 @@ func (t *Terminal) readLoop() {
 	for {
 		n, err := t.master.Read(buf)
 		if n > 0 {
+			gen := t.screen.Generation()
 			t.screen.Feed(buf[:n])
+			if t.screen.Generation() != gen {
+				t.emit(EventOutput)
+			}
 			t.lastOutput.Store(t.now().UnixNano())
 			select {
 			case t.outputSig <- struct{}{}:
