@@ -67,7 +67,7 @@ func SSH(argv []string, host, remoteOffice, stateDir string) Transport {
 func SSHCommand(s string) []string { return strings.Fields(s) }
 
 type sshTransport struct {
-	argv               []string
+	argv                []string
 	host, office, state string
 }
 

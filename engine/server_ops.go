@@ -46,7 +46,6 @@ func (e *Engine) opStop(context.Context, Request) (any, error) {
 	return nil, nil
 }
 
-
 // queueListArgs are "queue.list"'s arguments; Agent "" lists every agent.
 type queueListArgs struct {
 	Agent string `json:"agent,omitempty"`
@@ -106,7 +105,6 @@ type enqueueArgs struct {
 	Text   string `json:"text"`
 	Source string `json:"source,omitempty"`
 }
-
 
 func (e *Engine) opEnqueue(ctx context.Context, req Request) (any, error) {
 	var args enqueueArgs
@@ -276,7 +274,6 @@ func (e *Engine) RestartAgent(name string) error {
 	}
 	return nil
 }
-
 
 func (e *Engine) opMessage(ctx context.Context, req Request) (any, error) {
 	var args idArgs

@@ -108,7 +108,9 @@ const (
 )
 
 // Valid reports whether s is within 1..MaxCols × 1..MaxRows.
-func (s Size) Valid() bool { return s.Cols >= 1 && s.Rows >= 1 && s.Cols <= MaxCols && s.Rows <= MaxRows }
+func (s Size) Valid() bool {
+	return s.Cols >= 1 && s.Rows >= 1 && s.Cols <= MaxCols && s.Rows <= MaxRows
+}
 
 // View tells the server what the client shows: the size of the pane each
 // agent gets (agents not listed keep their size as far as this client is

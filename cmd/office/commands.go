@@ -29,7 +29,12 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "", "open the office with its UI (the default)", runUI},
-		{"serve", "", "run the office's engine without a UI", runServe},
+		{"serve", "[--background]", "run the office's server without a UI (--background: detached, like start)", runServe},
+		{"start", "", "start the office's server in the background (detached from this terminal)", runStart},
+		{"stop", "", "stop the server and its agents (queue, inbox and mail are kept)", runStop},
+		{"attach", "--stdio", "bridge stdin/stdout to the server's client socket (for ssh)", runAttach},
+		{"events", "[--json] [AGENT...] [--since SEQ] [--ssh HOST]", "stream status changes, holds, deliveries, mail and notices", runEvents},
+		{"wait", "AGENT --until idle|exited|delivered:ID [--timeout D] [--ssh HOST]", "wait until an agent is idle or exited, or a message delivered", runWait},
 		{"send", "AGENT TEXT... | AGENT -", "queue a message for an agent (TEXT, or stdin with -); prints its id", runSend},
 		{"queue", "[AGENT] [--json] | release ID | rm ID | clear AGENT", "list queued messages with why each is held, or edit the queue", runQueue},
 		{"pause", "AGENT | --all", "pause automatic delivery to an agent, or the whole floor", runPause},

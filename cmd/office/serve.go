@@ -55,11 +55,15 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 }
 
 func runServe(ctx context.Context, e *env, g *globals, args []string) error {
+	args, background := takeFlag(args, "--background")
 	if err := rejectFlags("serve", args); err != nil {
 		return err
 	}
 	if len(args) > 0 {
-		return usagef("usage: office serve [--config FILE] [--state DIR]")
+		return usagef("usage: office serve [--background] [--config FILE] [--state DIR]")
+	}
+	if background {
+		return startBackground(ctx, e, g)
 	}
 	eng, logf, notice, err := openEngine(e, g, 0, 0, func(o *engine.Options) {
 		log := o.Logger
@@ -76,6 +80,15 @@ func runServe(ctx context.Context, e *env, g *globals, args []string) error {
 		fmt.Fprintln(e.stderr, "office:", notice)
 	}
 	fmt.Fprintf(e.stderr, "office: serving %d agent(s); state in %s\n", len(eng.Agents()), engineDir(g, e))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-eng.StopRequested(): // `office stop`
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	err = eng.Run(ctx)
 	if errors.Is(err, context.Canceled) {
 		return nil

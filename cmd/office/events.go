@@ -1,0 +1,275 @@
+package main
+
+// events.go is `office events`: the server's event stream (status changes,
+// holds, deliveries, mail, notices) as lines, JSON with --json (the schema is
+// in docs/protocol.md, "Events"). It reconnects when the connection drops
+// (an ssh killed, a server restarted) and resumes after the last stored event
+// it printed, so none of those is lost or printed twice.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"office/client"
+	"office/wire"
+)
+
+// Reconnection back-off of events and wait.
+const (
+	reconnectMin = 200 * time.Millisecond
+	reconnectMax = 5 * time.Second
+)
+
+// remoteFlags are the flags that choose the server: the local state dir, or
+// --ssh HOST with the user's ssh.
+type remoteFlags struct {
+	host       string
+	sshCommand string
+	office     string // the office command on the far side
+}
+
+// takeValue removes "--name VALUE" or "--name=VALUE" from args.
+func takeValue(args []string, name string) ([]string, string, bool, error) {
+	out := args[:0:0]
+	val, found := "", false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == name:
+			if i+1 >= len(args) {
+				return nil, "", false, usagef("%s needs a value", name)
+			}
+			val, found = args[i+1], true
+			i++
+		case strings.HasPrefix(a, name+"="):
+			val, found = strings.TrimPrefix(a, name+"="), true
+		default:
+			out = append(out, a)
+		}
+	}
+	return out, val, found, nil
+}
+
+func takeRemote(args []string) ([]string, remoteFlags, error) {
+	var r remoteFlags
+	var err error
+	if args, r.host, _, err = takeValue(args, "--ssh"); err != nil {
+		return nil, r, err
+	}
+	if args, r.sshCommand, _, err = takeValue(args, "--ssh-command"); err != nil {
+		return nil, r, err
+	}
+	if args, r.office, _, err = takeValue(args, "--remote-office"); err != nil {
+		return nil, r, err
+	}
+	return args, r, nil
+}
+
+// transport returns how to reach the server: ssh when --ssh is given (its
+// command from --ssh-command, else OFFICE_SSH_COMMAND, else ssh), else the
+// local state directory.
+func (r remoteFlags) transport(g *globals, e *env) (client.Transport, error) {
+	if r.host == "" {
+		dir, err := stateDir(g, e)
+		if err != nil {
+			return nil, err
+		}
+		return client.Local(dir), nil
+	}
+	cmd := r.sshCommand
+	if cmd == "" {
+		cmd = e.getenv("OFFICE_SSH_COMMAND")
+	}
+	return client.SSH(client.SSHCommand(cmd), r.host, r.office, g.state), nil
+}
+
+func runEvents(ctx context.Context, e *env, g *globals, args []string) error {
+	args, asJSON := takeFlag(args, "--json")
+	args, rf, err := takeRemote(args)
+	if err != nil {
+		return err
+	}
+	args, sinceArg, hasSince, err := takeValue(args, "--since")
+	if err != nil {
+		return err
+	}
+	var since int64
+	if hasSince {
+		if since, err = strconv.ParseInt(sinceArg, 10, 64); err != nil || since < 0 {
+			return usagef("office events: --since %q is not an event seq", sinceArg)
+		}
+	}
+	if err := rejectFlags("events", args); err != nil {
+		return err
+	}
+	tr, err := rf.transport(g, e)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(e.stdout)
+	return followEvents(ctx, e, tr, args, since, func(_ *client.Conn, ev wire.Event) (bool, error) {
+		if ev.Type == "" {
+			return false, nil
+		}
+		ev.T = ""
+		if asJSON {
+			return false, enc.Encode(ev)
+		}
+		_, err := fmt.Fprintln(e.stdout, eventLine(ev))
+		return false, err
+	}, nil)
+}
+
+// followEvents streams events from the server to fn until fn says done, ctx
+// ends or the server stops (Bye). A dropped connection is dialled again,
+// resuming after the last stored event seen. check, if set, runs on every
+// (re)connect and on every state change, and may end the stream too.
+func followEvents(ctx context.Context, e *env, tr client.Transport, agents []string, since int64,
+	fn func(*client.Conn, wire.Event) (bool, error), check func(*client.Conn) (bool, error)) error {
+	wait := reconnectMin
+	first := true
+	for {
+		conn, err := client.Dial(ctx, tr, client.Options{Client: "office events", Events: true, Agents: agents, Since: since})
+		if err != nil {
+			var rf *wire.Refused
+			if first || errors.As(err, &rf) || ctx.Err() != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+			fmt.Fprintf(e.stderr, "office: %v; trying again in %v\n", err, wait)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+			wait = min(wait*2, reconnectMax)
+			continue
+		}
+		if first {
+			for _, a := range agents {
+				if !inRoster(conn, a) {
+					conn.Close()
+					return &inputError{fmt.Errorf("unknown agent %q", a)}
+				}
+			}
+		}
+		if since == 0 {
+			since = conn.Welcome().Seq
+		}
+		first, wait = false, reconnectMin
+		done, err := streamConn(ctx, conn, &since, fn, check)
+		conn.Close()
+		if done || err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		var bye *client.ByeError
+		if errors.As(conn.Err(), &bye) {
+			fmt.Fprintf(e.stderr, "office: %v\n", bye)
+			return nil
+		}
+		fmt.Fprintf(e.stderr, "office: connection lost (%v); reconnecting\n", conn.Err())
+	}
+}
+
+// streamConn feeds one connection's events to fn.
+func streamConn(ctx context.Context, conn *client.Conn, since *int64,
+	fn func(*client.Conn, wire.Event) (bool, error), check func(*client.Conn) (bool, error)) (bool, error) {
+	if check != nil {
+		if done, err := check(conn); done || err != nil {
+			return done, err
+		}
+	}
+	evs := conn.Events()
+	for {
+		select {
+		case <-ctx.Done():
+			return false, nil
+		case ev, ok := <-evs:
+			if !ok {
+				return false, nil
+			}
+			if ev.Seq > *since {
+				*since = ev.Seq
+			}
+			if done, err := fn(conn, ev); done || err != nil {
+				return done, err
+			}
+		case <-conn.Changed():
+			if check != nil {
+				if done, err := check(conn); done || err != nil {
+					return done, err
+				}
+			}
+		}
+	}
+}
+
+func inRoster(conn *client.Conn, name string) bool {
+	// The roster arrives right after the welcome.
+	deadline := time.After(5 * time.Second)
+	for {
+		for _, a := range conn.Roster() {
+			if a.Name == name {
+				return true
+			}
+		}
+		if len(conn.Roster()) > 0 {
+			return false
+		}
+		select {
+		case <-conn.Changed():
+		case <-conn.Done():
+			return false
+		case <-deadline:
+			return false
+		}
+	}
+}
+
+// eventLine is one event for a person to read.
+func eventLine(ev wire.Event) string {
+	var b strings.Builder
+	b.WriteString(ev.At.Local().Format("15:04:05.000"))
+	b.WriteString(" ")
+	if ev.Agent != "" {
+		b.WriteString(ev.Agent + " ")
+	}
+	b.WriteString(ev.Type)
+	for _, s := range []string{ev.State, ev.Status, ev.Kind} {
+		if s != "" && s != ev.Type {
+			b.WriteString(" " + s)
+		}
+	}
+	if ev.Type == wire.EventHold {
+		if ev.Hold == "" {
+			b.WriteString(" cleared")
+		} else {
+			b.WriteString(" " + ev.Hold)
+		}
+	}
+	if ev.MsgID != 0 {
+		fmt.Fprintf(&b, " msg %d", ev.MsgID)
+	}
+	if ev.Code != nil {
+		fmt.Fprintf(&b, " code %d", *ev.Code)
+	}
+	if ev.Lost > 0 {
+		fmt.Fprintf(&b, " %d events lost", ev.Lost)
+	}
+	for _, s := range []string{ev.Signal, ev.Detail, ev.Text} {
+		if s != "" {
+			b.WriteString(": " + oneLine(s, 100))
+		}
+	}
+	return b.String()
+}
