@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -327,10 +328,24 @@ func TestServerStalledClientSlowsNobody(t *testing.T) {
 	o.waitScreen(c, "tick", "the live client still following", func(s string) bool { return lastTick(s) >= now+5 })
 }
 
+// eventClients counts the `office events` connections the server logged.
+func (o *office) eventClients() int {
+	b, _ := os.ReadFile(filepath.Join(o.state, "office.log"))
+	return strings.Count(string(b), `program="office events"`)
+}
+
+// waitEventClient waits until the server has logged more than before
+// `office events` attachments: the stream is up.
+func (o *office) waitEventClient(before int) {
+	o.t.Helper()
+	o.waitFor(20*time.Second, "office events attached", func() bool { return o.eventClients() > before })
+}
+
 // eventLines runs `office events --json ARGS` and returns its decoded lines
 // on a channel (closed when it ends) and a stop function.
 func (o *office) eventLines(args ...string) (<-chan wire.Event, func()) {
 	o.t.Helper()
+	before := o.eventClients()
 	cmd := exec.Command(officeBin, append([]string{"events", "--json", "--state", o.state}, args...)...)
 	cmd.Env = o.env()
 	out, err := cmd.StdoutPipe()
@@ -342,25 +357,33 @@ func (o *office) eventLines(args ...string) (<-chan wire.Event, func()) {
 	if err := cmd.Start(); err != nil {
 		o.t.Fatal(err)
 	}
-	ch := make(chan wire.Event, 1024)
-	go func() {
-		defer close(ch)
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			var ev wire.Event
-			if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-				o.t.Errorf("events --json printed a line that is not JSON: %q", sc.Text())
-				continue
-			}
-			ch <- ev
-		}
-	}()
+	ch := decodeEvents(o.t, out)
+	o.waitEventClient(before)
 	stop := func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		_ = cmd.Wait()
 	}
 	o.t.Cleanup(stop)
 	return ch, stop
+}
+
+// decodeEvents decodes `office events --json` lines from r onto a channel,
+// closed at the end of r.
+func decodeEvents(t testing.TB, r io.Reader) <-chan wire.Event {
+	ch := make(chan wire.Event, 1024)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			var ev wire.Event
+			if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+				t.Errorf("events --json printed a line that is not JSON: %q", sc.Text())
+				continue
+			}
+			ch <- ev
+		}
+	}()
+	return ch
 }
 
 // expectEvent reads events until one matches.
