@@ -434,6 +434,12 @@ func (s *server) pass(st *loopState) {
 	rb, _ := json.Marshal(roster)
 	rosterChanged := string(rb) != string(st.roster)
 	st.roster = rb
+	after, stored, err := s.storeEvents(ctx)
+	if err != nil {
+		s.log.Warn("reading the event log", "err", err)
+	}
+	// The state is read after the log: what the log says happened comes
+	// first in the stream.
 	state, err := s.state(ctx)
 	if err != nil {
 		s.log.Warn("reading the office's state", "err", err)
@@ -444,10 +450,6 @@ func (s *server) pass(st *loopState) {
 		st.state = sb
 	}
 	live := s.liveEvents(st, state)
-	after, stored, err := s.storeEvents(ctx)
-	if err != nil {
-		s.log.Warn("reading the event log", "err", err)
-	}
 	// Clients resuming their stream (Hello.Since) first get what they
 	// missed before this pass.
 	s.mu.Lock()

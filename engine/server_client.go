@@ -104,11 +104,6 @@ func (c *client) want(agent string) bool { return c.agents == nil || agent == ""
 
 // addEvents queues events for the client. s.mu must be held.
 func (c *client) addEvents(live, stored []wire.Event, upTo int64) {
-	for _, ev := range live {
-		if c.want(ev.Agent) {
-			c.push(ev)
-		}
-	}
 	for _, ev := range stored {
 		if ev.Seq <= c.seq {
 			continue
@@ -120,6 +115,11 @@ func (c *client) addEvents(live, stored []wire.Event, upTo int64) {
 	}
 	if upTo > c.seq {
 		c.seq = upTo
+	}
+	for _, ev := range live {
+		if c.want(ev.Agent) {
+			c.push(ev)
+		}
 	}
 }
 

@@ -11,10 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -386,6 +388,29 @@ func decodeEvents(t testing.TB, r io.Reader) <-chan wire.Event {
 	return ch
 }
 
+// expectEvents reads events until each matcher has matched one, in any
+// order (events of the store's log and live ones interleave).
+func expectEvents(t *testing.T, ch <-chan wire.Event, want map[string]func(wire.Event) bool) {
+	t.Helper()
+	left := maps.Clone(want)
+	timeout := time.After(20 * time.Second)
+	for len(left) > 0 {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				t.Fatalf("event stream ended; still missing %v", slices.Collect(maps.Keys(left)))
+			}
+			for name, m := range left {
+				if m(ev) {
+					delete(left, name)
+				}
+			}
+		case <-timeout:
+			t.Fatalf("events %v missing after 20s", slices.Collect(maps.Keys(left)))
+		}
+	}
+}
+
 // expectEvent reads events until one matches.
 func expectEvent(t *testing.T, ch <-chan wire.Event, what string, match func(wire.Event) bool) wire.Event {
 	t.Helper()
@@ -415,15 +440,17 @@ func TestEventsJSONAndWait(t *testing.T) {
 	id := o.send("a", "hello events")
 	var msgID int64
 	fmt.Sscan(id, &msgID)
-	expectEvent(t, evs, "enqueued", func(e wire.Event) bool {
-		return e.Type == wire.EventQueue && e.Kind == "enqueued" && e.MsgID == msgID && e.Seq > 0 && !e.At.IsZero()
-	})
-	expectEvent(t, evs, "typing", func(e wire.Event) bool {
-		return e.Type == wire.EventDelivery && e.State == wire.DeliveryTyping && e.MsgID == msgID
-	})
-	expectEvent(t, evs, "busy", func(e wire.Event) bool { return e.Type == wire.EventStatus && e.Status == "busy" && e.Agent == "a" })
-	expectEvent(t, evs, "verified", func(e wire.Event) bool {
-		return e.Type == wire.EventDelivery && e.State == wire.DeliveryVerified && e.MsgID == msgID
+	expectEvents(t, evs, map[string]func(wire.Event) bool{
+		"enqueued": func(e wire.Event) bool {
+			return e.Type == wire.EventQueue && e.Kind == "enqueued" && e.MsgID == msgID && e.Seq > 0 && !e.At.IsZero()
+		},
+		"typing": func(e wire.Event) bool {
+			return e.Type == wire.EventDelivery && e.State == wire.DeliveryTyping && e.MsgID == msgID
+		},
+		"busy": func(e wire.Event) bool { return e.Type == wire.EventStatus && e.Status == "busy" && e.Agent == "a" },
+		"verified": func(e wire.Event) bool {
+			return e.Type == wire.EventDelivery && e.State == wire.DeliveryVerified && e.MsgID == msgID
+		},
 	})
 	expectEvent(t, evs, "idle", func(e wire.Event) bool { return e.Type == wire.EventStatus && e.Status == "idle" && e.Agent == "a" })
 
