@@ -215,9 +215,9 @@ func (c *client) flush() (closing bool, err error) {
 		state = c.state
 		c.stateDirty = false
 	}
-	dirty := c.dirty
-	if len(dirty) > 0 {
-		c.dirty = map[string]bool{}
+	var dirty map[string]bool
+	if len(c.dirty) > 0 {
+		dirty, c.dirty = c.dirty, map[string]bool{}
 	}
 	closing = c.closing
 	s.mu.Unlock()

@@ -1,0 +1,152 @@
+package engine_test
+
+// server_test.go runs the engine's server in process, with the client
+// library on its real socket, so the race detector sees both sides.
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"office/client"
+	"office/engine"
+	"office/pool"
+	"office/wire"
+)
+
+func TestServerClientsInProcess(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	e := open(t, fakeConfig(t, dir, 2), state)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.Run(ctx)
+
+	dctx, dcancel := context.WithTimeout(ctx, 10*time.Second)
+	defer dcancel()
+	c1, err := client.Dial(dctx, client.Local(state), client.Options{Client: "one", Screens: true, Events: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Close()
+	c2, err := client.Dial(dctx, client.Local(state), client.Options{Client: "two", Screens: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	waitUntil := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.After(20 * time.Second)
+		for !cond() {
+			select {
+			case <-c1.Changed():
+			case <-time.After(50 * time.Millisecond):
+			case <-deadline:
+				t.Fatalf("timed out waiting for %s", what)
+			}
+		}
+	}
+	text := func(c *client.Conn, agent string) string {
+		var s pool.Snapshot
+		if !c.Screen(agent, &s) {
+			return ""
+		}
+		return s.Text()
+	}
+	idle := func(c *client.Conn, agent string) bool {
+		for _, a := range c.State().Agents {
+			if a.Name == agent {
+				return a.Status == "idle"
+			}
+		}
+		return false
+	}
+	waitUntil("a0 idle with its prompt in both clients", func() bool {
+		return idle(c1, "a0") && strings.Contains(text(c1, "a0"), "? for shortcuts") && strings.Contains(text(c2, "a0"), "? for shortcuts")
+	})
+	if r := c1.Roster(); len(r) != 2 || r[0].Name != "a0" || r[0].Instance == 0 {
+		t.Fatalf("roster = %+v", r)
+	}
+
+	if err := c1.SetView("a0", map[string]wire.Size{"a0": {Cols: 90, Rows: 25}}, true); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil("a0 at 90x25", func() bool {
+		cols, rows := mustAgent(t, e, "a0").Term.Size()
+		return cols == 90 && rows == 25
+	})
+	if err := c2.Input("a0", []byte("draft")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil("the draft in both screens", func() bool {
+		return strings.Contains(text(c1, "a0"), "draft") && strings.Contains(text(c2, "a0"), "draft") && mustAgent(t, e, "a0").Term.HasDraft()
+	})
+	r, err := c1.Enqueue(ctx, "a0", "queued behind the draft")
+	if err != nil || r.ID == 0 {
+		t.Fatalf("enqueue: %+v %v", r, err)
+	}
+	waitUntil("held: your draft in the queue list", func() bool {
+		q, err := c1.Queue(ctx, "a0")
+		return err == nil && len(q) == 1 && q[0].Held == "your draft"
+	})
+	got, err := c2.RecoverPrompt(ctx, "a0")
+	if err != nil || got != "draft" {
+		t.Fatalf("recover prompt = %q, %v", got, err)
+	}
+	waitUntil("the message delivered", func() bool {
+		f, err := c1.Message(ctx, r.ID)
+		return err == nil && f.Delivered()
+	})
+	var sawVerified bool
+	for !sawVerified {
+		select {
+		case ev := <-c1.Events():
+			sawVerified = ev.Type == wire.EventDelivery && ev.MsgID == r.ID && ev.State == wire.DeliveryVerified
+		case <-time.After(20 * time.Second):
+			t.Fatal("no verified delivery event")
+		}
+	}
+	if err := c1.Restart(ctx, "a1"); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil("a1 as a new instance", func() bool {
+		for _, a := range c2.Roster() {
+			if a.Name == "a1" {
+				return a.Instance > 2
+			}
+		}
+		return false
+	})
+	var ce *client.CallError
+	if err := c1.Call(ctx, "no.such.call", "", nil, nil); !errors.As(err, &ce) {
+		t.Fatalf("unknown call: %v", err)
+	}
+	if err := c1.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-e.StopRequested():
+	case <-time.After(5 * time.Second):
+		t.Fatal("stop call did not reach the engine")
+	}
+	e.Close()
+	for _, c := range []*client.Conn{c1, c2} {
+		<-c.Done()
+		var bye *client.ByeError
+		if !errors.As(c.Err(), &bye) {
+			t.Fatalf("client ended with %v, want bye", c.Err())
+		}
+	}
+}
+
+func mustAgent(t *testing.T, e *engine.Engine, name string) *engine.Agent {
+	t.Helper()
+	a, ok := e.Agent(name)
+	if !ok || a.Term == nil {
+		t.Fatalf("agent %s not running", name)
+	}
+	return a
+}
