@@ -13,17 +13,34 @@ import (
 	"net"
 	"path/filepath"
 
+	"github.com/spf13/cobra"
+
 	"office/engine"
 )
 
-func runAttach(ctx context.Context, e *env, g *globals, args []string) error {
-	args, stdio := takeFlag(args, "--stdio")
-	if err := rejectFlags("attach", args); err != nil {
-		return err
+func newAttachCmd(e *env, g *globals) *cobra.Command {
+	var stdio bool
+	c := &cobra.Command{
+		Use:   "attach --stdio",
+		Short: "bridge stdin/stdout to the server's client socket (for ssh)",
+		Long: `With --stdio, copy stdin to the office server's client socket and the socket to
+stdout, so a client on another host reaches the server through ssh:
+'ssh HOST office attach --stdio [--state DIR]' (what 'office events --ssh HOST'
+and 'office wait --ssh HOST' run). The bytes are the client protocol
+(docs/protocol.md). No server running: exit 1.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if !stdio {
+				return usagef("office attach: needs --stdio (the UI attaches with 'office')")
+			}
+			return runAttach(c.Context(), e, g)
+		},
 	}
-	if len(args) > 0 || !stdio {
-		return usagef("usage: office attach --stdio [--state DIR] (the UI attaches with 'office')")
-	}
+	c.Flags().BoolVar(&stdio, "stdio", false, "bridge stdin and stdout to the server's socket")
+	return c
+}
+
+func runAttach(ctx context.Context, e *env, g *globals) error {
 	dir, err := stateDir(g, e)
 	if err != nil {
 		return err

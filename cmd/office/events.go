@@ -11,9 +11,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"office/client"
 	"office/wire"
@@ -33,41 +34,11 @@ type remoteFlags struct {
 	office     string // the office command on the far side
 }
 
-// takeValue removes "--name VALUE" or "--name=VALUE" from args.
-func takeValue(args []string, name string) ([]string, string, bool, error) {
-	out := args[:0:0]
-	val, found := "", false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == name:
-			if i+1 >= len(args) {
-				return nil, "", false, usagef("%s needs a value", name)
-			}
-			val, found = args[i+1], true
-			i++
-		case strings.HasPrefix(a, name+"="):
-			val, found = strings.TrimPrefix(a, name+"="), true
-		default:
-			out = append(out, a)
-		}
-	}
-	return out, val, found, nil
-}
-
-func takeRemote(args []string) ([]string, remoteFlags, error) {
-	var r remoteFlags
-	var err error
-	if args, r.host, _, err = takeValue(args, "--ssh"); err != nil {
-		return nil, r, err
-	}
-	if args, r.sshCommand, _, err = takeValue(args, "--ssh-command"); err != nil {
-		return nil, r, err
-	}
-	if args, r.office, _, err = takeValue(args, "--remote-office"); err != nil {
-		return nil, r, err
-	}
-	return args, r, nil
+// add declares the flags on c.
+func (r *remoteFlags) add(c *cobra.Command) {
+	c.Flags().StringVar(&r.host, "ssh", "", "reach the office on HOST through ssh (runs 'office attach --stdio' there)")
+	c.Flags().StringVar(&r.sshCommand, "ssh-command", "", "the ssh command line (default $OFFICE_SSH_COMMAND, else ssh)")
+	c.Flags().StringVar(&r.office, "remote-office", "", "the office command on the far side (default office)")
 }
 
 // transport returns how to reach the server: ssh when --ssh is given (its
@@ -88,31 +59,42 @@ func (r remoteFlags) transport(g *globals, e *env) (client.Transport, error) {
 	return client.SSH(client.SSHCommand(cmd), r.host, r.office, g.state), nil
 }
 
-func runEvents(ctx context.Context, e *env, g *globals, args []string) error {
-	args, asJSON := takeFlag(args, "--json")
-	args, rf, err := takeRemote(args)
-	if err != nil {
-		return err
-	}
-	args, sinceArg, hasSince, err := takeValue(args, "--since")
-	if err != nil {
-		return err
-	}
+func newEventsCmd(e *env, g *globals) *cobra.Command {
+	var asJSON bool
 	var since int64
-	if hasSince {
-		if since, err = strconv.ParseInt(sinceArg, 10, 64); err != nil || since < 0 {
-			return usagef("office events: --since %q is not an event seq", sinceArg)
-		}
+	var rf remoteFlags
+	c := &cobra.Command{
+		Use:   "events [AGENT...]",
+		Short: "stream status changes, holds, deliveries, mail and notices (--json: JSON lines)",
+		Long: `Stream the office's events as they happen: status changes, holds, deliveries
+(typing, submitted, verified, typed but not submitted, dropped), queue edits,
+mail state changes and notices; of the AGENTs given, else of all. --json prints
+one JSON object per line (the schema is in docs/protocol.md, "Events").
+--since SEQ first replays the stored events after SEQ. A dropped connection is
+dialled again and the stream resumes where it stopped. --ssh HOST reads the
+office on HOST through your ssh. Needs a running office (exit 1 without one).`,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: completeAgent(e, g),
+		RunE: func(c *cobra.Command, args []string) error {
+			if since < 0 {
+				return usagef("office events: --since %d is not an event seq", since)
+			}
+			return runEvents(c.Context(), e, g, args, asJSON, since, rf)
+		},
 	}
-	if err := rejectFlags("events", args); err != nil {
-		return err
-	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON lines")
+	c.Flags().Int64Var(&since, "since", 0, "replay the stored events after this seq first")
+	rf.add(c)
+	return c
+}
+
+func runEvents(ctx context.Context, e *env, g *globals, agents []string, asJSON bool, since int64, rf remoteFlags) error {
 	tr, err := rf.transport(g, e)
 	if err != nil {
 		return err
 	}
 	enc := json.NewEncoder(e.stdout)
-	return followEvents(ctx, e, tr, args, since, func(_ *client.Conn, ev wire.Event) (bool, error) {
+	return followEvents(ctx, e, tr, agents, since, func(_ *client.Conn, ev wire.Event) (bool, error) {
 		if ev.Type == "" {
 			return false, nil
 		}
@@ -268,7 +250,7 @@ func eventLine(ev wire.Event) string {
 	}
 	for _, s := range []string{ev.Signal, ev.Detail, ev.Text} {
 		if s != "" {
-			b.WriteString(": " + oneLine(s, 100))
+			b.WriteString(": " + cell(s, 100))
 		}
 	}
 	return b.String()

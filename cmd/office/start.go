@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"office/engine"
 )
 
@@ -24,14 +26,19 @@ const startWait = 60 * time.Second
 // startPoll is how often start looks whether the server answers yet.
 const startPoll = 50 * time.Millisecond
 
-func runStart(ctx context.Context, e *env, g *globals, args []string) error {
-	if err := rejectFlags("start", args); err != nil {
-		return err
+func newStartCmd(e *env, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "start",
+		Short: "start the office's server in the background (detached from this terminal)",
+		Long: `Start the office's server detached from this terminal: its own session, no
+controlling terminal, stdin /dev/null and its output in the state directory's
+office.log, so closing the terminal never stops the agents. Returns once the
+server answers. Already running: says so, exit 0. 'office stop' stops it.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return startBackground(c.Context(), e, g)
+		},
 	}
-	if len(args) > 0 {
-		return usagef("usage: office start [--config FILE] [--state DIR]")
-	}
-	return startBackground(ctx, e, g)
 }
 
 // startBackground starts `office serve` detached and returns once it

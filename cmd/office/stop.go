@@ -10,19 +10,29 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"office/engine"
 )
 
 // stopWait bounds how long stop waits for the server to be gone.
 const stopWait = 30 * time.Second
 
-func runStop(ctx context.Context, e *env, g *globals, args []string) error {
-	if err := rejectFlags("stop", args); err != nil {
-		return err
+func newStopCmd(e *env, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "stop",
+		Short: "stop the server and its agents (queue, inbox and mail are kept)",
+		Long: `Stop the office's server: every agent's process group gets SIGHUP (SIGKILL
+after 2 s), attached clients are told, and the server exits; queue, inbox and
+mail stay in the store for the next start. With no server running: exit 1.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runStop(c.Context(), e, g)
+		},
 	}
-	if len(args) > 0 {
-		return usagef("usage: office stop [--state DIR]")
-	}
+}
+
+func runStop(ctx context.Context, e *env, g *globals) error {
 	dir, err := stateDir(g, e)
 	if err != nil {
 		return err

@@ -12,35 +12,45 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"office/client"
 	"office/wire"
 )
 
-func runWait(ctx context.Context, e *env, g *globals, args []string) error {
-	const usage = "usage: office wait AGENT --until idle|exited|delivered:ID [--timeout D] [--ssh HOST]"
-	args, rf, err := takeRemote(args)
-	if err != nil {
-		return err
+func newWaitCmd(e *env, g *globals) *cobra.Command {
+	var until string
+	var timeout time.Duration
+	var rf remoteFlags
+	c := &cobra.Command{
+		Use:   "wait AGENT --until idle|exited|delivered:ID",
+		Short: "wait until an agent is idle or exited, or a message is delivered",
+		Long: `Wait until AGENT is idle, or has exited, or message ID (as 'office send'
+printed it) was delivered to it. Exit 0 when that happens (at once if it already
+has); 1 after --timeout, or when it can no longer happen (the message was
+dropped, removed, or typed but not submitted); 2 on bad input (an unknown agent
+or message). --ssh HOST waits on the office on HOST through your ssh.`,
+		Args:              exactArgs(1),
+		ValidArgsFunction: completeAgent(e, g),
+		RunE: func(c *cobra.Command, args []string) error {
+			if until == "" {
+				return usagef("office wait: --until is required (idle, exited or delivered:ID)")
+			}
+			if c.Flags().Changed("timeout") && timeout <= 0 {
+				return usagef("office wait: --timeout %v must be positive", timeout)
+			}
+			return runWait(c.Context(), e, g, args[0], until, timeout, rf)
+		},
 	}
-	args, until, ok, err := takeValue(args, "--until")
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return usagef("%s", usage)
-	}
-	args, tstr, hasTimeout, err := takeValue(args, "--timeout")
-	if err != nil {
-		return err
-	}
-	if err := rejectFlags("wait", args); err != nil {
-		return err
-	}
-	if len(args) != 1 {
-		return usagef("%s", usage)
-	}
-	agent := args[0]
+	c.Flags().StringVar(&until, "until", "", "idle, exited or delivered:ID")
+	c.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (exit 1), e.g. 30s or 5m; default: wait forever")
+	rf.add(c)
+	return c
+}
+
+func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeout time.Duration, rf remoteFlags) error {
 	var msgID int64
+	var err error
 	switch {
 	case until == "idle" || until == "exited":
 	case strings.HasPrefix(until, "delivered:"):
@@ -50,12 +60,6 @@ func runWait(ctx context.Context, e *env, g *globals, args []string) error {
 		}
 	default:
 		return usagef("office wait: --until %q: want idle, exited or delivered:ID", until)
-	}
-	var timeout time.Duration
-	if hasTimeout {
-		if timeout, err = time.ParseDuration(tstr); err != nil || timeout <= 0 {
-			return usagef("office wait: --timeout %q is not a duration (e.g. 30s, 5m)", tstr)
-		}
 	}
 	tr, err := rf.transport(g, e)
 	if err != nil {
