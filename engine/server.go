@@ -201,11 +201,10 @@ func (s *server) accept() {
 		if err != nil {
 			return
 		}
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.serveConn(conn)
-		}()
+		// Not in s.wg: a connection still in its handshake may take up to
+		// helloTimeout, and Close must not wait for it (register refuses
+		// it once closed; attached ones are closed by Close).
+		go s.serveConn(conn)
 	}
 }
 

@@ -328,6 +328,25 @@ func TestServerStalledClientSlowsNobody(t *testing.T) {
 	t.Logf("delivered %v after the send with a stalled client attached", time.Since(start))
 	now := lastTick(screenText(c, "tick"))
 	o.waitScreen(c, "tick", "the live client still following", func(s string) bool { return lastTick(s) >= now+5 })
+	// The stalled client really was stalled: the server had filled its
+	// socket and was holding the rest.
+	n := 0
+	buf := make([]byte, 64<<10)
+	for {
+		_ = stalled.c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		k, err := stalled.c.Read(buf)
+		n += k
+		if err != nil {
+			break
+		}
+		if n > 1<<20 {
+			break
+		}
+	}
+	if n < 64<<10 {
+		t.Fatalf("only %d bytes were waiting for the stalled client: it was never stalled", n)
+	}
+	t.Logf("%d bytes were waiting in the stalled client's socket", n)
 }
 
 // eventClients counts the `office events` connections the server logged.
