@@ -147,6 +147,9 @@ func children(pid int) []int {
 }
 
 func TestEventsWaitAndAttachOverSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts an sshd and several ssh sessions (about 10 s)")
+	}
 	t.Parallel()
 	sd := startSSHD(t)
 	o := newOffice(t, agentSpec{name: "a"})

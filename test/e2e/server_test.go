@@ -299,6 +299,9 @@ func TestServerTwoClientsKeepTheirOwnSizesAndShareTheDraft(t *testing.T) {
 }
 
 func TestServerStalledClientSlowsNobody(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: floods a pane for seconds (CPU-heavy on a shared machine)")
+	}
 	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a"})
 	// A busy pane: a full screen of new lines every 20 ms.
