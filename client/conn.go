@@ -28,6 +28,9 @@ type Options struct {
 	Events bool
 	Agents []string
 	Since  int64
+	// EventsByWatch delivers events only to Watch functions: no Events
+	// channel to drain.
+	EventsByWatch bool
 	// EventBuffer is the size of the Events channel (default 1024). When
 	// it is full the connection stops reading until there is room (the
 	// server then holds, and eventually drops, this client's updates, never
@@ -55,6 +58,9 @@ type Conn struct {
 	err     error
 	bye     string
 
+	watchers map[int]func(Change)
+	nextW    int
+
 	nextCall atomic.Int64
 	changed  chan struct{}
 	events   chan wire.Event
@@ -77,9 +83,9 @@ func Dial(ctx context.Context, tr Transport, o Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Conn{rw: rw, w: wire.NewWriter(rw), screens: map[string]*screen{}, calls: map[int64]chan wire.Reply{},
+	c := &Conn{rw: rw, w: wire.NewWriter(rw), screens: map[string]*screen{}, calls: map[int64]chan wire.Reply{}, watchers: map[int]func(Change){},
 		changed: make(chan struct{}, 1), done: make(chan struct{}), closing: make(chan struct{})}
-	if o.Events {
+	if o.Events && !o.EventsByWatch {
 		n := o.EventBuffer
 		if n <= 0 {
 			n = 1024
@@ -218,6 +224,61 @@ func (c *Conn) Screen(agent string, dst *pool.Snapshot) bool {
 	return true
 }
 
+// ChangeKind says what changed.
+type ChangeKind int
+
+// The kinds of Change.
+const (
+	// ChangeScreen: Agent's screen changed (a whole update was applied).
+	ChangeScreen ChangeKind = iota
+	// ChangeRoster: agents were added, removed or restarted.
+	ChangeRoster
+	// ChangeState: the office's state changed (statuses, holds, queue
+	// depths, pause flags).
+	ChangeState
+	// ChangeEvent: Event arrived (Options.Events).
+	ChangeEvent
+	// ChangeGone: the connection ended (Err says why).
+	ChangeGone
+)
+
+// Change tells a Watch function what changed; read the new state with
+// Roster, State and Screen.
+type Change struct {
+	Kind  ChangeKind
+	Agent string
+	Event wire.Event
+}
+
+// Watch calls fn for every change until stop is called. fn runs on the
+// connection's reader and must not block (the server then holds, and
+// eventually drops, this client's updates).
+func (c *Conn) Watch(fn func(Change)) (stop func()) {
+	c.mu.Lock()
+	c.nextW++
+	id := c.nextW
+	c.watchers[id] = fn
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		delete(c.watchers, id)
+		c.mu.Unlock()
+	}
+}
+
+// fire calls the watchers with ch.
+func (c *Conn) fire(ch Change) {
+	c.mu.Lock()
+	fns := make([]func(Change), 0, len(c.watchers))
+	for _, fn := range c.watchers {
+		fns = append(fns, fn)
+	}
+	c.mu.Unlock()
+	for _, fn := range fns {
+		fn(ch)
+	}
+}
+
 func (c *Conn) notify() {
 	select {
 	case c.changed <- struct{}{}:
@@ -253,6 +314,7 @@ func (c *Conn) readLoop(r *wire.Reader) {
 	}
 	close(c.done)
 	c.notify()
+	c.fire(Change{Kind: ChangeGone})
 }
 
 func (c *Conn) read(r *wire.Reader) error {
@@ -283,6 +345,7 @@ func (c *Conn) read(r *wire.Reader) error {
 			}
 			c.mu.Unlock()
 			c.notify()
+			c.fire(Change{Kind: ChangeRoster})
 		case wire.TState:
 			var m wire.State
 			if err := wire.Decode(p, &m); err != nil {
@@ -292,21 +355,27 @@ func (c *Conn) read(r *wire.Reader) error {
 			c.state = m
 			c.mu.Unlock()
 			c.notify()
+			c.fire(Change{Kind: ChangeState})
 		case wire.TScreen:
 			var m wire.Screen
 			if err := wire.Decode(p, &m); err != nil {
 				return err
 			}
-			if err := c.applyScreen(&m); err != nil {
+			done, err := c.applyScreen(&m)
+			if err != nil {
 				return err
 			}
-		case wire.TEvent:
-			if c.events == nil {
-				continue
+			if done {
+				c.fire(Change{Kind: ChangeScreen, Agent: m.Agent})
 			}
+		case wire.TEvent:
 			var m wire.Event
 			if err := wire.Decode(p, &m); err != nil {
 				return err
+			}
+			c.fire(Change{Kind: ChangeEvent, Agent: m.Agent, Event: m})
+			if c.events == nil {
+				continue
 			}
 			select {
 			case c.events <- m:
@@ -333,26 +402,27 @@ func (c *Conn) read(r *wire.Reader) error {
 	}
 }
 
-// applyScreen applies one screen update to the agent's copy.
-func (c *Conn) applyScreen(m *wire.Screen) error {
+// applyScreen applies one screen update to the agent's copy; done says a
+// whole update is in (the last part of a split one).
+func (c *Conn) applyScreen(m *wire.Screen) (done bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.screens[m.Agent]
 	if s == nil || s.instance != m.Instance {
 		if !m.Full {
-			return nil // an update for a copy we no longer have; a full one follows
+			return false, nil // for a copy we no longer have; a full one follows
 		}
 		s = &screen{instance: m.Instance}
 		c.screens[m.Agent] = s
 	}
 	if err := wire.Apply(&s.snap, m); err != nil {
-		return err
+		return false, err
 	}
 	s.partial = m.More
 	if !m.More {
 		c.notifyLocked()
 	}
-	return nil
+	return !m.More, nil
 }
 
 func (c *Conn) notifyLocked() {

@@ -495,7 +495,10 @@ func (s *server) roster() (wire.Roster, map[string]int64) {
 	insts := make(map[string]int64, len(agents))
 	s.mu.Lock()
 	for _, a := range agents {
-		wa := wire.Agent{Name: a.Config.Name, Profile: a.Profile.Name, Instance: s.instanceLocked(a.Term)}
+		wa := wire.Agent{Name: a.Config.Name, Profile: a.Profile.Name, Instance: s.instanceLocked(a.Term), ReadyMarkers: a.Profile.ReadyMarkers}
+		if a.Term != nil {
+			wa.Started = a.Term.Spawned()
+		}
 		if a.SpawnErr != nil {
 			wa.SpawnError = a.SpawnErr.Error()
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,11 +33,26 @@ func TestServerClientsInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c1.Close()
-	c2, err := client.Dial(dctx, client.Local(state), client.Options{Client: "two", Screens: true})
+	c2, err := client.Dial(dctx, client.Local(state), client.Options{Client: "two", Screens: true, Events: true, EventsByWatch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c2.Close()
+	if c2.Events() != nil {
+		t.Fatal("EventsByWatch still made an Events channel")
+	}
+	var mu sync.Mutex
+	changes := map[client.ChangeKind]int{}
+	var delivered []int64
+	stop := c2.Watch(func(ch client.Change) {
+		mu.Lock()
+		defer mu.Unlock()
+		changes[ch.Kind]++
+		if ch.Kind == client.ChangeEvent && ch.Event.Type == wire.EventDelivery && ch.Event.State == wire.DeliveryVerified {
+			delivered = append(delivered, ch.Event.MsgID)
+		}
+	})
+	defer stop()
 	waitUntil := func(what string, cond func() bool) {
 		t.Helper()
 		deadline := time.After(20 * time.Second)
@@ -108,6 +124,14 @@ func TestServerClientsInProcess(t *testing.T) {
 		case <-time.After(20 * time.Second):
 			t.Fatal("no verified delivery event")
 		}
+	}
+	waitUntil("the delivery seen by client two's watcher", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(delivered) == 1 && delivered[0] == r.ID && changes[client.ChangeScreen] > 0 && changes[client.ChangeRoster] > 0 && changes[client.ChangeState] > 0
+	})
+	if r := c2.Roster(); r[0].Started.IsZero() || len(r[0].ReadyMarkers) == 0 {
+		t.Fatalf("roster entry %+v has no start time or ready markers", r[0])
 	}
 	if err := c1.Restart(ctx, "a1"); err != nil {
 		t.Fatal(err)

@@ -155,6 +155,11 @@ type Agent struct {
 	Instance int64 `json:"instance"`
 	// SpawnError says why the agent's process could not be started.
 	SpawnError string `json:"spawn_error,omitempty"`
+	// Started is when its process started (a restart changes it).
+	Started time.Time `json:"started,omitzero"`
+	// ReadyMarkers are what the server waits to see on its screen before it
+	// counts it ready (empty: its first output and a quiet spell).
+	ReadyMarkers []string `json:"ready_markers,omitempty"`
 }
 
 // Roster is the office's agents in order; sent on attach and whenever it
