@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 )
 
 // SocketFile is the server's client socket in the state directory (the
@@ -98,6 +99,10 @@ func (t sshTransport) Dial(ctx context.Context) (io.ReadWriteCloser, error) {
 	return p, nil
 }
 
+// sshExitWait bounds how long a read that found ssh's output closed waits
+// for ssh to exit and say why.
+const sshExitWait = 2 * time.Second
+
 // shellQuote quotes s for the remote shell ssh hands the command to.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
@@ -115,12 +120,14 @@ type sshPipe struct {
 func (p *sshPipe) Read(b []byte) (int, error) {
 	n, err := p.out.Read(b)
 	if err != nil && n == 0 {
+		// ssh closed its output: it is exiting. What it said on stderr
+		// (host unreachable, no office there) is the real error.
 		select {
 		case <-p.waited:
-			if msg := p.stderr.String(); msg != "" {
-				return 0, fmt.Errorf("ssh: %s", msg)
-			}
-		default:
+		case <-time.After(sshExitWait):
+		}
+		if msg := p.stderr.String(); msg != "" {
+			return 0, fmt.Errorf("%s: %s", p.cmd.Path, msg)
 		}
 	}
 	return n, err

@@ -561,10 +561,12 @@ func TestPeerOfAnotherUIDIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
+	held := make(chan struct{})
+	defer close(held)
 	go func() {
 		if c, err := net.Dial("unix", filepath.Join(dir, "s")); err == nil {
 			defer c.Close()
-			time.Sleep(time.Second)
+			<-held // keep the connection open while it is checked
 		}
 	}()
 	conn, err := ln.Accept()
