@@ -270,7 +270,12 @@ func (s *server) serveConn(conn net.Conn) {
 		return
 	}
 	_ = conn.SetReadDeadline(time.Time{})
-	c := s.register(conn, w, h)
+	var last int64
+	if err := s.e.store.DB().QueryRow(`SELECT COALESCE(MAX(seq), 0) FROM events`).Scan(&last); err != nil {
+		refuse("reading the event log: " + err.Error())
+		return
+	}
+	c := s.register(conn, w, h, last)
 	if c == nil {
 		refuse("the office is stopping")
 		return
@@ -284,20 +289,26 @@ func (s *server) serveConn(conn net.Conn) {
 	c.readLoop(r)
 }
 
-// register adds a client and queues its welcome and first picture.
-func (s *server) register(conn net.Conn, w *wire.Writer, h wire.Hello) *client {
+// register adds a client and queues its welcome and first picture; last is
+// the store log's last event now (the client's stream starts after it unless
+// it resumes from Hello.Since).
+func (s *server) register(conn net.Conn, w *wire.Writer, h wire.Hello, last int64) *client {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil
 	}
+	if len(s.clients) == 0 && last > s.seq {
+		s.seq = last // nobody followed the log meanwhile: it is not news
+	}
+	now := max(s.seq, last)
 	s.nextID++
 	s.activity++
 	c := &client{id: s.nextID, s: s, conn: conn, w: w, hello: h, active: s.activity,
 		wake: make(chan struct{}, 1), gone: make(chan struct{}), quit: make(chan struct{}),
 		calls: make(chan struct{}, maxCallsInFlight), dirty: map[string]bool{}, sent: map[string]*sentScreen{},
-		seq: s.seq}
-	if h.Events && h.Since > 0 && h.Since < s.seq {
+		seq: now}
+	if h.Events && h.Since > 0 && h.Since < c.seq {
 		c.seq = h.Since
 	}
 	if len(h.Agents) > 0 {
@@ -311,7 +322,7 @@ func (s *server) register(conn net.Conn, w *wire.Writer, h wire.Hello) *client {
 		cfg = s.e.opts.Config.Path
 	}
 	welcome, _ := json.Marshal(wire.Welcome{T: wire.TWelcome, Version: wire.Version, Pid: os.Getpid(),
-		State: s.e.opts.StateDir, Config: cfg, Client: c.id, Seq: s.seq})
+		State: s.e.opts.StateDir, Config: cfg, Client: c.id, Seq: now})
 	c.pending = append(c.pending, welcome)
 	c.rosterDirty, c.stateDirty = true, true
 	s.clients[c.id] = c

@@ -457,12 +457,24 @@ func TestEventsJSONAndWait(t *testing.T) {
 	o := newOffice(t, agentSpec{name: "a"})
 	o.addAgent("sh", "shell", "bash", "--norc", "--noprofile")
 	o.startServe()
+	// What happened while no client was attached is not news to a stream
+	// that starts from now.
+	old := o.send("a", "before any client")
+	o.waitFor(20*time.Second, "the first message delivered", func() bool { return len(o.prompts("a")) == 1 })
+	o.waitFor(20*time.Second, "the first message off the queue", func() bool { return len(o.queue()) == 0 })
 
 	evs, _ := o.eventLines("a")
 	id := o.send("a", "hello events")
-	var msgID int64
+	var msgID, oldID int64
 	fmt.Sscan(id, &msgID)
+	fmt.Sscan(old, &oldID)
 	expectEvents(t, evs, map[string]func(wire.Event) bool{
+		"nothing of the first message": func(e wire.Event) bool {
+			if e.MsgID == oldID {
+				t.Fatalf("a stream from now got an event of the message before it: %+v", e)
+			}
+			return true
+		},
 		"enqueued": func(e wire.Event) bool {
 			return e.Type == wire.EventQueue && e.Kind == "enqueued" && e.MsgID == msgID && e.Seq > 0 && !e.At.IsZero()
 		},
