@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 	"office/engine"
 	"office/pool"
 	"office/test/testbin"
+	"office/wire"
 )
 
 var officeBin, fakeBin string
@@ -100,5 +104,88 @@ func TestDialWithoutServer(t *testing.T) {
 	_, err = client.Dial(context.Background(), tr, client.Options{})
 	if err == nil || !strings.Contains(err.Error(), "Connection refused") {
 		t.Fatalf("dial through a failing ssh: %v, want ssh's own message", err)
+	}
+}
+
+// attachPids returns the pids of `office attach` processes serving state.
+func attachPids(state string) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil {
+			continue
+		}
+		args := strings.Split(string(b), "\x00")
+		if len(args) > 2 && args[1] == "attach" && strings.Contains(string(b), state) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// TestSessionReconnectsAfterTheFarSideDies kills the far side's `office
+// attach` under a Session: it dials again, sends its view again and resumes.
+func TestSessionReconnectsAfterTheFarSideDies(t *testing.T) {
+	state := startOffice(t)
+	tr := client.SSH([]string{"sh", "-c", `shift; eval "exec $1"`, "ssh"}, "far-host", officeBin, state)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := client.Open(ctx, tr, client.Options{Client: "session", Screens: true, Events: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	changed := make(chan client.Change, 256)
+	stop := s.Watch(func(ch client.Change) {
+		select {
+		case changed <- ch:
+		default:
+		}
+	})
+	defer stop()
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for !cond() {
+			select {
+			case <-changed:
+			case <-time.After(100 * time.Millisecond):
+			case <-ctx.Done():
+				t.Fatalf("timed out waiting for %s", what)
+			}
+		}
+	}
+	if err := s.SetView("a", map[string]wire.Size{"a": {Cols: 77, Rows: 21}}, true); err != nil {
+		t.Fatal(err)
+	}
+	size := func() (int, int) {
+		var snap pool.Snapshot
+		if !s.Conn().Screen("a", &snap) {
+			return 0, 0
+		}
+		return snap.Cols, snap.Rows
+	}
+	waitFor("a at 77x21", func() bool { c, r := size(); return c == 77 && r == 21 })
+	first := s.Conn()
+	pids := attachPids(state)
+	if len(pids) != 1 {
+		t.Fatalf("attach processes %v, want one", pids)
+	}
+	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("a new connection", func() bool { return s.Conn() != first })
+	waitFor("a's screen on the new connection", func() bool { c, r := size(); return c == 77 && r == 21 })
+	select {
+	case <-s.Done():
+		t.Fatalf("session ended: %v", s.Err())
+	default:
+	}
+	if _, err := s.Conn().Queue(ctx, ""); err != nil {
+		t.Fatalf("a call on the new connection: %v", err)
 	}
 }
