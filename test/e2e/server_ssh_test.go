@@ -242,4 +242,28 @@ func TestEventsWaitAndAttachOverSSH(t *testing.T) {
 	}
 	defer c.Close()
 	o.waitScreen(c, "a", "the draft after re-attaching", func(s string) bool { return strings.Contains(s, "typed far away") })
+	c.Close()
+
+	// A session through ssh survives killing its ssh: it dials again.
+	sess, err := client.Open(ctx, tr, client.Options{Client: "ssh session", Screens: true})
+	if err != nil {
+		t.Fatalf("session over ssh: %v", err)
+	}
+	defer sess.Close()
+	o.waitScreen(sess.Conn(), "a", "the draft in the session", func(s string) bool { return strings.Contains(s, "typed far away") })
+	first := sess.Conn()
+	var ssh []int
+	for _, p := range children(os.Getpid()) {
+		if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", p)); strings.TrimSpace(string(comm)) == "ssh" {
+			ssh = append(ssh, p)
+		}
+	}
+	if len(ssh) != 1 {
+		t.Fatalf("ssh processes of this test: %v, want the session's one", ssh)
+	}
+	if err := syscall.Kill(ssh[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	o.waitFor(20*time.Second, "the session on a new ssh", func() bool { return sess.Conn() != first })
+	o.waitScreen(sess.Conn(), "a", "the draft after the reconnect", func(s string) bool { return strings.Contains(s, "typed far away") })
 }
