@@ -120,20 +120,32 @@ type sshPipe struct {
 func (p *sshPipe) Read(b []byte) (int, error) {
 	n, err := p.out.Read(b)
 	if err != nil && n == 0 {
-		// ssh closed its output: it is exiting. What it said on stderr
-		// (host unreachable, no office there) is the real error.
-		select {
-		case <-p.waited:
-		case <-time.After(sshExitWait):
-		}
-		if msg := p.stderr.String(); msg != "" {
-			return 0, fmt.Errorf("%s: %s", p.cmd.Path, msg)
-		}
+		return 0, p.failure(err)
 	}
 	return n, err
 }
 
-func (p *sshPipe) Write(b []byte) (int, error) { return p.in.Write(b) }
+func (p *sshPipe) Write(b []byte) (int, error) {
+	n, err := p.in.Write(b)
+	if err != nil {
+		return n, p.failure(err)
+	}
+	return n, nil
+}
+
+// failure is the error of a read or write that found ssh's pipes closed: ssh
+// is exiting, and what it said on stderr (host unreachable, no office there)
+// is the real error.
+func (p *sshPipe) failure(err error) error {
+	select {
+	case <-p.waited:
+	case <-time.After(sshExitWait):
+	}
+	if msg := p.stderr.String(); msg != "" {
+		return fmt.Errorf("%s: %s", p.cmd.Path, msg)
+	}
+	return err
+}
 
 // Close ends ssh (it takes the remote `attach --stdio` with it).
 func (p *sshPipe) Close() error {
