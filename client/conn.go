@@ -540,6 +540,12 @@ func (c *Conn) Resume(ctx context.Context, agent string) error {
 	return c.Call(ctx, "resume", agent, nil, nil)
 }
 
+// SetFloorPaused sets the floor-wide pause flag alone (agents' own flags
+// stay as they are).
+func (c *Conn) SetFloorPaused(ctx context.Context, paused bool) error {
+	return c.Call(ctx, "floor", "", map[string]bool{"paused": paused}, nil)
+}
+
 // ClosePicker sends Esc for the person and releases the picker latch.
 func (c *Conn) ClosePicker(ctx context.Context, agent string) error {
 	return c.Call(ctx, "picker.close", agent, nil, nil)

@@ -30,6 +30,7 @@ func (e *Engine) registerServerOps() {
 	e.ops["queue.clear"] = e.opQueueClear
 	e.ops["pause"] = e.opPause
 	e.ops["resume"] = e.opPause
+	e.ops["floor"] = e.opFloor
 	e.ops["picker.close"] = e.opClosePicker
 	e.ops["prompt.recover"] = e.opRecoverPrompt
 	e.ops["restart"] = e.opRestart
@@ -184,7 +185,25 @@ func (e *Engine) opPause(ctx context.Context, req Request) (any, error) {
 	return nil, nil
 }
 
-// liveTerm returns the running terminal of req.Agent.
+// floorArgs are "floor"'s arguments.
+type floorArgs struct {
+	Paused bool `json:"paused"`
+}
+
+// opFloor sets the floor-wide pause flag alone (agents' own flags stay).
+func (e *Engine) opFloor(ctx context.Context, req Request) (any, error) {
+	var args floorArgs
+	if err := decodeArgs(req, &args); err != nil {
+		return nil, err
+	}
+	if err := e.store.SetFloorPaused(ctx, args.Paused); err != nil {
+		return nil, fmt.Errorf("floor: %w", err)
+	}
+	e.drain.Wake()
+	return nil, nil
+}
+
+// liveAgent returns the named agent when its process runs.
 func (e *Engine) liveAgent(name string) (*Agent, error) {
 	a, ok := e.Agent(name)
 	if !ok {

@@ -133,6 +133,20 @@ func TestServerClientsInProcess(t *testing.T) {
 	if r := c2.Roster(); r[0].Started.IsZero() || len(r[0].ReadyMarkers) == 0 {
 		t.Fatalf("roster entry %+v has no start time or ready markers", r[0])
 	}
+	if err := c1.Pause(ctx, "a1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c1.SetFloorPaused(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil("the floor paused in the state", func() bool { return c2.State().FloorPaused })
+	if err := c1.SetFloorPaused(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil("the floor resumed, a1 still paused", func() bool {
+		st := c2.State()
+		return !st.FloorPaused && len(st.Agents) == 2 && st.Agents[1].Paused
+	})
 	if err := c1.Restart(ctx, "a1"); err != nil {
 		t.Fatal(err)
 	}
