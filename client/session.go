@@ -14,10 +14,11 @@ import (
 	"office/wire"
 )
 
-// Reconnection back-off of a Session.
+// Reconnection back-off: the first dial again after RedialMin, each failure
+// doubling it up to RedialMax.
 const (
-	redialMin = 200 * time.Millisecond
-	redialMax = 5 * time.Second
+	RedialMin = 200 * time.Millisecond
+	RedialMax = 5 * time.Second
 )
 
 // Session is a connection that is dialled again when it drops (not when the
@@ -181,7 +182,7 @@ func (s *Session) keep() {
 
 // redial dials until it works or the session ends.
 func (s *Session) redial() (*Conn, error) {
-	wait := redialMin
+	wait := RedialMin
 	for {
 		o := s.o
 		s.mu.Lock()
@@ -200,7 +201,7 @@ func (s *Session) redial() (*Conn, error) {
 			return nil, s.ctx.Err()
 		case <-time.After(wait):
 		}
-		wait = min(wait*2, redialMax)
+		wait = min(wait*2, RedialMax)
 	}
 }
 

@@ -14,11 +14,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-)
 
-// SocketFile is the server's client socket in the state directory (the
-// engine's ClientSocketFile).
-const SocketFile = "client.sock"
+	"office/wire"
+)
 
 // ErrNoServer says no office server answers on a state directory.
 var ErrNoServer = errors.New("no office is running on this state directory")
@@ -38,7 +36,7 @@ type local struct{ dir string }
 
 func (l local) Dial(ctx context.Context) (io.ReadWriteCloser, error) {
 	var d net.Dialer
-	c, err := d.DialContext(ctx, "unix", filepath.Join(l.dir, SocketFile))
+	c, err := d.DialContext(ctx, "unix", filepath.Join(l.dir, wire.SocketFile))
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s): %v", ErrNoServer, l.dir, err)
 	}

@@ -30,7 +30,7 @@ import (
 
 // ClientSocketFile is the clients' Unix socket in the state directory (mode
 // 0600, like SocketFile; never TCP).
-const ClientSocketFile = "client.sock"
+const ClientSocketFile = wire.SocketFile
 
 // Server timing and bounds.
 const (

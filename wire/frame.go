@@ -12,6 +12,10 @@ import (
 	"io"
 )
 
+// SocketFile is the server's client socket in the state directory (mode
+// 0600 in the 0700 directory).
+const SocketFile = "client.sock"
+
 // Version is the protocol version this build speaks. A client and a server of
 // different versions refuse each other in the handshake (see Refused).
 const Version = 1

@@ -20,12 +20,6 @@ import (
 	"office/wire"
 )
 
-// Reconnection back-off of events and wait.
-const (
-	reconnectMin = 200 * time.Millisecond
-	reconnectMax = 5 * time.Second
-)
-
 // remoteFlags are the flags that choose the server: the local state dir, or
 // --ssh HOST with the user's ssh.
 type remoteFlags struct {
@@ -113,7 +107,7 @@ func runEvents(ctx context.Context, e *env, g *globals, agents []string, asJSON 
 // (re)connect and on every state change, and may end the stream too.
 func followEvents(ctx context.Context, e *env, tr client.Transport, agents []string, since int64,
 	fn func(*client.Conn, wire.Event) (bool, error), check func(*client.Conn) (bool, error)) error {
-	wait := reconnectMin
+	wait := client.RedialMin
 	first := true
 	for {
 		conn, err := client.Dial(ctx, tr, client.Options{Client: "office events", Events: true, Agents: agents, Since: since})
@@ -131,7 +125,7 @@ func followEvents(ctx context.Context, e *env, tr client.Transport, agents []str
 				return nil
 			case <-time.After(wait):
 			}
-			wait = min(wait*2, reconnectMax)
+			wait = min(wait*2, client.RedialMax)
 			continue
 		}
 		if first {
@@ -145,7 +139,7 @@ func followEvents(ctx context.Context, e *env, tr client.Transport, agents []str
 		if since == 0 {
 			since = conn.Welcome().Seq
 		}
-		first, wait = false, reconnectMin
+		first, wait = false, client.RedialMin
 		done, err := streamConn(ctx, conn, &since, fn, check)
 		conn.Close()
 		if done || err != nil {

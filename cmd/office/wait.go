@@ -72,7 +72,6 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 		t := time.AfterFunc(timeout, func() { timedOut.Store(true); cancel() })
 		defer t.Stop()
 	}
-	var result error
 	check := func(conn *client.Conn) (bool, error) {
 		if msgID != 0 {
 			f, err := conn.Message(wctx, msgID)
@@ -116,7 +115,7 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 		}
 		return check(conn)
 	}
-	result = followEvents(wctx, e, tr, []string{agent}, 0, fn, chk)
+	result := followEvents(wctx, e, tr, []string{agent}, 0, fn, chk)
 	if timedOut.Load() {
 		return fmt.Errorf("wait: %s did not become %s within %v", agent, until, timeout)
 	}
