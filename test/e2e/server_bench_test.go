@@ -84,7 +84,7 @@ func BenchmarkBusyPaneBytesPerSecond(b *testing.B) {
 	const window = 5 * time.Second
 	b.ResetTimer()
 	for b.Loop() {
-		conn, err := net.Dial("unix", filepath.Join(o.state, "client.sock"))
+		conn, err := net.Dial("unix", filepath.Join(o.state, wire.SocketFile))
 		if err != nil {
 			b.Fatal(err)
 		}

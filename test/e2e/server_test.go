@@ -105,7 +105,7 @@ type rawConn struct {
 
 func (o *office) rawDial() *rawConn {
 	o.t.Helper()
-	c, err := net.Dial("unix", filepath.Join(o.state, "client.sock"))
+	c, err := net.Dial("unix", filepath.Join(o.state, wire.SocketFile))
 	if err != nil {
 		o.t.Fatal(err)
 	}
@@ -614,12 +614,12 @@ func TestPeerOfAnotherUIDIsRefused(t *testing.T) {
 	if err := os.WriteFile(bin, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ln2, err := net.Listen("unix", filepath.Join(open, "client.sock"))
+	ln2, err := net.Listen("unix", filepath.Join(open, wire.SocketFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln2.Close()
-	os.Chmod(filepath.Join(open, "client.sock"), 0o666)
+	os.Chmod(filepath.Join(open, wire.SocketFile), 0o666)
 	cmd := exec.Command(bin, "attach", "--stdio", "--state", open)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	cmd.Stdin = strings.NewReader("")
