@@ -16,6 +16,7 @@ import (
 
 	"office/configs"
 	"office/inbox"
+	"office/pool"
 	"office/queue"
 )
 
@@ -268,4 +269,47 @@ func (e *Engine) registerTeamOps() {
 		}
 		return nil, e.RemoveTeamAgent(ctx, args.Name, args.By)
 	}
+}
+
+// RestartAgent stops name's process and starts it again as a new Agent in
+// the roster (the person asked: prefix R in the UI); the launch resumes its
+// conversation where the profile can. The old process's exit is not handled
+// by its restart policy.
+func (e *Engine) RestartAgent(ctx context.Context, name string) error {
+	a, ok := e.Agent(name)
+	if !ok {
+		return fmt.Errorf("engine: restart: %w %q", queue.ErrUnknownAgent, name)
+	}
+	if old := a.Term; old != nil {
+		e.mu.Lock()
+		if e.exitSeen == nil {
+			e.exitSeen = map[*pool.Terminal]bool{}
+		}
+		e.exitSeen[old] = true
+		e.mu.Unlock()
+		old.Close()
+	}
+	fresh := &Agent{Config: a.Config, Profile: a.Profile}
+	e.spawn(fresh)
+	e.mu.Lock()
+	if cur, ok := e.byName[name]; e.closing || !ok || cur != a {
+		e.mu.Unlock()
+		if fresh.Term != nil {
+			fresh.Term.Close()
+		}
+		return fmt.Errorf("engine: restart %q: the agent was removed or restarted meanwhile", name)
+	}
+	e.byName[name] = fresh
+	for i, x := range e.agents {
+		if x == a {
+			e.agents[i] = fresh
+		}
+	}
+	e.mu.Unlock()
+	e.log.Info("agent restarted by the person", "agent", name)
+	e.checkExitedEarly(fresh)
+	if e.drain != nil {
+		e.drain.Wake()
+	}
+	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"office/engine"
 	"office/ui"
@@ -129,26 +128,19 @@ func runUI(ctx context.Context, e *env, g *globals, args []string) error {
 		return usagef("usage: office [run] [--config FILE] [--state DIR] [--prefix KEY] [--no-mouse] [--roster]")
 	}
 	cols, rows := ui.TerminalSize()
-	// The engine's callbacks start before the UI exists (agents start in
-	// Open), on the engine's goroutines: hand the App over atomically.
-	var app atomic.Pointer[ui.App]
+	// The UI sees the engine through a view (ui.Office) made before the
+	// engine, since the engine's callbacks start in Open (agents start there).
+	view := engine.NewUIView()
 	eng, logf, notice, err := openEngine(e, g, cols, rows, func(o *engine.Options) {
-		o.OnTerminal = func(ev poolEvent) {
-			if a := app.Load(); a != nil {
-				a.TerminalChanged(ev)
-			}
-		}
-		o.OnNotice = func(n drainNotice) {
-			if a := app.Load(); a != nil {
-				a.Notice(n)
-			}
-		}
+		o.OnTerminal = view.TerminalEvent
+		o.OnNotice = view.DrainNotice
 	})
 	if err != nil {
 		return err
 	}
 	defer logf.Close()
 	defer eng.Close()
+	view.Attach(eng)
 	uo.Notice = notice
 	if uo.Prefix == 0 && eng.Config().Prefix != "" {
 		// The config's prefix, unless --prefix or OFFICE_PREFIX chose one.
@@ -158,7 +150,14 @@ func runUI(ctx context.Context, e *env, g *globals, args []string) error {
 		}
 		uo.Prefix = k
 	}
-	a := ui.New(eng, uo)
-	app.Store(a)
-	return a.Run(ctx)
+	uo.Env = e.environ
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	runErr := make(chan error, 1)
+	go func() { runErr <- eng.Run(ctx) }()
+	go view.Run(ctx)
+	err = ui.New(view, uo).Run(ctx)
+	cancel()
+	<-runErr
+	return err
 }
