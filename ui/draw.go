@@ -8,6 +8,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 	uv "github.com/charmbracelet/ultraviolet"
@@ -58,17 +59,35 @@ func (m *model) compose() {
 		if m.zoom {
 			key = 0
 		}
-		text := p.titleText(key, m.floor.Counts[p.info.Name], m.floor.Holds[p.info.Name], m.floor.Paused, b.W, now)
-		st, kind := m.pal.titleOther, "o"
+		st, kind := m.pal.titleOther, 'o'
 		switch {
 		case idx == m.focus:
-			st, kind = m.pal.titleFocused, "f"
+			st, kind = m.pal.titleFocused, 'f'
 		case p.needsAttention():
-			st, kind = m.pal.titleAttention, "a"
+			st, kind = m.pal.titleAttention, 'a'
 		}
-		tb := p.titleC.get(kind+text, b.W, 1, func() string { return line(st, text, b.W) })
+		tk := titleKey{key: key, kind: kind, n: m.floor.Counts[p.info.Name], hold: m.floor.Holds[p.info.Name],
+			paused: m.floor.Paused, w: b.W, status: p.info.Status, exited: p.info.Exited, code: p.info.ExitCode,
+			draft: p.info.Draft, spawnErr: p.info.SpawnErr != ""}
+		if p.starting() {
+			tk.secs = int(now.Sub(p.info.Started) / time.Second)
+		}
+		if tk != p.titleK || p.titleC.buf == nil {
+			p.titleK = tk
+			text := p.titleText(key, tk.n, tk.hold, tk.paused, b.W, now)
+			p.titleC.get(string(kind)+text, b.W, 1, func() string { return line(st, text, b.W) })
+		}
+		tb := p.titleC.buf
 		f.chrome(tb, b.X, b.Y, box)
-		f.body(&p.snap, rect{X: b.X, Y: b.Y + 1, W: b.W, H: b.H - 1}, box)
+		body := rect{X: b.X, Y: b.Y + 1, W: b.W, H: b.H - 1}
+		if wf := p.waitingFor(now); wf != "" && body.H > 1 {
+			// A starting agent: what office waits for, on its last row.
+			body.H--
+			wf = " " + wf
+			wb := p.waitC.get(wf, b.W, 1, func() string { return line(m.pal.titleAttention, wf, b.W) })
+			f.chrome(wb, b.X, body.Y+body.H, box)
+		}
+		f.body(&p.snap, body, box)
 		if b.X > 0 {
 			// The separator to the left of the pane.
 			f.chromeRange(blank, b.X-1, b.Y, b.H, box)
@@ -101,6 +120,16 @@ func (m *model) compose() {
 	f.chrome(m.status.get(sl, w, 1, func() string { return sl }), 0, m.height-1, rect{})
 }
 
+// titleKey is everything a title bar shows; the title is rebuilt only
+// when it changes.
+type titleKey struct {
+	key, n, code, w, secs int
+	kind                  rune
+	hold, status          string
+	paused, exited        bool
+	draft, spawnErr       bool
+}
+
 // chromeRange copies rows [0, h) of column 0 of src to column x from row y.
 func (f *frame) chromeRange(src *uv.Buffer, x, y, h int, cover rect) {
 	if src == nil {
@@ -117,8 +146,9 @@ func (f *frame) chromeRange(src *uv.Buffer, x, y, h int, cover rect) {
 func (f *frame) clearArea(r, cover rect) {
 	for y := r.Y; y < r.Y+r.H; y++ {
 		for x := r.X; x < r.X+r.W; x++ {
-			if !cover.contains(x, y) {
-				f.setBody(x, y, &blankBody, false)
+			if !cover.contains(x, y) && f.setBody(x, y, &blankBody, false) {
+				f.buf.TouchLine(x, y, 1)
+				f.dirty = true
 			}
 		}
 	}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // Timing of the UI.
@@ -41,6 +41,7 @@ type model struct {
 	notify *notifier // nil in tests that drive the model by hand
 	out    *output   // nil: nothing is written (tests read the frame)
 	now    func() time.Time
+	tick   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd // tea.Tick; tests take it out
 	prefix byte
 	mouse  bool
 	pal    palette
@@ -84,7 +85,7 @@ type model struct {
 // change or size.
 func newModel(office Office, o Options) *model {
 	m := &model{
-		office: office, now: time.Now, prefix: o.Prefix, mouse: !o.NoMouse,
+		office: office, now: time.Now, tick: tea.Tick, prefix: o.Prefix, mouse: !o.NoMouse,
 		roster: o.Roster, frame: newFrame(), dirty: true, dark: true, nocol: o.NoColor,
 	}
 	if m.prefix == 0 {
@@ -319,7 +320,7 @@ func (m *model) syncRoster() bool {
 func (m *model) restyle() {
 	m.status, m.railC, m.boxC, m.sepC = cached{}, cached{}, cached{}, cached{}
 	for _, p := range m.panes {
-		p.titleC = cached{}
+		p.titleC, p.waitC, p.titleK = cached{}, cached{}, titleKey{}
 	}
 	m.dirty = true
 }
@@ -382,7 +383,7 @@ func (m *model) say(text string) tea.Cmd {
 	m.flashSeq++
 	m.dirty = true
 	seq := m.flashSeq
-	return tea.Tick(flashFor, func(time.Time) tea.Msg { return flashDoneMsg{seq} })
+	return m.tick(flashFor, func(time.Time) tea.Msg { return flashDoneMsg{seq} })
 }
 
 // tickStarting arms the one-second refresh while an agent is starting.
@@ -393,7 +394,7 @@ func (m *model) tickStarting() tea.Cmd {
 	for _, idx := range m.vis {
 		if m.panes[idx].starting() {
 			m.startTicking = true
-			return tea.Tick(startingTick, func(time.Time) tea.Msg { return startingMsg{} })
+			return m.tick(startingTick, func(time.Time) tea.Msg { return startingMsg{} })
 		}
 	}
 	return nil

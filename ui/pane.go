@@ -19,6 +19,8 @@ type pane struct {
 	box   rect // whole box including the title row; zero when off screen
 
 	titleC cached
+	titleK titleKey
+	waitC  cached
 }
 
 // starting reports whether the agent is still starting.
@@ -55,7 +57,7 @@ func (p *pane) waitingFor(now time.Time) string {
 		what = "“" + strings.Join(p.info.ReadyMarkers, "” and “") + "”"
 	}
 	if p.info.BootGrace > 0 && d >= p.info.BootGrace {
-		return fmt.Sprintf("no prompt after %s (waited for %s); its screen is below", d, what)
+		return fmt.Sprintf("no prompt after %s (waited for %s); its screen is above", d, what)
 	}
 	return fmt.Sprintf("waiting for %s · %s", what, d)
 }
@@ -92,9 +94,8 @@ func (p *pane) titleText(key int, n int, hold string, floorPaused bool, w int, n
 		b.WriteString(" · ")
 		b.WriteString(q)
 	}
-	if wf := p.waitingFor(now); wf != "" {
-		b.WriteString(" · ")
-		b.WriteString(wf)
+	if p.starting() {
+		fmt.Fprintf(&b, " %s", max(now.Sub(p.info.Started).Truncate(time.Second), 0))
 	}
 	b.WriteByte(' ')
 	if w <= 0 || stringCells(b.String()) <= w {

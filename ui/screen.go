@@ -13,8 +13,8 @@ import (
 	"io"
 	"unicode/utf8"
 
-	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
 	"office/pool"
@@ -22,9 +22,6 @@ import (
 
 // chromeMark in the shadow grid means the cell holds chrome, not a body cell.
 var chromeMark = pool.Cell{Width: 255}
-
-// maxRuneCache bounds the cache of non-ASCII cell strings.
-const maxRuneCache = 4096
 
 // asciiCells are the one-byte cell strings, shared by every frame.
 var asciiCells = func() (t [128]string) {
@@ -43,6 +40,10 @@ type frame struct {
 	colors map[pool.Color]color.Color
 	dirty  bool // a cell changed since the last draw
 }
+
+// maxCache bounds the caches of non-ASCII cell strings and truecolours
+// (each is made once, then shared by every cell that shows it).
+const maxCache = 4096
 
 func newFrame() *frame {
 	return &frame{buf: uv.NewRenderBuffer(0, 0), runes: map[rune]string{}, colors: map[pool.Color]color.Color{}}
@@ -77,7 +78,7 @@ func (f *frame) cellString(r rune) string {
 	}
 	s, ok := f.runes[r]
 	if !ok {
-		if len(f.runes) >= maxRuneCache {
+		if len(f.runes) >= maxCache {
 			clear(f.runes)
 		}
 		s = string(r)
@@ -88,19 +89,18 @@ func (f *frame) cellString(r rune) string {
 
 // color converts an agent's colour.
 func (f *frame) color(c pool.Color) color.Color {
-	if c.IsDefault() {
+	switch {
+	case c < 16:
+		return ansi.BasicColor(c)
+	case c < 256:
+		return ansi.IndexedColor(c)
+	case c.IsDefault():
 		return nil
-	}
-	if i, ok := c.Palette(); ok {
-		if i < 16 {
-			return ansi.BasicColor(i)
-		}
-		return ansi.IndexedColor(i)
 	}
 	col, ok := f.colors[c]
 	if !ok {
 		r, g, b, _ := c.RGB()
-		if len(f.colors) >= maxRuneCache {
+		if len(f.colors) >= maxCache {
 			clear(f.colors)
 		}
 		col = color.RGBA{R: r, G: g, B: b, A: 0xff}
@@ -109,13 +109,14 @@ func (f *frame) color(c pool.Color) color.Color {
 	return col
 }
 
-// setBody writes an agent cell at (x, y) if it differs from what is there.
-// wideCut: the cell is the left half of a wide rune whose right half falls
-// outside the pane, so a blank in its colours is drawn instead.
-func (f *frame) setBody(x, y int, c *pool.Cell, wideCut bool) {
+// setBody writes an agent cell at (x, y) if it differs from what is there
+// and reports whether it did; the caller marks the row touched. wideCut:
+// the cell is the left half of a wide rune whose right half falls outside
+// the pane, so a blank in its colours is drawn instead.
+func (f *frame) setBody(x, y int, c *pool.Cell, wideCut bool) bool {
 	i := y*f.w + x
 	if !wideCut && f.shadow[i] == *c {
-		return
+		return false
 	}
 	f.shadow[i] = *c
 	if wideCut {
@@ -155,8 +156,7 @@ func (f *frame) setBody(x, y int, c *pool.Cell, wideCut bool) {
 	default:
 		d.Content, d.Width = f.cellString(c.Rune), int(c.Width)
 	}
-	f.buf.TouchLine(x, y, 1)
-	f.dirty = true
+	return true
 }
 
 // blankBody is the cell drawn where a pane's box is larger than its screen.
@@ -174,6 +174,7 @@ func (f *frame) body(snap *Screen, r, cover rect) {
 		if y < snap.Rows && (y+1)*snap.Cols <= len(snap.Cells) {
 			row = snap.Cells[y*snap.Cols : (y+1)*snap.Cols]
 		}
+		first, last := -1, -1
 		for x := 0; x < r.W; x++ {
 			fx := r.X + x
 			if fx >= f.w {
@@ -186,11 +187,20 @@ func (f *frame) body(snap *Screen, r, cover rect) {
 			if x < len(row) {
 				c = &row[x]
 			}
-			cut := c.Width == 2 && x+1 >= r.W
-			if c.Width == 0 && x == 0 {
+			cut := c.Width == 2 && (x+1 >= r.W || fx+1 >= f.w || cover.contains(fx+1, fy))
+			if c.Width == 0 && (x == 0 || cover.contains(fx-1, fy)) {
 				c, cut = &blankBody, false
 			}
-			f.setBody(fx, fy, c, cut)
+			if f.setBody(fx, fy, c, cut) {
+				if first < 0 {
+					first = fx
+				}
+				last = fx
+			}
+		}
+		if first >= 0 {
+			f.buf.TouchLine(first, fy, last-first+2)
+			f.dirty = true
 		}
 	}
 }
@@ -266,7 +276,12 @@ func (f *frame) styled(p colorprofile.Profile) string {
 		copy(line, f.buf.Lines[y])
 		for i := range line {
 			st := &line[i].Style
-			st.Fg, st.Bg = p.Convert(st.Fg), p.Convert(st.Bg)
+			if st.Fg != nil {
+				st.Fg = p.Convert(st.Fg)
+			}
+			if st.Bg != nil {
+				st.Bg = p.Convert(st.Bg)
+			}
 			if p <= colorprofile.Ascii {
 				st.Fg, st.Bg, st.UnderlineColor = nil, nil, nil
 			}

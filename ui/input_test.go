@@ -1,0 +1,344 @@
+package ui
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+func (h *harness) focusedName() string {
+	if p := h.m.focused(); p != nil {
+		return p.info.Name
+	}
+	return ""
+}
+
+func TestKeysReachOnlyTheFocusedPane(t *testing.T) {
+	h := newHarness(t, "a", "b", "c", "d")
+	h.size(160, 45)
+	keys := "hi\x1b\x03\t\x1b[A\x1b[15~\x1bb\x1b[1;5C\r"
+	h.keys(keys)
+	if got := h.o.got("a"); got != keys {
+		t.Fatalf("a got %q, want %q", got, keys)
+	}
+	h.keys("\x1d2")
+	h.keys("two")
+	if got := h.o.got("b"); got != "two" {
+		t.Fatalf("b got %q", got)
+	}
+	for _, n := range []string{"c", "d"} {
+		if got := h.o.got(n); got != "" {
+			t.Fatalf("%s got %q", n, got)
+		}
+	}
+	// The prefix twice sends the prefix itself.
+	h.keys("\x1d\x1d")
+	if got := h.o.got("b"); got != "two\x1d" {
+		t.Fatalf("b got %q", got)
+	}
+	// The prefix in the middle of a chunk splits it.
+	h.keys("x\x1d3y")
+	if got, got3 := h.o.got("b"), h.o.got("c"); got != "two\x1dx" || got3 != "y" {
+		t.Fatalf("b got %q, c got %q", got, got3)
+	}
+}
+
+func TestKeysAndPastesFollowTheAgentsModes(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(80, 24)
+	h.run(h.m.Update(tea.PasteMsg{Content: "a\nb"}))
+	h.keys("\x1b[A\x1b[13;2u")
+	if got := h.o.got("a"); got != "a\rb\x1b[A"+LegacyNewline {
+		t.Fatalf("without ?2004, ?1 or kitty flags: %q", got)
+	}
+	h.o.feed("a", "\x1b[?2004h\x1b[?1h\x1b[>1u")
+	h.o.set("a", func(a *fakeAgent) { a.input = nil })
+	h.changed()
+	h.run(h.m.Update(tea.PasteMsg{Content: "a\nb"}))
+	h.keys("\x1b[A\x1b[13;2u")
+	if got := h.o.got("a"); got != "\x1b[200~a\nb\x1b[201~\x1bOA\x1b[13;2u" {
+		t.Fatalf("with ?2004, ?1 and kitty 1: %q", got)
+	}
+}
+
+func TestPrefixMovesFocusByDirection(t *testing.T) {
+	h := newHarness(t, "a", "b", "c", "d")
+	h.size(120, 40)
+	steps := []struct{ keys, want string }{
+		{"\x1d\x1b[C", "b"}, {"\x1dj", "d"}, {"\x1dh", "c"}, {"\x1d\x1b[A", "a"},
+		{"\x1dl", "b"}, {"\x1d\x1b[B", "d"}, {"\x1dk", "b"}, {"\x1d3", "c"}, {"\x1d\t", "d"}, {"\x1d\x1b[Z", "c"},
+	}
+	for _, s := range steps {
+		h.keys(s.keys)
+		if got := h.focusedName(); got != s.want {
+			t.Fatalf("after %q focus is %s, want %s", s.keys, got, s.want)
+		}
+	}
+	for _, n := range []string{"a", "b", "c", "d"} {
+		if got := h.o.got(n); got != "" {
+			t.Fatalf("office keys leaked to %s: %q", n, got)
+		}
+	}
+}
+
+func TestPagesAndRosterFollowFocus(t *testing.T) {
+	h := newHarness(t, names(11)...)
+	h.size(150, 40)
+	if len(h.m.vis) != 9 {
+		t.Fatalf("page 1 shows %d panes", len(h.m.vis))
+	}
+	h.keys("\x1d>")
+	if h.focusedName() != "agent10" || len(h.m.vis) != 2 {
+		t.Fatalf("page 2: focus %s, %d panes", h.focusedName(), len(h.m.vis))
+	}
+	if !strings.Contains(h.text(), "page 2/2") {
+		t.Fatalf("no page indicator:\n%s", h.text())
+	}
+	h.keys("\x1dr")
+	if !strings.Contains(h.text(), " agent3 ") {
+		t.Fatalf("roster lacks an agent off the page:\n%s", h.text())
+	}
+	// A click on the roster focuses that agent.
+	h.keys("\x1b[<0;140;4M\x1b[<0;140;4m")
+	if h.focusedName() != "agent3" {
+		t.Fatalf("roster click focused %s", h.focusedName())
+	}
+}
+
+func TestZoomResizesTheFocusedPTY(t *testing.T) {
+	h := newHarness(t, "a", "b", "c", "d")
+	h.size(120, 40)
+	h.keys("\x1d4")
+	h.keys("\x1dz")
+	if c, r := h.o.agent("d").scr.Size(); c != 120 || r != 38 {
+		t.Fatalf("zoomed PTY is %dx%d, want 120x38", c, r)
+	}
+	if strings.Count(h.text(), "· claude ·") != 1 {
+		t.Fatalf("zoom shows more than one pane:\n%s", h.text())
+	}
+	h.keys("\x1dz")
+	if c, r := h.o.agent("d").scr.Size(); c != 60 || r != 19 {
+		t.Fatalf("unzoomed PTY is %dx%d, want 60x19", c, r)
+	}
+}
+
+func TestMouse(t *testing.T) {
+	h := newHarness(t, "a", "b")
+	h.size(100, 30) // a: x 0-48, b: x 50-99; titles on row 0
+	h.keys("\x1b[<0;61;6M\x1b[<0;61;6m")
+	if h.focusedName() != "b" {
+		t.Fatalf("click did not focus b")
+	}
+	if got := h.o.got("b"); got != "" {
+		t.Fatalf("the focusing click reached b: %q", got)
+	}
+	h.keys("\x1b[<0;61;6M\x1b[<0;61;6m")
+	if got := h.o.got("b"); got != "" {
+		t.Fatalf("b got mouse reports it did not ask for: %q", got)
+	}
+	h.o.feed("b", "\x1b[?1000h\x1b[?1006h")
+	h.changed()
+	h.keys("\x1b[<0;61;6M\x1b[<0;61;6m\x1b[<32;62;6M")
+	if got := h.o.got("b"); got != "\x1b[<0;11;5M\x1b[<0;11;5m" {
+		t.Fatalf("SGR reports: %q", got)
+	}
+	h.o.feed("b", "\x1b[?1006l")
+	h.o.set("b", func(a *fakeAgent) { a.input = nil })
+	h.changed()
+	h.keys("\x1b[<0;61;6M\x1b[<0;61;6m")
+	if got := h.o.got("b"); got != "\x1b[M +%\x1b[M#+%" {
+		t.Fatalf("X10 reports: %q", got)
+	}
+}
+
+func TestComposerQueuesAndNeverTypes(t *testing.T) {
+	h := newHarness(t, "a", "b")
+	h.size(120, 40)
+	h.keys("\x1d2\x1dm")
+	h.keys("first\x1b[13;2usecond\r")
+	if got := h.queued("b"); !slices.Equal(got, []string{"first\nsecond"}) {
+		t.Fatalf("queued %q", got)
+	}
+	if h.o.got("b") != "" || h.o.got("a") != "" {
+		t.Fatalf("the composer typed into a PTY: a %q b %q", h.o.got("a"), h.o.got("b"))
+	}
+	if h.m.overlay != overlayNone || !strings.Contains(h.text(), "queued for b") {
+		t.Fatalf("composer still open or no word:\n%s", h.text())
+	}
+	h.keys("\x1dm\r")
+	if !strings.Contains(h.text(), "nothing to queue") {
+		t.Fatalf("blank message not refused:\n%s", h.text())
+	}
+}
+
+func TestComposerButtonsActForThePerson(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(120, 40)
+	h.o.set("a", func(a *fakeAgent) { a.info.Picker = true; a.draft = "half done" })
+	h.changed()
+	h.keys("\x1dm")
+	h.keys("\x0f")
+	if h.o.agent("a").escs != 1 {
+		t.Fatalf("Ctrl-O sent %d Esc", h.o.agent("a").escs)
+	}
+	h.keys("\x12")
+	if got := string(h.m.composer.text); got != "half done" {
+		t.Fatalf("recovered %q", got)
+	}
+}
+
+func TestQueuePanelActions(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(120, 40)
+	h.enqueue("a", "one")
+	h.enqueue("a", "two")
+	h.enqueue("a", "three")
+	h.keys("\x1dq")
+	if !strings.Contains(h.text(), "queue of a · 3 queued") {
+		t.Fatalf("panel:\n%s", h.text())
+	}
+	h.keys("s") // not offered while not paused
+	if m := h.o.msgs["a"][0]; m.Manual {
+		t.Fatalf("send now while not paused")
+	}
+	h.keys("jd")
+	if got := h.queued("a"); !slices.Equal(got, []string{"one", "three"}) {
+		t.Fatalf("after delete: %q", got)
+	}
+	h.o.SetFloorPaused(t.Context(), true)
+	h.changed()
+	h.keys("ks")
+	if !h.o.msgs["a"][0].Manual {
+		t.Fatalf("send now while paused did nothing")
+	}
+	h.keys("cn")
+	if len(h.queued("a")) != 2 {
+		t.Fatalf("clear without yes")
+	}
+	h.keys("cy")
+	if len(h.queued("a")) != 0 {
+		t.Fatalf("clear with yes left %q", h.queued("a"))
+	}
+}
+
+func TestNoticesListed(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(100, 30)
+	h.run(h.m.Update(changedMsg{notices: []Notice{{Agent: "a", Kind: "exit", Text: "exited with code 2"}}}))
+	if !strings.Contains(h.text(), "! a: exited with code 2") || !strings.Contains(h.text(), "1 new notice") {
+		t.Fatalf("status line:\n%s", h.text())
+	}
+	h.keys("\x1dn")
+	if !strings.Contains(h.text(), "notices (1)") || h.m.notices.unread != 0 {
+		t.Fatalf("list:\n%s", h.text())
+	}
+}
+
+func TestRosterChangesWhileRunning(t *testing.T) {
+	h := newHarness(t, "a", "b")
+	h.size(120, 40)
+	h.keys("\x1d2")
+	h.o.addFake("c", "hello from c")
+	h.changed()
+	if len(h.m.panes) != 3 || h.focusedName() != "b" || !strings.Contains(h.text(), "hello from c") {
+		t.Fatalf("after a join: %d panes, focus %s:\n%s", len(h.m.panes), h.focusedName(), h.text())
+	}
+}
+
+func TestAddAgentForm(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(120, 40)
+	h.o.addErr = errors.New(`engine: team add "a": agent name already in use`)
+	h.keys("\x1da")
+	h.keys("a\r")
+	if !strings.Contains(h.text(), "agent name already in use") || h.m.overlay != overlayForm {
+		t.Fatalf("the office's error is not in the form:\n%s", h.text())
+	}
+	h.o.addErr = nil
+	h.keys("\x7fhelper\tshell\t/tmp\tbash -l\r")
+	if len(h.o.added) != 1 {
+		t.Fatalf("added %+v", h.o.added)
+	}
+	got := h.o.added[0]
+	if got.Name != "helper" || got.Profile != "shell" || got.Cwd != "/tmp" || !slices.Equal(got.Command, []string{"bash", "-l"}) {
+		t.Fatalf("spec %+v", got)
+	}
+	if h.m.overlay != overlayNone || len(h.m.panes) != 2 {
+		t.Fatalf("form open %v, %d panes", h.m.overlay, len(h.m.panes))
+	}
+}
+
+func TestRestartAsksFirst(t *testing.T) {
+	h := newHarness(t, "a", "b")
+	h.size(120, 40)
+	h.o.set("a", func(a *fakeAgent) { a.info.Status = "busy" })
+	h.changed()
+	h.keys("\x1dR")
+	if !strings.Contains(h.text(), "a is in the middle of a turn") {
+		t.Fatalf("the question does not name the turn:\n%s", h.text())
+	}
+	h.keys("n")
+	if len(h.o.restarts) != 0 {
+		t.Fatalf("restarted without yes")
+	}
+	h.keys("\x1dRy")
+	if !slices.Equal(h.o.restarts, []string{"a"}) {
+		t.Fatalf("restarts %q", h.o.restarts)
+	}
+}
+
+func TestQuitAsksFirst(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(80, 24)
+	h.keys("\x1dx")
+	if h.m.overlay != overlayQuit {
+		t.Fatalf("no question")
+	}
+	_, cmd := h.m.Update(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	if cmd != nil || h.m.overlay != overlayNone {
+		t.Fatalf("n quits or stays open")
+	}
+	h.keys("\x1dx")
+	_, cmd = h.m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	if cmd == nil {
+		t.Fatalf("y does not quit")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatalf("y does not quit")
+	}
+}
+
+func TestParsePrefix(t *testing.T) {
+	for in, want := range map[string]byte{"C-]": 0x1d, "C-a": 1, "Ctrl-B": 2, "^A": 1, "`": '`'} {
+		if got, err := ParsePrefix(in); err != nil || got != want {
+			t.Errorf("ParsePrefix(%q) = %#x, %v; want %#x", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "C-", "C-ab", "ab", "C-1"} {
+		if _, err := ParsePrefix(bad); err == nil {
+			t.Errorf("ParsePrefix(%q) accepted", bad)
+		}
+	}
+}
+
+func TestCustomPrefix(t *testing.T) {
+	h := newHarnessOpts(t, Options{Prefix: 1}, "a", "b")
+	h.size(100, 30)
+	h.keys("\x1d\x012x")
+	if h.o.got("a") != "\x1d" || h.o.got("b") != "x" {
+		t.Fatalf("a %q b %q", h.o.got("a"), h.o.got("b"))
+	}
+}
+
+func TestTinyTerminalsDoNotBreak(t *testing.T) {
+	for _, sz := range [][2]int{{1, 1}, {2, 3}, {10, 4}, {30, 5}} {
+		h := newHarness(t, "a", "b", "c")
+		h.size(sz[0], sz[1])
+		h.keys("\x1dr\x1d?")
+		h.keys("\x1dm")
+		_ = h.text()
+	}
+}
