@@ -87,10 +87,11 @@ func TerminalSize() (cols, rows int) {
 
 // Sequences office sends the person's terminal.
 const (
-	// kittyPush asks for disambiguated keys (Shift+Enter and the like);
-	// kittyPop takes that back.
-	kittyPush = "\x1b[>1u"
-	kittyPop  = "\x1b[<u"
+	// kittyPush asks for disambiguated keys (Shift+Enter and the like),
+	// modifyOtherKeys 2 the same of an xterm-like terminal; kittyPop and
+	// the reset take them back.
+	kittyPush = "\x1b[>1u\x1b[>4;2m"
+	kittyPop  = "\x1b[>4m\x1b[<u"
 	mouseOn   = "\x1b[?1000h\x1b[?1002h\x1b[?1006h"
 	mouseOff  = "\x1b[?1006l\x1b[?1002l\x1b[?1000l"
 )

@@ -87,7 +87,12 @@ func (m *model) compose() {
 			wb := p.waitC.get(wf, b.W, 1, func() string { return line(m.pal.titleAttention, wf, b.W) })
 			f.chrome(wb, b.X, body.Y+body.H, box)
 		}
-		f.body(&p.snap, body, box)
+		if p.drawnGen != p.snap.Generation || p.drawnEpoch != f.epoch || p.drawnBody != body {
+			// Only a screen that changed, or a frame drawn afresh, is
+			// compared cell by cell.
+			f.body(&p.snap, body, box)
+			p.drawnGen, p.drawnEpoch, p.drawnBody = p.snap.Generation, f.epoch, body
+		}
 		if b.X > 0 {
 			// The separator to the left of the pane.
 			f.chromeRange(blank, b.X-1, b.Y, b.H, box)

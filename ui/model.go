@@ -258,7 +258,6 @@ func (m *model) readScreens(all bool) {
 			p.stale = false
 		}
 		if m.office.Screen(p.info.Name, &p.snap) {
-			p.drawn = false
 			m.dirty = true
 		}
 	}

@@ -15,7 +15,11 @@ type pane struct {
 	info  AgentInfo
 	snap  Screen
 	stale bool // copy the screen again whatever its generation (new box)
-	drawn bool // snap is in the frame already
+	// What of snap the frame holds: its generation, in which frame epoch,
+	// in which rectangle.
+	drawnGen   uint64
+	drawnEpoch uint64
+	drawnBody  rect
 	box   rect // whole box including the title row; zero when off screen
 
 	titleC cached

@@ -38,7 +38,8 @@ type frame struct {
 	shadow []pool.Cell
 	runes  map[rune]string
 	colors map[pool.Color]color.Color
-	dirty  bool // a cell changed since the last draw
+	dirty  bool   // a cell changed since the last draw
+	epoch  uint64 // advances whenever every cell must be drawn again
 }
 
 // maxCache bounds the caches of non-ASCII cell strings and truecolours
@@ -63,6 +64,7 @@ func (f *frame) resize(w, h int) {
 
 // invalidate makes the next draw rewrite every body cell.
 func (f *frame) invalidate() {
+	f.epoch++
 	for i := range f.shadow {
 		f.shadow[i] = chromeMark
 	}
