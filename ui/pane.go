@@ -20,7 +20,7 @@ type pane struct {
 	drawnGen   uint64
 	drawnEpoch uint64
 	drawnBody  rect
-	box   rect // whole box including the title row; zero when off screen
+	box        rect // whole box including the title row; zero when off screen
 
 	titleC cached
 	titleK titleKey
