@@ -69,7 +69,9 @@ func TestUIViewPushesScreensAndCarriesIntents(t *testing.T) {
 	if err := view.Input("a0", []byte("xyz")); err != nil {
 		t.Fatal(err)
 	}
-	waitCond(t, 10*time.Second, "the echo pushed", func() bool { return ch.has(ui.ChangeScreen, "a0") && view.Screen("a0", &scr) && strings.Contains(scr.Text(), "xyz") })
+	waitCond(t, 10*time.Second, "the echo pushed", func() bool {
+		return ch.has(ui.ChangeScreen, "a0") && view.Screen("a0", &scr) && strings.Contains(scr.Text(), "xyz")
+	})
 
 	id, err := view.Enqueue(ctx, "a1", "from the composer")
 	if err != nil || id == 0 {
