@@ -35,6 +35,8 @@ const uiStoreInterval = 500 * time.Millisecond
 type UIView struct {
 	e atomic.Pointer[Engine]
 
+	refreshMu sync.Mutex // one store read at a time (the log position)
+
 	mu       sync.Mutex
 	watchers map[int]func(ui.Change)
 	nextW    int
@@ -157,6 +159,8 @@ func (v *UIView) refresh(ctx context.Context) {
 	if e == nil {
 		return
 	}
+	v.refreshMu.Lock()
+	defer v.refreshMu.Unlock()
 	var b strings.Builder
 	for _, a := range e.Agents() {
 		fmt.Fprintf(&b, "%s@%p;", a.Config.Name, a.Term)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -340,5 +341,30 @@ func TestTinyTerminalsDoNotBreak(t *testing.T) {
 		h.keys("\x1dr\x1d?")
 		h.keys("\x1dm")
 		_ = h.text()
+	}
+}
+
+func TestStartingPaneSaysWhatItWaitsFor(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(120, 30)
+	h.o.set("a", func(a *fakeAgent) {
+		a.info.Status, a.info.ReadyMarkers, a.info.BootGrace, a.info.Started = "starting", []string{"? for shortcuts"}, 35*time.Second, testClock.Add(-5*time.Second)
+	})
+	h.changed()
+	if !strings.Contains(h.text(), "waiting for “? for shortcuts” · 5s") {
+		t.Fatalf("starting pane:\n%s", h.text())
+	}
+	h.run(h.m.Update(startingMsg{}))
+	if len(h.m.notices.items) != 0 {
+		t.Fatalf("a notice before the grace: %+v", h.m.notices.items)
+	}
+	h.m.now = func() time.Time { return testClock.Add(31 * time.Second) }
+	h.run(h.m.Update(startingMsg{}))
+	h.run(h.m.Update(startingMsg{}))
+	if len(h.m.notices.items) != 1 || !strings.Contains(h.m.notices.items[0].Text, "has not shown its prompt") {
+		t.Fatalf("notices %+v", h.m.notices.items)
+	}
+	if !strings.Contains(h.text(), "no prompt after 36s") {
+		t.Fatalf("pane past the grace:\n%s", h.text())
 	}
 }

@@ -100,8 +100,8 @@ func newModel(office Office, o Options) *model {
 	return m
 }
 
-// Init asks the outer terminal for its background colour (the chrome's
-// light or dark palette).
+// Init arms the starting panes' clock (Run has asked the outer terminal
+// for its background colour and keyboard modes already).
 func (m *model) Init() tea.Cmd {
 	return m.tickStarting()
 }
@@ -163,7 +163,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case startingMsg:
 		m.startTicking = false
 		m.dirty = true
-		return m.tickStarting()
+		return tea.Batch(m.graceNotices(), m.tickStarting())
 	case resizedMsg:
 		for _, idx := range m.vis {
 			m.panes[idx].stale = true
@@ -383,6 +383,25 @@ func (m *model) say(text string) tea.Cmd {
 	m.dirty = true
 	seq := m.flashSeq
 	return m.tick(flashFor, func(time.Time) tea.Msg { return flashDoneMsg{seq} })
+}
+
+// graceNotices tells the person, once per start, of an agent still starting
+// after its boot grace (a first-run dialog, a changed prompt): its screen
+// stays visible in its pane.
+func (m *model) graceNotices() tea.Cmd {
+	var ns []Notice
+	now := m.now()
+	for _, p := range m.panes {
+		if p.starting() && !p.graceNoticed && p.info.BootGrace > 0 && now.Sub(p.info.Started) >= p.info.BootGrace {
+			p.graceNoticed = true
+			ns = append(ns, Notice{At: now, Agent: p.info.Name, Kind: "starting",
+				Text: "has not shown its prompt after " + p.info.BootGrace.String() + "; look at its pane (a first-run dialog?)"})
+		}
+	}
+	if len(ns) == 0 {
+		return nil
+	}
+	return m.raise(ns)
 }
 
 // tickStarting arms the one-second refresh while an agent is starting.

@@ -15,6 +15,8 @@ type pane struct {
 	info  AgentInfo
 	snap  Screen
 	stale bool // copy the screen again whatever its generation (new box)
+	// graceNoticed: the person was told the agent is past its boot grace.
+	graceNoticed bool
 	// What of snap the frame holds: its generation, in which frame epoch,
 	// in which rectangle.
 	drawnGen   uint64
