@@ -98,7 +98,7 @@ func (m *model) formView(w int) boxView {
 		label := padRight(name, 9)
 		val := string(f.vals[i])
 		if i == 1 && val == "" && f.field != 1 {
-			val = "(custom when a command is given, else claude)"
+			val = "(custom when a command is given; else required: claude, codex, gemini, shell)"
 		}
 		st := m.pal.boxText
 		if i == f.field {
