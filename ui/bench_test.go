@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 )
 
@@ -113,5 +114,35 @@ func TestFrameAllocationsDoNotGrowWithCells(t *testing.T) {
 	}
 	if got[1] > got[0]+5 {
 		t.Errorf("a full frame allocates %.0f times at 200×64 and %.0f at 362×124: it grows with the cells", got[0], got[1])
+	}
+}
+
+// BenchmarkKeyToEcho measures the UI's part of a keystroke's round trip
+// with 9 panes of 120×40: the key encoded and handed to the office, the
+// agent's echo (a real VT screen) announced, the notifier's message
+// taken, the frame composed and its diff written to the terminal.
+func BenchmarkKeyToEcho(b *testing.B) {
+	h, _ := benchOffice(b)
+	m := h.m
+	m.out = newOutput(io.Discard, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
+	msgs := make(chan changedMsg, 16)
+	m.notify = newNotifier(func(c changedMsg) { msgs <- c })
+	m.focusChanged()
+	stop := h.o.Watch(m.notify.change)
+	defer stop()
+	h.o.agent("agent1").echo = true
+	m.dirty = true
+	m.draw()
+	key := tea.KeyPressMsg{Code: 'x', Text: "x"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.Update(key)
+		for msg := range msgs {
+			m.Update(msg)
+			if msg.focus {
+				break
+			}
+		}
 	}
 }
