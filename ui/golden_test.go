@@ -4,13 +4,17 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"image/color"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -242,4 +246,32 @@ func TestAgentColoursReachTheFrame(t *testing.T) {
 	if v16 := h.m.frame.styled(colorprofile.ANSI); strings.Contains(v16, "38;2;") {
 		t.Errorf("16-colour frame keeps a truecolour: %q", v16)
 	}
+}
+
+// TestLightBackgroundPalette: on a light terminal background (OSC 11
+// answer) the boxes turn light with dark text, and back on a dark one.
+func TestLightBackgroundPalette(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(80, 20)
+	h.keys("\x1d?")
+	boxCell := func() uv.Cell { h.m.draw(); return h.m.frame.buf.Lines[h.m.boxRect.Y+1][h.m.boxRect.X+2] }
+	dark := boxCell()
+	h.run(h.m.Update(tea.BackgroundColorMsg{Color: color.RGBA{0xfa, 0xfa, 0xfa, 0xff}}))
+	light := boxCell()
+	if colorEq(dark.Style.Bg, light.Style.Bg) || !colorEq(light.Style.Bg, ansi.BasicColor(15)) || !colorEq(light.Style.Fg, ansi.BasicColor(0)) {
+		t.Fatalf("box text on dark %v/%v, on light %v/%v", dark.Style.Fg, dark.Style.Bg, light.Style.Fg, light.Style.Bg)
+	}
+	h.run(h.m.Update(tea.BackgroundColorMsg{Color: color.RGBA{0x10, 0x10, 0x10, 0xff}}))
+	if again := boxCell(); !colorEq(again.Style.Bg, dark.Style.Bg) {
+		t.Fatalf("back on dark: %v", again.Style.Bg)
+	}
+}
+
+func colorEq(a, b color.Color) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
 }

@@ -147,3 +147,31 @@ func TestCursorFollowsTheAgent(t *testing.T) {
 		t.Fatalf("composer caret %+v", c)
 	}
 }
+
+// TestOutputPlacesTheRealCursor: the bytes written put the terminal's
+// cursor at the agent's cell, hide it when the agent hid it, give it the
+// agent's shape, and write nothing when nothing changed.
+func TestOutputPlacesTheRealCursor(t *testing.T) {
+	h := newHarness(t, "a")
+	var out bytes.Buffer
+	h.m.out = newOutput(&out, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
+	h.size(40, 10)
+	h.o.feed("a", "xy")
+	h.changed()
+	if s := out.String(); !strings.HasSuffix(s, "\x1b[?25h") || !strings.Contains(s, "xy") {
+		t.Fatalf("first frame: %q", s)
+	}
+	out.Reset()
+	h.changed()
+	if out.Len() != 0 {
+		t.Fatalf("an unchanged frame wrote %q", out.String())
+	}
+	h.o.feed("a", "\x1b[?25l\x1b[6 q")
+	h.changed()
+	if s := out.String(); !strings.Contains(s, "\x1b[?25l") || !strings.Contains(s, "\x1b[6 q") || strings.Contains(s, "\x1b[?25h") {
+		t.Fatalf("hidden bar cursor: %q", s)
+	}
+	if x, y := h.m.out.r.Position(); x != 4 || y != 3 {
+		t.Fatalf("cursor left at (%d,%d), want (4,3)", x, y)
+	}
+}
