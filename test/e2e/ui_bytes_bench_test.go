@@ -16,7 +16,13 @@ import (
 //	go test -run '^$' -bench UIBytes -benchtime 1x ./test/e2e
 //
 // OFFICE_UI_BENCH_BIN runs another office binary instead (to compare).
-func BenchmarkUIBytesOneBusyPane(b *testing.B) {
+func BenchmarkUIBytesOneBusyPane(b *testing.B) { uiBytes(b, "of a busy agent") }
+
+// BenchmarkUIBytesOneBusyPaneCJK is the same with wide characters on every
+// line (a renderer repaints a whole terminal row holding a wide cell).
+func BenchmarkUIBytesOneBusyPaneCJK(b *testing.B) { uiBytes(b, "中文 of a busy agent") }
+
+func uiBytes(b *testing.B, text string) {
 	if bin := os.Getenv("OFFICE_UI_BENCH_BIN"); bin != "" {
 		saved := officeBin
 		officeBin = bin
@@ -27,7 +33,7 @@ func BenchmarkUIBytesOneBusyPane(b *testing.B) {
 	o.state = filepath.Join(o.dir, "state")
 	var cfg strings.Builder
 	cfg.WriteString("brief = false\n\n[[agent]]\nname = \"busy\"\n")
-	cfg.WriteString(`command = ["sh", "-c", "i=0; while :; do i=$((i+1)); printf '\\033[32mline %d\\033[0m of a busy agent\\n' $i; sleep 0.02; done"]` + "\n")
+	cfg.WriteString(`command = ["sh", "-c", "i=0; while :; do i=$((i+1)); printf '\\033[32mline %d\\033[0m ` + text + `\\n' $i; sleep 0.02; done"]` + "\n")
 	for i := 0; i < 8; i++ {
 		fmt.Fprintf(&cfg, "\n[[agent]]\nname = \"idle%d\"\ncommand = [\"sh\", \"-c\", \"echo idle agent; exec cat\"]\n", i)
 	}
@@ -37,7 +43,7 @@ func BenchmarkUIBytesOneBusyPane(b *testing.B) {
 	tm := o.startUI(240, 60)
 	o.waitFor(60*time.Second, "9 panes, one streaming", func() bool {
 		s := tm.screen()
-		return strings.Count(s, "idle agent") == 8 && strings.Contains(s, "of a busy agent")
+		return strings.Count(s, "idle agent") == 8 && strings.Contains(s, text)
 	})
 	out := filepath.Join(o.dir, "pane.out")
 	const window = 10 * time.Second
