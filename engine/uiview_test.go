@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"office/drain"
 	"office/engine"
 	"office/ui"
 )
@@ -102,5 +103,27 @@ func TestUIViewPushesScreensAndCarriesIntents(t *testing.T) {
 	waitCond(t, 10*time.Second, "the roster change pushed", func() bool { return ch.has(ui.ChangeRoster, "") })
 	if err := view.AddAgent(ctx, ui.AgentSpec{Name: "a0"}); err == nil || !strings.Contains(err.Error(), "already in use") {
 		t.Fatalf("adding a second a0: %v", err)
+	}
+}
+
+// TestUIViewDrainNoticesInThePersonsWords: the drain's notices reach the UI
+// as the person reads them.
+func TestUIViewDrainNoticesInThePersonsWords(t *testing.T) {
+	view := engine.NewUIView()
+	var ch changes
+	defer view.Watch(ch.add)()
+	view.DrainNotice(drain.Notice{Agent: "a", Kind: drain.NoticeDropped, MsgID: 7, Text: "first line\nsecond"})
+	view.DrainNotice(drain.Notice{Agent: "a", Kind: drain.NoticeTypedNotSubmitted, MsgID: 8})
+	want := []string{
+		"message 7 dropped after its last failed attempt: first line …",
+		"message 8 typed but not submitted; it sits on the prompt as your draft",
+	}
+	if len(ch.list) != len(want) {
+		t.Fatalf("changes %+v", ch.list)
+	}
+	for i, c := range ch.list {
+		if c.Kind != ui.ChangeNotice || c.Notice.Agent != "a" || c.Notice.Text != want[i] {
+			t.Errorf("notice %d: %+v, want %q", i, c, want[i])
+		}
 	}
 }
