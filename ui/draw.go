@@ -46,7 +46,7 @@ func (m *model) compose() {
 	}
 	now := m.now()
 	page, _ := m.page()
-	blank := m.sepC.get(fmt.Sprint("sep", m.height), 1, bodyH, func() string {
+	blank := m.sepC.get("sep", 1, bodyH, func() string {
 		return m.pal.sep.Render(strings.TrimSuffix(strings.Repeat("│\n", bodyH), "\n"))
 	})
 	for _, idx := range m.vis {
@@ -115,14 +115,30 @@ func (m *model) compose() {
 		content := boxLines
 		f.chrome(m.boxC.get(content, box.W, box.H, func() string { return content }), box.X, box.Y, rect{})
 	}
-	left, right, st := m.statusLine()
-	w := m.width
-	rw := stringCells(right)
-	if rw > w {
-		right, rw = "", 0
+	left, right, alert := m.statusLine()
+	if sk := (statusKey{left: left, right: right, alert: alert, w: m.width}); sk != m.statusK || m.status.buf == nil {
+		m.statusK = sk
+		st := m.pal.status
+		if alert {
+			st = m.pal.statusAlert
+		}
+		w := m.width
+		rw := stringCells(right)
+		if rw > w {
+			right, rw = "", 0
+		}
+		sl := line(st, left, w-rw) + line(st, right, rw)
+		m.status.get(sl, w, 1, func() string { return sl })
 	}
-	sl := line(st, left, w-rw) + line(st, right, rw)
-	f.chrome(m.status.get(sl, w, 1, func() string { return sl }), 0, m.height-1, rect{})
+	f.chrome(m.status.buf, 0, m.height-1, rect{})
+}
+
+// statusKey is what the status line shows; it is rendered only when this
+// changes.
+type statusKey struct {
+	left, right string
+	alert       bool
+	w           int
 }
 
 // titleKey is everything a title bar shows; the title is rebuilt only
@@ -268,9 +284,9 @@ func (m *model) openBox() (rect, string) {
 	return r, body
 }
 
-// statusLine is the bottom row: left text, right text and style.
-func (m *model) statusLine() (left, right string, st lipgloss.Style) {
-	st = m.pal.status
+// statusLine is the bottom row: left text, right text, and whether it
+// is an alert (a question, an error, news).
+func (m *model) statusLine() (left, right string, alert bool) {
 	var r []string
 	if m.floor.Paused {
 		r = append(r, "PAUSED")
@@ -286,20 +302,20 @@ func (m *model) statusLine() (left, right string, st lipgloss.Style) {
 	}
 	switch {
 	case m.overlay == overlayQuit:
-		return " quit office and stop every agent? queued messages are kept (y/n)", "", m.pal.statusAlert
+		return " quit office and stop every agent? queued messages are kept (y/n)", "", true
 	case m.prefixPending:
 		left = " " + prefixName(m.prefix) + " … arrows/hjkl 1-9 move · z zoom · m compose · q queue · p pause · r roster · n notices · a add · R restart · ? help · x quit"
 	case m.floor.Err != "":
-		left, st = " store: "+m.floor.Err, m.pal.statusAlert
+		left, alert = " store: "+m.floor.Err, true
 	case m.flash != "":
 		left = " " + m.flash
 	default:
 		if n, ok := m.notices.latest(); ok && m.notices.unread > 0 {
-			return " ! " + noticeLine(n), right, m.pal.statusAlert
+			return " ! " + noticeLine(n), right, true
 		}
 		left = " office · " + prefixName(m.prefix) + " ? for help"
 	}
-	return left, right, st
+	return left, right, alert
 }
 
 // plural is "1 attempt", "2 attempts".

@@ -73,6 +73,7 @@ type model struct {
 
 	frame    *frame
 	status   cached
+	statusK  statusKey
 	railC    cached
 	boxC     cached
 	boxRect  rect
@@ -317,7 +318,7 @@ func (m *model) syncRoster() bool {
 
 // restyle drops every cached render after a palette change.
 func (m *model) restyle() {
-	m.status, m.railC, m.boxC, m.sepC = cached{}, cached{}, cached{}, cached{}
+	m.status, m.railC, m.boxC, m.sepC, m.statusK = cached{}, cached{}, cached{}, cached{}, statusKey{}
 	for _, p := range m.panes {
 		p.titleC, p.waitC, p.titleK = cached{}, cached{}, titleKey{}
 	}
