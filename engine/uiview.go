@@ -36,6 +36,7 @@ type UIView struct {
 	e atomic.Pointer[Engine]
 
 	refreshMu sync.Mutex // one store read at a time (the log position)
+	onQuit    atomic.Pointer[func()]
 
 	mu       sync.Mutex
 	watchers map[int]func(ui.Change)
@@ -445,6 +446,18 @@ func (v *UIView) RestartAgent(ctx context.Context, agent string) error {
 		return err
 	}
 	go v.refresh(context.Background())
+	return nil
+}
+
+// OnQuit sets what Quit does: stop the engine's run (the caller closes the
+// engine, which stops every agent).
+func (v *UIView) OnQuit(f func()) { v.onQuit.Store(&f) }
+
+// Quit implements ui.Office.
+func (v *UIView) Quit(context.Context) error {
+	if f := v.onQuit.Load(); f != nil {
+		(*f)()
+	}
 	return nil
 }
 

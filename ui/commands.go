@@ -159,6 +159,17 @@ func restartCmd(o Office, agent string) tea.Cmd {
 	}
 }
 
+// quitCmd stops the office, then the program (an error stays on the
+// status line instead).
+func quitCmd(o Office) tea.Cmd {
+	return func() tea.Msg {
+		if err := call(func(ctx context.Context) error { return o.Quit(ctx) }); err != nil {
+			return actionDoneMsg{err: err}
+		}
+		return tea.QuitMsg{}
+	}
+}
+
 // bellSequence is BEL then OSC 9 (BEL-terminated) with text made safe:
 // control characters dropped, at most 200 runes, and a leading "office: "
 // so the text never reads as an OSC 9 sub-command (ConEmu's "9;4;…").

@@ -45,6 +45,7 @@ type fakeOffice struct {
 	nextW    int
 	added    []AgentSpec
 	restarts []string
+	quits    int
 	addErr   error
 }
 
@@ -292,6 +293,13 @@ func (o *fakeOffice) AddAgent(_ context.Context, s AgentSpec) error {
 	o.mu.Unlock()
 	o.addFake(s.Name, "$ ")
 	o.emit(Change{Kind: ChangeRoster})
+	return nil
+}
+
+func (o *fakeOffice) Quit(context.Context) error {
+	o.mu.Lock()
+	o.quits++
+	o.mu.Unlock()
 	return nil
 }
 

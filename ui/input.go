@@ -196,7 +196,7 @@ func (m *model) overlayKey(k tea.Key) tea.Cmd {
 	case overlayQuit:
 		m.overlay = overlayNone
 		if is(k, 'y') || is(k, 'Y') {
-			return tea.Quit
+			return quitCmd(m.office)
 		}
 	case overlayHelp:
 		m.overlay = overlayNone

@@ -307,8 +307,8 @@ func TestQuitAsksFirst(t *testing.T) {
 	if cmd == nil {
 		t.Fatalf("y does not quit")
 	}
-	if _, ok := cmd().(tea.QuitMsg); !ok {
-		t.Fatalf("y does not quit")
+	if _, ok := cmd().(tea.QuitMsg); !ok || h.o.quits != 1 {
+		t.Fatalf("y does not stop the office and quit (%d stops)", h.o.quits)
 	}
 }
 

@@ -56,6 +56,9 @@ type Office interface {
 	// RestartAgent stops agent's process and starts it again (its
 	// conversation resumed where the profile can).
 	RestartAgent(ctx context.Context, agent string) error
+	// Quit stops the office: every agent's process group is stopped,
+	// queued messages stay for next time.
+	Quit(ctx context.Context) error
 }
 
 // Screen is an agent's screen: cells, cursor (position, visibility, and

@@ -160,6 +160,7 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags) error {
 	runErr := make(chan error, 1)
 	go func() { runErr <- eng.Run(ctx) }()
 	go view.Run(ctx)
+	view.OnQuit(cancel)
 	err = ui.New(view, uo).Run(ctx)
 	cancel()
 	<-runErr
