@@ -216,10 +216,10 @@ func (t *Terminal) readLoop() {
 		if n > 0 {
 			gen := t.screen.Generation()
 			t.screen.Feed(buf[:n])
-			if t.screen.Generation() != gen {
-				t.emit(EventOutput)
-			}
 			t.lastOutput.Store(t.now().UnixNano())
+			if t.screen.Generation() != gen {
+				t.emit(EventOutput) // a UI or client draws it now, not at a tick
+			}
 			select {
 			case t.outputSig <- struct{}{}:
 			default:
