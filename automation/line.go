@@ -42,6 +42,8 @@ type Tracker struct {
 	screenText  string    // the prompt row's text as last read ("" empty or office's)
 	screenSeen  time.Time // when screenText was first seen (restarts when it changes)
 	screenDraft bool      // screenText counts as the person's draft
+	submitted   string    // the person's last submitted line
+	submittedAt time.Time // when it was submitted
 }
 
 // Feed applies one chunk of the person's input (one read, one batch of keys)
@@ -156,6 +158,7 @@ func (t *Tracker) Feed(chunk []byte, now time.Time) (submitted []string) {
 func (t *Tracker) submit(now time.Time) string {
 	text := strings.TrimSpace(string(t.line))
 	t.line = t.line[:0]
+	t.submitted, t.submittedAt = text, now
 	t.release(now)
 	if OpensInteractiveUI(text, t.Extra) {
 		t.picker = true
@@ -268,7 +271,8 @@ func (t *Tracker) MarkDraft(text string, now time.Time) {
 //     (State().DirtyAt) starts when the text was first seen and restarts when
 //     it changes; until it counts, the settling block runs to EchoGrace
 //     after it was first seen (so nothing is typed after new text meanwhile),
-//     unless the keystroke line holds a draft already (the person typed it).
+//     unless the person's keys explain it: the keystroke line holds a draft,
+//     or it is the line they submitted less than EchoGrace ago.
 //
 // The picker latch is never touched.
 func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
@@ -292,10 +296,12 @@ func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
 	}
 	if row != t.screenText {
 		t.screenText, t.screenSeen, t.screenDraft = row, now, false
-		if !t.dirty {
-			// New text no keystroke explains: until it counts as a
-			// draft the row is still settling, so nothing is typed
-			// after it in the meantime.
+		echo := row == t.submitted && now.Sub(t.submittedAt) < EchoGrace
+		if !t.dirty && !echo {
+			// New text no keystroke explains (not the person's draft, not
+			// the late echo of the line they just submitted): until it
+			// counts as a draft the row is still settling, so nothing is
+			// typed after it in the meantime.
 			t.Settle(now.Add(EchoGrace))
 		}
 	}
