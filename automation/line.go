@@ -272,7 +272,8 @@ func (t *Tracker) MarkDraft(text string, now time.Time) {
 //     it changes; until it counts, the settling block runs to EchoGrace
 //     after it was first seen (so nothing is typed after new text meanwhile),
 //     unless the person's keys explain it: the keystroke line holds a draft,
-//     or it is the line they submitted less than EchoGrace ago.
+//     or it is the late echo of the line they just submitted (no key and no
+//     empty row since, less than EchoGrace ago).
 //
 // The picker latch is never touched.
 func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
@@ -283,6 +284,7 @@ func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
 		if t.officeTyped && now.Sub(t.typedAt) >= EchoGrace {
 			t.officeTyped = false
 		}
+		t.submitted = "" // the CLI took the line: the same text later is no echo
 		t.screenText, t.screenSeen, t.screenDraft = "", time.Time{}, false
 		if !t.lastTouch.IsZero() && now.Sub(t.lastTouch) < EchoGrace {
 			return
@@ -296,7 +298,9 @@ func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
 	}
 	if row != t.screenText {
 		t.screenText, t.screenSeen, t.screenDraft = row, now, false
-		echo := row == t.submitted && now.Sub(t.submittedAt) < EchoGrace
+		// The late echo of the submitted line: no key since the Enter, no
+		// empty row since, and within the echo grace.
+		echo := row == t.submitted && t.lastKey.Equal(t.submittedAt) && now.Sub(t.submittedAt) < EchoGrace
 		if !t.dirty && !echo {
 			// New text no keystroke explains (not the person's draft, not
 			// the late echo of the line they just submitted): until it
