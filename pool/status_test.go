@@ -202,13 +202,14 @@ func TestIdleAgentDoesNoWorkBetweenDeadlines(t *testing.T) {
 	})
 	idleFor := func(what string) {
 		t.Helper()
-		// The agent's last redraw (an echo) is an event: let it land first.
-		for g := term.Generation(); ; {
-			time.Sleep(200 * time.Millisecond)
-			if g2 := term.Generation(); g2 == g {
+		// The agent's last redraw (an echo) is an event: let its
+		// judgments land first (the clock stands still meanwhile).
+		for n := term.Judgments(); ; {
+			time.Sleep(300 * time.Millisecond)
+			if n2 := term.Judgments(); n2 == n {
 				break
 			} else {
-				g = g2
+				n = n2
 			}
 		}
 		n := term.Judgments()
