@@ -1,10 +1,12 @@
 package pool_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -237,4 +239,53 @@ func TestIdleAgentDoesNoWorkBetweenDeadlines(t *testing.T) {
 		t.Fatal("the typed text is no draft")
 	}
 	idleFor("with a draft")
+}
+
+// BenchmarkIdleAgents measures what 16 idle agents cost office between
+// events: judgments per agent-second and this process's CPU (the agents' own
+// processes excluded). Each iteration is 100 ms of wall time:
+//
+//	go test -run '^$' -bench IdleAgents -benchtime 50x ./pool
+func BenchmarkIdleAgents(b *testing.B) {
+	const n = 16
+	terms := make([]*pool.Terminal, n)
+	for i := range terms {
+		term, err := pool.Start(pool.Options{Name: fmt.Sprint("fake", i), Argv: []string{fakeAgentBin}, Env: testEnv(),
+			Cols: 120, Rows: 40, Behavior: claudeLike})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer term.Close()
+		terms[i] = term
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for _, term := range terms {
+		for term.Status() != automation.StatusIdle {
+			if time.Now().After(deadline) {
+				b.Fatal("agents not idle")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	time.Sleep(time.Second) // the last deadlines of the boot run out
+	count := func() (j uint64) {
+		for _, term := range terms {
+			j += term.Judgments()
+		}
+		return j
+	}
+	var r0, r1 syscall.Rusage
+	j0 := count()
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
+	start := time.Now()
+	b.ResetTimer()
+	for b.Loop() {
+		time.Sleep(100 * time.Millisecond)
+	}
+	b.StopTimer()
+	wall := time.Since(start)
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
+	cpu := time.Duration(r1.Utime.Nano() + r1.Stime.Nano() - r0.Utime.Nano() - r0.Stime.Nano())
+	b.ReportMetric(float64(count()-j0)/(n*wall.Seconds()), "judgments/agent-s")
+	b.ReportMetric(100*cpu.Seconds()/wall.Seconds(), "cpu-%")
 }
