@@ -69,8 +69,11 @@ func (t *Terminal) emitJudged(ev judged) {
 // inputsLocked gathers the judge's inputs at now from t.snap (taken by
 // readPromptLocked) and the terminal's state. t.mu must be held.
 func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
-	text := t.screenTextLocked()
 	b := t.behavior
+	text := ""
+	if b.readsScreen() {
+		text = t.screenTextLocked()
+	}
 	lastOut := t.LastOutput()
 	if len(b.ReadyMarkers) > 0 && !t.judgment.Ready {
 		all := true
@@ -205,7 +208,12 @@ func (t *Terminal) shellPromptLocked(now time.Time) (string, bool) {
 // answer, debounces the status and follows the current turn. t.mu must be
 // held; t.snap must be recent (readPromptLocked).
 func (t *Terminal) judgeLocked(now time.Time) judged {
-	if t.snap.Cols == 0 {
+	switch {
+	case !t.behavior.readsScreen():
+		// No cells are read: the title and modes are all the screen gives.
+		t.snap.Modes = t.screen.Modes()
+		t.snap.Title = t.snap.Modes.Title
+	case t.snap.Cols == 0:
 		t.screen.Snapshot(&t.snap)
 		t.snapText = ""
 	}

@@ -58,6 +58,16 @@ type Behavior struct {
 	BootGrace time.Duration
 }
 
+// readsScreen reports whether b reads anything on the screen's cells (a
+// prompt row, ready markers, status patterns, a shell's prompt). One that
+// does not (a custom command) is judged without a snapshot of the screen:
+// its title and modes, readiness and output times suffice.
+func (b Behavior) readsScreen() bool {
+	s := b.Status
+	return b.Prompt.Marker != "" || len(b.ReadyMarkers) > 0 || b.ShellIdle ||
+		len(s.Busy) > 0 || len(s.Idle) > 0 || len(s.Waiting) > 0
+}
+
 // EventKind says what changed in a Terminal.
 type EventKind int
 
@@ -648,8 +658,13 @@ func (t *Terminal) refreshPrompt(now time.Time) {
 }
 
 // readPromptLocked takes a snapshot into t.snap and updates the prompt
-// reading; it reports whether that changed the gate state. t.mu must be held.
+// reading; it reports whether that changed the gate state. A behavior that
+// reads nothing on the screen (readsScreen) takes no snapshot: its prompt
+// cannot be read. t.mu must be held.
 func (t *Terminal) readPromptLocked(now time.Time) bool {
+	if !t.behavior.readsScreen() {
+		return false
+	}
 	t.screen.Snapshot(&t.snap)
 	t.snapText = "" // recomputed on demand by screenTextLocked
 	_, text, ok := t.snap.FindPrompt(t.behavior.Prompt)
