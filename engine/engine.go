@@ -40,6 +40,9 @@ type Options struct {
 	// OnNotice, if set, receives the drain's notices (drops, typed but not
 	// submitted); it must not block.
 	OnNotice func(drain.Notice)
+	// WatchEvery is how often Run checks the store and the socket (see
+	// watch.go); zero means DefaultWatchEvery.
+	WatchEvery time.Duration
 }
 
 // Agent is one configured agent as the engine runs it.
@@ -60,7 +63,13 @@ type Engine struct {
 	log   *slog.Logger
 	lock  *os.File
 	store *queue.Store
-	ln    net.Listener
+	// lnMu guards ln, sockID and closingSocket: the watcher replaces a
+	// removed socket (watch.go).
+	lnMu          sync.Mutex
+	ln            net.Listener
+	sockID        socketID
+	closingSocket bool
+	watchNow      chan struct{} // capacity 1: a poke asks for a check
 	drain *drain.Drainer
 	ops   map[string]opFunc
 	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
@@ -109,15 +118,15 @@ func Open(o Options) (e *Engine, err error) {
 	}
 	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}, stopped: make(chan struct{})}
 	e.registerOps()
+	e.registerWatchOps()
+	opened := e // `return nil, err` below sets e to nil before this runs
 	defer func() {
 		if err != nil {
-			e.Close()
-			e = nil
+			opened.Close()
 		}
 	}()
-	e.store, err = queue.Open(filepath.Join(o.StateDir, StoreFile), queue.Options{CompactVerbs: compactVerbs(o.Config)})
-	if err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
+	if err := e.openStore(); err != nil {
+		return nil, err
 	}
 	names := make([]string, 0, len(o.Config.Agents))
 	for _, a := range o.Config.Agents {
@@ -147,12 +156,31 @@ func Open(o Options) (e *Engine, err error) {
 			return nil, err
 		}
 	}
-	e.ln, err = listen(o.StateDir)
+	e.ln, e.sockID, err = listen(o.StateDir)
 	if err != nil {
 		return nil, err
 	}
 	go serve(e.ln, e.handle)
 	return e, nil
+}
+
+// openStore opens the store and checks it whole (PRAGMA quick_check): a
+// damaged file is refused with what to do about it.
+func (e *Engine) openStore() error {
+	path := filepath.Join(e.opts.StateDir, StoreFile)
+	s, err := queue.Open(path, queue.Options{CompactVerbs: compactVerbs(e.opts.Config)})
+	if err == nil {
+		e.store = s
+		err = s.QuickCheck(context.Background())
+	}
+	if errors.Is(err, queue.ErrCorrupt) {
+		return fmt.Errorf("engine: %w; office will not use it. Move it aside (with %s-wal and %s-shm, if present), "+
+			"restore a copy if you have one, and start office again (it makes a new, empty store)", err, path, path)
+	}
+	if err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	return nil
 }
 
 // compactVerbs collects every profile's compaction verbs for the store's
@@ -293,11 +321,19 @@ func (e *Engine) notice(n drain.Notice) {
 	}
 }
 
-// Run serves the drain until ctx ends. It returns ctx's error.
+// Run serves the drain until ctx ends. It returns ctx's error, or an error
+// wrapping ErrStoreLost when the store was deleted or replaced under it (it
+// stops within WatchEvery, or at the next poke).
 func (e *Engine) Run(ctx context.Context) error {
 	e.log.Info("engine running", "state", e.opts.StateDir, "agents", len(e.Agents()))
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var bg sync.WaitGroup
-	bg.Add(2)
+	bg.Add(3)
+	go func() {
+		defer bg.Done()
+		e.watch(ctx, stop)
+	}()
 	go func() {
 		defer bg.Done()
 		e.runInbox(ctx)
@@ -308,6 +344,9 @@ func (e *Engine) Run(ctx context.Context) error {
 	}()
 	err := e.drain.Run(ctx)
 	bg.Wait()
+	if lost := lostStore(ctx); lost != nil {
+		return lost
+	}
 	return err
 }
 
@@ -345,10 +384,13 @@ func (e *Engine) Holds() map[string]string { return e.drain.Holds() }
 // in the store. It is idempotent.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
+		e.lnMu.Lock()
+		e.closingSocket = true
 		if e.ln != nil {
 			e.ln.Close()
 			_ = os.Remove(filepath.Join(e.opts.StateDir, SocketFile))
 		}
+		e.lnMu.Unlock()
 		e.mu.Lock()
 		e.closing = true
 		e.mu.Unlock()

@@ -206,7 +206,7 @@ func Open(path string, opts Options) (*Store, error) {
 	defer cancel()
 	if err := s.connectWAL(ctx); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
+		return nil, fmt.Errorf("queue: open %s: %w", abs, corrupt(err))
 	}
 	// SQLite opened the file by its path: it must be the file checked above.
 	if err := sameFile(abs, f); err != nil {
@@ -263,6 +263,14 @@ func (s *Store) QuickCheck(ctx context.Context) error {
 		return opErr("quick check", fmt.Errorf("%w: %s: %s", ErrCorrupt, s.path, strings.Join(found, "; ")))
 	}
 	return nil
+}
+
+// corrupt marks err with ErrCorrupt when SQLite found the file damaged.
+func corrupt(err error) error {
+	if isCorrupt(err) && !errors.Is(err, ErrCorrupt) {
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return err
 }
 
 // isCorrupt reports whether err is SQLITE_CORRUPT or SQLITE_NOTADB.
@@ -541,7 +549,7 @@ func (c componentSchema) String() string { return "schema of " + strconv.Quote(s
 func (s *Store) migrate(ctx context.Context, op string, ver versioner, steps []string) error {
 	v, err := ver.get(ctx, s.db)
 	if err != nil {
-		return opErr(op, fmt.Errorf("read %s version: %w", ver, err))
+		return opErr(op, fmt.Errorf("read %s version: %w", ver, corrupt(err)))
 	}
 	if v > len(steps) {
 		return opErr(op, fmt.Errorf("%s version %d, this binary knows up to %d: %w", ver, v, len(steps), ErrSchemaTooNew))

@@ -71,7 +71,7 @@ func (i *inputError) Unwrap() error { return i.err }
 func isInputError(err error) bool {
 	var ie *inputError
 	var le *engine.LockedError
-	return errors.As(err, &ie) || errors.As(err, &le) ||
+	return errors.As(err, &ie) || errors.As(err, &le) || errors.Is(err, engine.ErrUnsafeStateDir) ||
 		errors.Is(err, queue.ErrBlank) || errors.Is(err, queue.ErrUnknownAgent) || errors.Is(err, queue.ErrNotFound)
 }
 
@@ -169,9 +169,10 @@ func loadConfig(g *globals, e *env) (*configs.Config, string, error) {
 	return rc, notice, nil
 }
 
-// stateDir resolves --state / OFFICE_STATE / XDG.
+// stateDir resolves --state / OFFICE_STATE / XDG, creates a missing state
+// directory (0700) and refuses an unsafe one (engine.OpenStateDir).
 func stateDir(g *globals, e *env) (string, error) {
-	return engine.StateDir(g.state, e.getenv)
+	return engine.OpenStateDir(g.state, e.getenv)
 }
 
 // takeFlag removes a boolean flag from args and reports whether it was there.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -30,9 +29,9 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 	if err := engine.EnsureStateDir(dir); err != nil {
 		return nil, nil, "", err
 	}
-	logf, err := os.OpenFile(filepath.Join(dir, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	logf, err := engine.OpenLog(dir)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("open log: %w", err)
+		return nil, nil, "", err
 	}
 	o := engine.Options{
 		Config:   cfg,
