@@ -70,9 +70,9 @@ type Engine struct {
 	sockID        socketID
 	closingSocket bool
 	watchNow      chan struct{} // capacity 1: a poke asks for a check
-	drain *drain.Drainer
-	ops   map[string]opFunc
-	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
+	drain         *drain.Drainer
+	ops           map[string]opFunc
+	inbox         *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
 
 	hookOnce  sync.Once
 	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
