@@ -63,16 +63,17 @@ type Engine struct {
 	log   *slog.Logger
 	lock  *os.File
 	store *queue.Store
+	ln    net.Listener // guarded by lnMu once the engine runs
+	drain *drain.Drainer
+	ops   map[string]opFunc
+	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
+
 	// lnMu guards ln, sockID and closingSocket: the watcher replaces a
 	// removed socket (watch.go).
 	lnMu          sync.Mutex
-	ln            net.Listener
 	sockID        socketID
 	closingSocket bool
 	watchNow      chan struct{} // capacity 1: a poke asks for a check
-	drain         *drain.Drainer
-	ops           map[string]opFunc
-	inbox         *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
 
 	hookOnce  sync.Once
 	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
