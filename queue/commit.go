@@ -109,7 +109,7 @@ func (s *Store) commitLoop() {
 // whose own function succeeded are run again, each in a transaction of its
 // own, so that one bad function cannot fail the others.
 func (s *Store) runBatch(batch []*writeReq) {
-	live := batch[:0]
+	live := make([]*writeReq, 0, len(batch))
 	for _, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			r.done <- opErr(r.op, err)
@@ -171,6 +171,15 @@ func (s *Store) commit(reqs []*writeReq) (errs []error, txErr error) {
 	var before int64
 	if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
 		return errs, err
+	}
+	if len(reqs) == 1 {
+		// Alone in the transaction: no savepoint needed, a failure rolls
+		// the whole transaction back.
+		r := reqs[0]
+		if errs[0] = runFn(r.fn, &Tx{s: s, ctx: context.WithoutCancel(r.ctx), tx: tx, now: s.now()}); errs[0] != nil {
+			return errs, nil
+		}
+		reqs = nil
 	}
 	for i, r := range reqs {
 		if _, err := tx.ExecContext(ctx, `SAVEPOINT write`); err != nil {
