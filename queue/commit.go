@@ -227,18 +227,19 @@ func runFn(fn func(*Tx) error, t *Tx) (err error) {
 // after the commit or rollback.
 func (s *Store) begin(ctx context.Context) (tx *sql.Tx, unlock func(), err error) {
 	start := time.Now()
-	if err := s.wlock.lock(s.lockTimeout); err != nil {
+	unlock, err = s.wlock.lock(s.lockTimeout)
+	if err != nil {
 		return nil, nil, err
 	}
 	backoff := time.Millisecond
 	for {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err == nil {
-			return tx, s.wlock.unlock, nil
+			return tx, unlock, nil
 		}
 		waited := time.Since(start)
 		if !isBusy(err) || waited >= s.lockTimeout {
-			s.wlock.unlock()
+			unlock()
 			if isBusy(err) {
 				return nil, nil, fmt.Errorf("begin: %w (waited %s for the write lock of %s): %v",
 					ErrLocked, waited.Round(time.Millisecond), s.path, err)

@@ -110,39 +110,50 @@ func sameFile(path string, f *os.File) error {
 
 // writerLock is the cross-process writer lock: an exclusive flock on a file
 // beside the database, taken before BEGIN IMMEDIATE and released after the
-// commit. A process killed while holding it releases it with its last
-// descriptor.
-type writerLock struct{ f *os.File }
+// commit. Each wait opens the file anew, so a wait that is given up on owns
+// its descriptor and lock and cannot release anyone else's. A process killed
+// while holding the lock releases it with its descriptor.
+type writerLock struct{ path string }
 
-// lock takes the lock, waiting at most timeout. flock cannot time out by
-// itself, so the wait runs on its own goroutine; one that is given up on
-// releases the lock as soon as it gets it.
-func (l writerLock) lock(timeout time.Duration) error {
+// lock takes the lock, waiting at most timeout, and returns the function that
+// releases it. flock cannot time out by itself, so the wait runs on its own
+// goroutine; one that is given up on releases the lock as soon as it gets it.
+func (l writerLock) lock(timeout time.Duration) (unlock func(), err error) {
+	f, err := os.OpenFile(l.path, os.O_RDWR|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("writer lock: %w", err)
+	}
+	fd := int(f.Fd())
 	got := make(chan error, 1)
-	go func() { got <- flockRetry(l.f, unix.LOCK_EX) }()
+	go func() { got <- flockRetry(fd, unix.LOCK_EX) }()
+	release := func() {
+		_ = flockRetry(fd, unix.LOCK_UN)
+		f.Close()
+	}
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
 	case err := <-got:
 		if err != nil {
-			return fmt.Errorf("writer lock %s: %w", l.f.Name(), err)
+			f.Close()
+			return nil, fmt.Errorf("writer lock %s: %w", l.path, err)
 		}
-		return nil
+		return release, nil
 	case <-t.C:
 		go func() {
 			if <-got == nil {
-				_ = flockRetry(l.f, unix.LOCK_UN)
+				release()
+			} else {
+				f.Close()
 			}
 		}()
-		return fmt.Errorf("%w (waited %s for the writer lock %s)", ErrLocked, timeout, l.f.Name())
+		return nil, fmt.Errorf("%w (waited %s for the writer lock %s)", ErrLocked, timeout, l.path)
 	}
 }
 
-func (l writerLock) unlock() { _ = flockRetry(l.f, unix.LOCK_UN) }
-
-func flockRetry(f *os.File, how int) error {
+func flockRetry(fd, how int) error {
 	for {
-		err := unix.Flock(int(f.Fd()), how)
+		err := unix.Flock(fd, how)
 		if !errors.Is(err, unix.EINTR) {
 			return err
 		}

@@ -154,11 +154,12 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
 	}
-	lockFile, err := openNoFollow(abs + "-lock")
+	lockFile, err := openNoFollow(abs + "-lock") // created and checked here, opened again for each write
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
 	}
+	lockFile.Close()
 	lockTimeout := opts.LockTimeout
 	if lockTimeout <= 0 {
 		lockTimeout = LockTimeout
@@ -166,7 +167,6 @@ func Open(path string, opts Options) (*Store, error) {
 	db, err := sql.Open("sqlite", dsn(abs, min(BusyTimeout, lockTimeout)))
 	if err != nil {
 		f.Close()
-		lockFile.Close()
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
 	}
 	// Several connections let readers run while a writer commits (WAL);
@@ -181,7 +181,7 @@ func Open(path string, opts Options) (*Store, error) {
 		now:         opts.Now,
 		lockTimeout: lockTimeout,
 		file:        f,
-		wlock:       writerLock{lockFile},
+		wlock:       writerLock{abs + "-lock"},
 		reqs:        make(chan *writeReq),
 		closed:      make(chan struct{}),
 		loopDone:    make(chan struct{}),
@@ -343,7 +343,6 @@ func (s *Store) Close() error {
 			s.closeErr = fmt.Errorf("queue: close %s: %w", s.path, err)
 		}
 		s.file.Close()
-		s.wlock.f.Close()
 	})
 	return s.closeErr
 }
