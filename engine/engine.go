@@ -247,7 +247,10 @@ func (e *Engine) spawn(a *Agent) {
 		e.log.Error("agent not started", "agent", a.Config.Name, "err", err)
 		return
 	}
-	env := append(AgentEnv(e.opts.HostEnv, a.Profile, a.Config, e.opts.StateDir, e.opts.Bin), extraEnv...)
+	ac := a.Config
+	ssh := e.opts.Config.SSHAgentFor(ac)
+	ac.SSHAgent = &ssh
+	env := append(AgentEnv(e.opts.HostEnv, a.Profile, ac, e.opts.StateDir, e.opts.Bin), extraEnv...)
 	t, err := pool.Start(pool.Options{
 		Name:     a.Config.Name,
 		Argv:     argv,
