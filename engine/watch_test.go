@@ -90,49 +90,6 @@ func TestReplacedStoreStopsTheEngine(t *testing.T) {
 	}
 }
 
-// A removed socket is made again by the periodic check, and answers.
-func TestRemovedSocketIsMadeAgain(t *testing.T) {
-	t.Parallel()
-	_, state, done := runEngine(t, 20*time.Millisecond)
-	sock := filepath.Join(state, engine.SocketFile)
-	var st []engine.AgentStatus
-	if err := engine.Call(context.Background(), state, engine.Request{Op: "status"}, &st); err != nil {
-		t.Fatal(err)
-	}
-	before, err := os.Lstat(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(sock); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		err := engine.Call(context.Background(), state, engine.Request{Op: "status"}, &st)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, engine.ErrNoEngine) || time.Now().After(deadline) {
-			t.Fatalf("status after the socket was removed: %v", err)
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("Run returned %v", err)
-		case <-time.After(10 * time.Millisecond): // the next check is due every 20 ms
-		}
-	}
-	after, err := os.Lstat(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if os.SameFile(before, after) {
-		t.Error("the socket file is the old one")
-	}
-	if after.Mode().Perm() != 0o600 {
-		t.Errorf("new socket mode %v, want 0600", after.Mode().Perm())
-	}
-}
-
 // A damaged store is refused at start with what to do.
 func TestCorruptStoreRefusedAtStart(t *testing.T) {
 	t.Parallel()
