@@ -475,7 +475,9 @@ INSERT INTO meta (k, v) VALUES ('rev', 0), ('floor_paused', 0);
 ALTER TABLE messages ADD COLUMN in_flight   INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;
 `,
-		// 3: "has this agent a pending message of this kind" (the inbox's
+		// 3: idempotent sends (keys.go).
+		keysSchema,
+		// 4: "has this agent a pending message of this kind" (the inbox's
 		// one delivery per agent) is an index lookup, not a scan of the
 		// agent's whole queue.
 		`
