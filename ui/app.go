@@ -131,15 +131,23 @@ func (a *App) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	runErr := make(chan error, 1)
-	go func() { runErr <- a.eng.Run(ctx) }()
 
 	m := newModel(engineSource{a.eng}, &a.intake, a.opts.Out, a.opts)
 	prog := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(nil), tea.WithOutput(a.opts.Out),
 		tea.WithContext(ctx), tea.WithoutSignalHandler())
+	go func() {
+		err := a.eng.Run(ctx)
+		runErr <- err
+		if ctx.Err() == nil {
+			prog.Quit() // the engine stopped by itself (its store was lost): leave and say why
+		}
+	}()
 	go readInput(a.opts.In, prog)
 	_, err = prog.Run()
 	cancel()
-	<-runErr
+	if rerr := <-runErr; errors.Is(rerr, engine.ErrStoreLost) {
+		return rerr
+	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("ui: %w", err)
 	}
