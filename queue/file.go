@@ -110,15 +110,26 @@ func sameFile(path string, f *os.File) error {
 
 // writerLock is the cross-process writer lock: an exclusive flock on a file
 // beside the database, taken before BEGIN IMMEDIATE and released after the
-// commit. Each wait opens the file anew, so a wait that is given up on owns
-// its descriptor and lock and cannot release anyone else's. A process killed
-// while holding the lock releases it with its descriptor.
-type writerLock struct{ path string }
+// commit. A free lock is taken at once on the handle's own descriptor f (used
+// by the committer goroutine only); a wait opens the file anew, so a wait
+// that is given up on owns its descriptor and lock and cannot release anyone
+// else's. A process killed while holding the lock releases it with its
+// descriptor.
+type writerLock struct {
+	path string
+	f    *os.File
+}
 
 // lock takes the lock, waiting at most timeout, and returns the function that
-// releases it. flock cannot time out by itself, so the wait runs on its own
+// releases it. flock cannot time out by itself, so a wait runs on its own
 // goroutine; one that is given up on releases the lock as soon as it gets it.
 func (l writerLock) lock(timeout time.Duration) (unlock func(), err error) {
+	own := int(l.f.Fd())
+	if err := flockRetry(own, unix.LOCK_EX|unix.LOCK_NB); err == nil {
+		return func() { _ = flockRetry(own, unix.LOCK_UN) }, nil
+	} else if !errors.Is(err, unix.EWOULDBLOCK) {
+		return nil, fmt.Errorf("writer lock %s: %w", l.path, err)
+	}
 	f, err := os.OpenFile(l.path, os.O_RDWR|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("writer lock: %w", err)

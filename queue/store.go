@@ -154,12 +154,11 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
 	}
-	lockFile, err := openNoFollow(abs + "-lock") // created and checked here, opened again for each write
+	lockFile, err := openNoFollow(abs + "-lock")
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
 	}
-	lockFile.Close()
 	lockTimeout := opts.LockTimeout
 	if lockTimeout <= 0 {
 		lockTimeout = LockTimeout
@@ -167,10 +166,11 @@ func Open(path string, opts Options) (*Store, error) {
 	db, err := sql.Open("sqlite", dsn(abs, min(BusyTimeout, lockTimeout)))
 	if err != nil {
 		f.Close()
+		lockFile.Close()
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
 	}
 	// Several connections let readers run while a writer commits (WAL);
-	// writers of this handle queue on wlock first anyway.
+	// writes of this handle all go through its committer anyway.
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(5 * time.Minute)
@@ -181,7 +181,7 @@ func Open(path string, opts Options) (*Store, error) {
 		now:         opts.Now,
 		lockTimeout: lockTimeout,
 		file:        f,
-		wlock:       writerLock{abs + "-lock"},
+		wlock:       writerLock{path: abs + "-lock", f: lockFile},
 		reqs:        make(chan *writeReq),
 		closed:      make(chan struct{}),
 		loopDone:    make(chan struct{}),
@@ -343,6 +343,7 @@ func (s *Store) Close() error {
 			s.closeErr = fmt.Errorf("queue: close %s: %w", s.path, err)
 		}
 		s.file.Close()
+		s.wlock.f.Close()
 	})
 	return s.closeErr
 }
