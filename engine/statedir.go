@@ -69,8 +69,8 @@ func OpenStateDir(flagValue string, getenv func(string) string) (string, error) 
 // writable by group or others, and none of those entries is a symbolic link.
 // dir itself may be a symbolic link to a directory that passes. Its parents are
 // not checked (a state directory under /tmp is fine). The folders that hold
-// the agents' own work (worktrees, tasks) are checked themselves, not their
-// contents.
+// the agents' own work (worktrees, tasks) are checked for their owner only,
+// and their contents not at all.
 func EnsureStateDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("engine: create state directory: %w", err)
@@ -93,6 +93,10 @@ func EnsureStateDir(dir string) error {
 
 // agentsDir is the state directory's folder of per-agent files.
 const agentsDir = "agents"
+
+// workDir reports whether name is one of the state directory's folders of
+// the agents' own work (git worktrees, task journals).
+func workDir(name string) bool { return name == "worktrees" || name == "tasks" }
 
 // checkEntries checks each entry of path (inside the state directory dir);
 // depth is how many more levels of the agents folder to descend.
@@ -123,8 +127,11 @@ func checkEntries(dir, path string, depth int) error {
 		}
 		// A socket's mode bits guard nothing here (the directory is this
 		// user's alone), and net.Listen creates it under the umask before
-		// the engine narrows it: only its owner is checked.
-		if what := unsafeMode(st, st.Mode()&fs.ModeSocket == 0); what != "" {
+		// the engine narrows it; the agents' work folders are made by the
+		// agents under their umask (002 is common): only their owner is
+		// checked.
+		checkMode := st.Mode()&fs.ModeSocket == 0 && !(path == dir && workDir(ent.Name()))
+		if what := unsafeMode(st, checkMode); what != "" {
 			return &unsafeDirError{dir: dir, path: p, what: what}
 		}
 		if st.IsDir() && depth > 0 && (path != dir || ent.Name() == agentsDir) {
