@@ -91,7 +91,7 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 	if note, submitted, retry = d.unconfirmed(a, t, &landed); !retry {
 		return note, submitted
 	}
-	if err := d.write(ctx, a, enterKey); err != nil {
+	if err := d.enter(ctx, a, t.id); err != nil {
 		if ctx.Err() != nil {
 			return "unverified", true
 		}
