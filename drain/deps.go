@@ -95,6 +95,9 @@ type Agent interface {
 	Prompt() (text string, ok bool)
 	// LastOutput is when the agent's terminal last produced output.
 	LastOutput() time.Time
+	// Text is the screen's text, rows joined by newlines (an approval's
+	// dialog is recognised on it: DialogFingerprint).
+	Text() string
 	// Write sends p to the PTY, serialized with every other write to it. nil
 	// means every byte reached the PTY; an exited or closed PTY is an error,
 	// never a silent success. Write should return early with an error once

@@ -49,6 +49,8 @@ type agentState struct {
 	// unsettled holds a message that was delivered but whose delivery the
 	// store did not record, with its note: it is held, never retyped.
 	unsettled map[int64]string
+	// approval is an approval waiting for a pass (approve.go).
+	approval *pendingApproval
 }
 
 // New returns a Drainer for cfg (zero fields take their defaults; see Config).
@@ -132,6 +134,7 @@ func (d *Drainer) waitInFlight() {
 // earliest time an agent held only by its cooldown may be tried again (zero
 // for none).
 func (d *Drainer) pass(ctx context.Context) (next time.Time) {
+	d.approvals(ctx) // before messages: an approval answers a dialog now open
 	names, err := d.cfg.Store.PendingAgents(ctx)
 	if err != nil {
 		if ctx.Err() == nil {

@@ -321,6 +321,9 @@ type fakeAgent struct {
 	writes      []write
 	drafts      []string
 	enters      []automation.TurnCause // the cause of every Enter that reached the PTY
+	// screens is what Text returns, one entry per call, the last one
+	// repeated (a dialog that closes after it was looked at).
+	screens []string
 }
 
 func newFakeAgent(t *testing.T, start time.Time) *fakeAgent {
@@ -381,6 +384,19 @@ func (a *fakeAgent) LastOutput() time.Time {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.lastOutput
+}
+
+func (a *fakeAgent) Text() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.screens) == 0 {
+		return ""
+	}
+	s := a.screens[0]
+	if len(a.screens) > 1 {
+		a.screens = a.screens[1:]
+	}
+	return s
 }
 
 func (a *fakeAgent) MarkDraft(text string) {
