@@ -116,7 +116,7 @@ func drainNotice(n drain.Notice) notice {
 	case drain.NoticePreconditionDropped:
 		text = fmt.Sprintf("message %d dropped: its precondition no longer held", n.MsgID)
 	}
-	return notice{agent: n.Agent, kind: n.Kind, text: text}
+	return notice{agent: n.Agent, kind: string(n.Kind), text: text}
 }
 
 // preview is the first line of text, at most 60 runes.
