@@ -465,7 +465,7 @@ func (deadAgent) Submit() drain.SubmitProfile      { return drain.SubmitProfile{
 func (deadAgent) Prompt() (string, bool)           { return "", false }
 func (deadAgent) LastOutput() time.Time            { return time.Time{} }
 func (deadAgent) MarkDraft(string)                 {}
-func (deadAgent) Text() string                      { return "" }
+func (deadAgent) Text() string                     { return "" }
 func (d deadAgent) PressEnter(context.Context, automation.TurnCause) error {
 	return fmt.Errorf("agent not started: %v", d.err)
 }
