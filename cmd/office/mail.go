@@ -113,10 +113,10 @@ func mailList(ctx context.Context, e *env, g *globals, args []string) error {
 	if err != nil {
 		return err
 	}
-	state := ""
+	var state inbox.MailState
 	switch {
 	case len(rest) == 1 && inbox.ValidMailState(rest[0]):
-		state = strings.ToLower(rest[0])
+		state, _ = inbox.ParseMailState(rest[0])
 	case len(rest) > 0:
 		return usagef("%s", mailUsage)
 	}
@@ -142,7 +142,7 @@ func mailList(ctx context.Context, e *env, g *globals, args []string) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tFROM\tTO\tTYPE\tSTATE\tTITLE")
 	for _, m := range ms {
-		st := m.State
+		st := string(m.State)
 		if m.Reason != "" {
 			st += "(" + m.Reason + ")"
 		}
@@ -182,7 +182,7 @@ func mailShow(ctx context.Context, e *env, g *globals, args []string) error {
 	if fs.bools["--json"] {
 		return printJSON(e, mailView{Mail: m, Text: text, Timeline: tl})
 	}
-	st := m.State
+	st := string(m.State)
 	if m.Reason != "" {
 		st += " (" + m.Reason + ")"
 	}
