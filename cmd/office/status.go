@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"office/drain"
 	"office/engine"
 )
 
@@ -49,7 +50,7 @@ func runStatus(ctx context.Context, e *env, g *globals, args []string) error {
 		}
 		draft := ""
 		if s.Draft {
-			draft = "your draft"
+			draft = string(drain.HoldDraft)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Profile, status, s.Signal, draft, s.Hold)
 	}

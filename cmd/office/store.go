@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"office/drain"
 	"office/engine"
 	"office/queue"
 )
@@ -214,11 +215,11 @@ func queueRows(ctx context.Context, s *queue.Store, dir, agent string) ([]queueR
 		heads[m.Agent] = true
 		switch {
 		case m.Interrupted:
-			r.Held = "interrupted"
+			r.Held = string(drain.HoldInterrupted)
 		case running && head && holds[m.Agent].Reason != "":
 			r.Held = holds[m.Agent].Reason
 		case (agentPaused || floorPaused) && !m.Manual:
-			r.Held = "paused"
+			r.Held = string(drain.HoldPaused)
 		case !running:
 			r.Held = "office not running"
 		case head:
