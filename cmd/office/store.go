@@ -160,7 +160,7 @@ func runQueue(ctx context.Context, e *env, g *globals, args []string) error {
 	defer s.Close()
 	if agent != "" {
 		if _, err := s.Agent(ctx, agent); err != nil {
-			return fmt.Errorf("queue: %w", err)
+			return err // it names the store and the agent
 		}
 	}
 	rows, err := queueRows(ctx, s, dir, agent)
