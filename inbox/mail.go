@@ -100,14 +100,13 @@ const (
 	ReasonRemoved = "receiver_removed"
 )
 
-
 // Mail is one envelope.
 type Mail struct {
-	ID        string `json:"id"`
-	Sender    string `json:"sender"`
-	Receiver  string `json:"receiver"`
-	Type      string `json:"type"`
-	Title     string `json:"title"`
+	ID        string    `json:"id"`
+	Sender    string    `json:"sender"`
+	Receiver  string    `json:"receiver"`
+	Type      string    `json:"type"`
+	Title     string    `json:"title"`
 	InReplyTo string    `json:"in_reply_to,omitempty"`
 	State     MailState `json:"state"`
 	// Reason says why it failed or was cancelled.
