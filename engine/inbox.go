@@ -237,8 +237,8 @@ func (e *Engine) runInbox(ctx context.Context) {
 		case <-ib.kick:
 			e.inboxKick(ctx)
 		case <-sample:
-			sample = ib.clock.After(inboxSample)
 			e.inboxTimer(ctx, ib.clock.Now())
+			sample = ib.clock.After(inboxSample) // counted from the end of this sample's work
 		}
 	}
 }
