@@ -15,7 +15,15 @@
 // alone. Both writes must succeed before the message counts as sent; then the
 // prompt row is watched to confirm the submit. A failed write is retried after
 // the cooldown and dropped loudly after the third failure. The drain never
-// sends Esc, Ctrl-C or Ctrl-U and never types into a waiting dialog.
+// sends Esc, Ctrl-C or Ctrl-U and never types a message into a waiting
+// dialog. Each Enter names the message it submits (Agent.PressEnter), so the
+// turn it starts is known to be that delivery's.
+//
+// The one write into a dialog is an approval (Drainer.Approve, for `office
+// approve`): typed through the same per-agent writer, only while the dialog
+// it answers (its DialogFingerprint, taken when it was forwarded) is still on
+// screen at the pass and immediately before the write; the pause does not
+// hold it and it takes no cooldown.
 //
 // Time comes from a Clock, so tests run in testing/synctest with exact times.
 package drain
