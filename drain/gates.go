@@ -2,10 +2,11 @@ package drain
 
 // The gates a head message must pass, in the order of design.md §4 and the
 // drain contract: (0) its delivery was not interrupted by a stop of the
-// office (queue.Store.RecoverInterrupted), (1) the agent is idle (a starting agent is held "booting"), (2) not paused unless the message is
-// manual, (3) booted, (4) no automation block, (5) cooled down, (6) its
-// precondition holds, (7) it can be typed without splitting it. The first
-// failing gate names the hold; a failed precondition drops the message.
+// office (queue.Store.RecoverInterrupted), (1) the agent is idle (a starting
+// agent is held "booting"), (2) not paused unless the message is manual, (3)
+// booted, (4) no automation block, (5) cooled down, (6) its precondition
+// holds, (7) it can be typed without splitting it. The first failing gate
+// names the hold; a failed precondition drops the message.
 
 import (
 	"context"
