@@ -51,6 +51,8 @@ type inboxLayer struct {
 
 	dialogs dialogBook // forwarded dialogs (safe for concurrent use)
 
+	sampleEvery time.Duration // how often runInbox samples the screens
+
 	ledger   inbox.TurnLedger // runInbox only
 	activity activityWatch    // runInbox only
 	timers   inboxTimers      // runInbox only
@@ -100,10 +102,12 @@ func (e *Engine) initInbox() (drain.Store, drain.Preconditions, error) {
 // newInboxLayer returns the inbox state on svc, timed by clock.
 func newInboxLayer(svc *inbox.Service, clock drain.Clock) *inboxLayer {
 	return &inboxLayer{
-		svc:    svc,
-		clock:  clock,
-		signal: make(chan struct{}, 1),
-		kick:   make(chan struct{}, 1),
+		svc:         svc,
+		clock:       clock,
+		signal:      make(chan struct{}, 1),
+		kick:        make(chan struct{}, 1),
+		sampleEvery: inboxSample,
+		timers:      inboxTimers{tickEvery: inbox.TickInterval, purgeEvery: purgeEvery},
 	}
 }
 
@@ -188,10 +192,11 @@ func (e *Engine) inboxKick(ctx context.Context) {
 }
 
 // inboxTimers says when the inbox goroutine's periodic work is due: the
-// mail deadline tick every inbox.TickInterval, retention every purgeEvery.
-// The screens are sampled on every inboxSample regardless.
+// mail deadline tick every tickEvery, retention every purgeEvery (checked on
+// every sample of the screens).
 type inboxTimers struct {
-	lastTick, lastPurge time.Time
+	tickEvery, purgeEvery time.Duration
+	lastTick, lastPurge   time.Time
 }
 
 // due reports, at now, which periodic work is due, and marks it done.
@@ -200,10 +205,10 @@ func (t *inboxTimers) due(now time.Time) (tick, purge bool) {
 		t.lastTick, t.lastPurge = now, now
 		return false, false
 	}
-	if now.Sub(t.lastTick) >= inbox.TickInterval {
+	if now.Sub(t.lastTick) >= t.tickEvery {
 		t.lastTick, tick = now, true
 	}
-	if now.Sub(t.lastPurge) >= purgeEvery {
+	if now.Sub(t.lastPurge) >= t.purgeEvery {
 		t.lastPurge, purge = now, true
 	}
 	return tick, purge
@@ -225,7 +230,7 @@ func (e *Engine) runInbox(ctx context.Context) {
 	now := ib.clock.Now()
 	e.purge(ctx, now)
 	ib.timers.due(now)
-	sample := ib.clock.After(inboxSample)
+	sample := ib.clock.After(ib.sampleEvery)
 	for {
 		select {
 		case <-ctx.Done():
@@ -238,7 +243,7 @@ func (e *Engine) runInbox(ctx context.Context) {
 			e.inboxKick(ctx)
 		case <-sample:
 			e.inboxTimer(ctx, ib.clock.Now())
-			sample = ib.clock.After(inboxSample) // counted from the end of this sample's work
+			sample = ib.clock.After(ib.sampleEvery) // counted from the end of this sample's work
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 func TestInboxTimersAreDueOnTheirIntervals(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	var tm inboxTimers
+	tm := inboxTimers{tickEvery: inbox.TickInterval, purgeEvery: purgeEvery}
 	if tick, purge := tm.due(t0); tick || purge {
 		t.Fatal("due at the start (the start ran them itself)")
 	}

@@ -48,7 +48,7 @@ func (e *Engine) settleTurn(ctx context.Context, t inbox.EndedTurn) {
 		end.Journal = inbox.JournalPath(e.opts.StateDir, end.Task)
 	}
 	if a.Term != nil {
-		end.Screen = a.Term.Text()
+		end.Result = inbox.LastLines(a.Term.Text(), inbox.ResultLines, inbox.ResultBytes)
 	}
 	r, err := e.inbox.svc.SettleTurn(ctx, end, e.inbox.clock.Now())
 	if err != nil && ctx.Err() == nil {

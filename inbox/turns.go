@@ -168,9 +168,9 @@ type TurnEnd struct {
 	ReadOnly bool
 	// Journal is the task's journal path.
 	Journal string
-	// Screen is the agent's screen text at the end (a notice quotes its last
-	// lines).
-	Screen string
+	// Result is what a notice quotes as the turn's result (the last reply
+	// lines, bounded: LastLines with ResultLines and ResultBytes).
+	Result string
 }
 
 // TurnSettled is what SettleTurn did.
@@ -209,7 +209,7 @@ func (s *Service) SettleTurn(ctx context.Context, e TurnEnd, now time.Time) (Tur
 	}
 	r.Mail = outs
 	if e.Parent != "" && (e.FromInbox || (e.Task != "" && e.First)) {
-		n := Notice{Kind: NoticeCompleted, Desc: e.Desc, Agent: e.Agent, Result: LastLines(e.Screen, ResultLines, ResultBytes)}
+		n := Notice{Kind: NoticeCompleted, Desc: e.Desc, Agent: e.Agent, Result: e.Result}
 		if rep, ok, err := s.TakeReport(ctx, e.Agent, e.Turn.Start); err != nil {
 			errs = append(errs, err)
 		} else if ok {

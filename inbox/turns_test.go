@@ -148,7 +148,7 @@ func TestSettleTurnNotifiesTheParentOfAnInboxTurnAndSettlesMail(t *testing.T) {
 	screen := "line 1\nline 2\n● all done"
 	r, err := e.svc.SettleTurn(e.ctx, TurnEnd{
 		EndedTurn: EndedTurn{Agent: "a", Turn: automation.TurnEvent{Start: start}, FromInbox: true},
-		Parent:    "b", Desc: "reviewer", Screen: screen,
+		Parent:    "b", Desc: "reviewer", Result: LastLines(screen, ResultLines, ResultBytes),
 	}, e.clock.Now())
 	if err != nil {
 		t.Fatal(err)
