@@ -178,7 +178,29 @@ func (t *Turn) Exited(now time.Time) (TurnEvent, bool) {
 // drain started does not hold: the drain's submit check must see the agent's
 // own signals.
 func (t *Turn) Holding(now time.Time) bool {
-	return t.open && t.hold && !t.busySeen && now.Sub(t.last) < TurnGrace
+	since, until, ok := t.HoldWindow()
+	return ok && !now.Before(since) && now.Before(until)
+}
+
+// HoldWindow returns the span in which the open turn holds (Holding): from
+// the latest Enter to TurnGrace after it; ok is false when it does not hold
+// at all (no turn, not the person's, or busy seen since).
+func (t *Turn) HoldWindow() (since, until time.Time, ok bool) {
+	if !t.open || !t.hold || t.busySeen {
+		return time.Time{}, time.Time{}, false
+	}
+	return t.last, t.last.Add(TurnGrace), true
+}
+
+// GraceEnd returns when the open turn, if it has not shown busy since its
+// latest Enter, ends once the agent is idle (TurnGrace after that Enter): a
+// deadline its owner must look again at even if nothing else happens. ok
+// is false with no such deadline.
+func (t *Turn) GraceEnd() (time.Time, bool) {
+	if !t.open || t.busySeen {
+		return time.Time{}, false
+	}
+	return t.last.Add(TurnGrace), true
 }
 
 // Open reports whether a turn is open.

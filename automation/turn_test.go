@@ -187,3 +187,33 @@ func TestTurnNamesForLogs(t *testing.T) {
 		}
 	}
 }
+
+func TestTurnDeadlines(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	var m Turn
+	if _, ok := m.GraceEnd(); ok {
+		t.Fatal("a deadline with no turn")
+	}
+	m.Enter(DeliveryEnter(1), t0)
+	if at, ok := m.GraceEnd(); !ok || !at.Equal(t0.Add(TurnGrace)) {
+		t.Fatalf("GraceEnd %v %v, want %v", at, ok, t0.Add(TurnGrace))
+	}
+	if _, _, ok := m.HoldWindow(); ok {
+		t.Fatal("a delivery's turn holds")
+	}
+	m.Enter(PersonEnter(), t0.Add(time.Second))
+	since, until, ok := m.HoldWindow()
+	if !ok || !since.Equal(t0.Add(time.Second)) || !until.Equal(t0.Add(time.Second+TurnGrace)) {
+		t.Fatalf("HoldWindow %v %v %v", since, until, ok)
+	}
+	if m.Holding(t0) || !m.Holding(t0.Add(time.Second)) || m.Holding(until) {
+		t.Fatal("Holding is not the window")
+	}
+	m.Observe(StatusBusy, t0.Add(2*time.Second))
+	if _, ok := m.GraceEnd(); ok {
+		t.Fatal("a deadline after busy was seen: the turn ends at busy -> idle")
+	}
+	if _, _, ok := m.HoldWindow(); ok {
+		t.Fatal("a hold after busy was seen")
+	}
+}
