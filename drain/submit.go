@@ -102,11 +102,11 @@ func (d *Drainer) typeIn(ctx context.Context, a Agent, t typing) (typed, landed 
 		if pasteGap <= 0 {
 			pasteGap = gap
 		}
-		return d.line(ctx, a, t.id, pasteStart+t.text+pasteEnd, pasteGap)
+		return d.line(ctx, a, t, pasteStart+t.text+pasteEnd, pasteGap)
 	case modeLines:
 		n := 0
 		for l := range strings.SplitSeq(t.text, "\n") {
-			if typed, _, err := d.line(ctx, a, t.id, l, gap); err != nil {
+			if typed, _, err := d.line(ctx, a, t, l, gap); err != nil {
 				if n > 0 {
 					return true, true, errors.Join(errPartlyTyped, err)
 				}
@@ -116,12 +116,12 @@ func (d *Drainer) typeIn(ctx context.Context, a Agent, t typing) (typed, landed 
 		}
 		return false, true, nil
 	}
-	return d.line(ctx, a, t.id, t.text, gap)
+	return d.line(ctx, a, t, t.text, gap)
 }
 
 // line writes text (skipped when empty), waits gap, then writes Enter alone.
 // landed is as for typeIn.
-func (d *Drainer) line(ctx context.Context, a Agent, id int64, text string, gap time.Duration) (typed, landed bool, err error) {
+func (d *Drainer) line(ctx context.Context, a Agent, t typing, text string, gap time.Duration) (typed, landed bool, err error) {
 	landed = true
 	if text != "" {
 		if err := d.write(ctx, a, text); err != nil {
@@ -139,7 +139,7 @@ func (d *Drainer) line(ctx context.Context, a Agent, id int64, text string, gap 
 		row, ok := a.Prompt()
 		landed = !ok || automation.PromptRowHasText(row)
 	}
-	if err := d.enter(ctx, a, id); err != nil {
+	if err := d.enter(ctx, a, t.id); err != nil {
 		return text != "", landed, err
 	}
 	return false, landed, nil
