@@ -51,20 +51,34 @@ type dialogBook struct {
 	open map[string]openDialog
 }
 
-// opened records agent's dialog read from screen at now, unless one is
-// already recorded; it reports whether this is a new dialog.
+// opened records agent's dialog read from screen at now and reports whether
+// it is a new one: none was recorded, or the recorded one is not what the
+// screen shows (another dialog replaced it before the status left waiting).
 func (b *dialogBook) opened(agent, screen string, now time.Time) (openDialog, bool) {
+	d := readDialog(screen, now)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if d, ok := b.open[agent]; ok {
-		return d, false
+	if cur, ok := b.open[agent]; ok && cur.fingerprint == d.fingerprint {
+		return cur, false
 	}
 	if b.open == nil {
 		b.open = map[string]openDialog{}
 	}
-	d := openDialog{fingerprint: drain.DialogFingerprint(screen), options: dialogOptions(screen), seen: now}
 	b.open[agent] = d
 	return d, true
+}
+
+// get returns agent's recorded dialog.
+func (b *dialogBook) get(agent string) (openDialog, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	d, ok := b.open[agent]
+	return d, ok
+}
+
+// readDialog reads the dialog on screen at now.
+func readDialog(screen string, now time.Time) openDialog {
+	return openDialog{fingerprint: drain.DialogFingerprint(screen), options: dialogOptions(screen), seen: now}
 }
 
 // closed forgets agent's dialog.
@@ -132,7 +146,12 @@ func (e *Engine) Approve(ctx context.Context, agent, option, by string) (string,
 	if !isWaiting(a) || e.inbox == nil {
 		return "", fmt.Errorf("engine: approve %q: %w", agent, ErrNoDialog)
 	}
-	d, _ := e.inbox.dialogs.opened(agent, a.Term.Text(), e.inbox.clock.Now())
+	// The dialog forwarded; one not forwarded yet is the one on screen now
+	// (it is not recorded here: forwarding it stays statusChanged's).
+	d, ok := e.inbox.dialogs.get(agent)
+	if !ok {
+		d = readDialog(a.Term.Text(), e.inbox.clock.Now())
+	}
 	num := optionNumber(strings.TrimSpace(option), d.options)
 	if num == "" {
 		return "", fmt.Errorf("engine: approve %q: no option %q on the dialog", agent, option)
