@@ -1,6 +1,6 @@
 package automation
 
-// The turn machine (design.md §9): a turn starts at the Enter that submitted
+// The turn machine (docs/design.md §4): a turn starts at the Enter that submitted
 // a prompt and ends at the next busy -> idle; if busy is never seen within
 // TurnGrace of the Enter, it ends when the agent is idle TurnGrace after it.
 // Whoever presses the Enter says why (the person, a queue delivery by its
@@ -13,7 +13,7 @@ import (
 )
 
 // TurnGrace is how long after a submitting Enter a turn that has not shown
-// busy stays open (design.md §9: 10 s); during it, a turn the person started
+// busy stays open (docs/design.md §4: 10 s); during it, a turn the person started
 // reads as busy.
 const TurnGrace = 10 * time.Second
 

@@ -1,6 +1,6 @@
 package drain
 
-// Approvals (design.md §9: `office approve AGENT OPTION` is the only
+// Approvals (docs/design.md §2: `office approve AGENT OPTION` is the only
 // automated write into a dialog). An approval is typed by the drain, through
 // the agent's one writer, only while the dialog it answers is still open: the
 // dialog's fingerprint, taken when it was forwarded, must match the screen at

@@ -1,7 +1,8 @@
 package drain
 
 // Hold reasons: why an agent's head message is not being typed right now, in
-// the one vocabulary of design.md §9 (UI titles, `office queue`, tests). The
+// the one vocabulary of the README's hold reasons (UI titles, `office queue`,
+// tests). The
 // drain keeps the current reason per agent in memory (Holds, for the UI) and
 // records it in the store only when it changes.
 

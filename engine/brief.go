@@ -1,6 +1,6 @@
 package engine
 
-// brief.go queues the opening brief (design.md §9): after boot, a short
+// brief.go queues the opening brief: after boot, a short
 // brief per agent (its name, role, task, and the office commands it can
 // run), through the drain like any message.
 

@@ -2,7 +2,7 @@ package engine
 
 // dialogs.go forwards an agent's dialog (status waiting) once to its parent,
 // or the person, as a <permission-request>, and answers it when asked
-// (`office approve AGENT OPTION`, design.md §9): the choice is typed by the
+// (`office approve AGENT OPTION`, docs/design.md §2): the choice is typed by the
 // drain, through the agent's one writer, only while the dialog forwarded is
 // still the one on screen (drain.Approve).
 

@@ -33,7 +33,7 @@ const (
 	inboxSample = 5 * time.Second
 	// purgeEvery is how often retention runs (also once at start).
 	purgeEvery = time.Hour
-	// openingBrief turns the opening brief on (design.md §9); a config
+	// openingBrief turns the opening brief on; a config
 	// turns it off with `brief = false`, per agent or for the office.
 	openingBrief = true
 )

@@ -1,6 +1,6 @@
 package engine
 
-// stall.go is the stall watchdog's side in the engine (design.md §9):
+// stall.go is the stall watchdog's side in the engine (docs/design.md §4):
 // activity is a change in the screen's text outside spinner cells and
 // timers, sampled every inboxSample; a busy agent with no activity for
 // inbox.StallAfter is reported once (inbox.ObserveStall).

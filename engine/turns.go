@@ -1,6 +1,6 @@
 package engine
 
-// turns.go reacts to the end of an agent's turn (design.md §9). The turn
+// turns.go reacts to the end of an agent's turn (docs/design.md §4). The turn
 // and its causes come from the agent's turn machine (automation.Turn, run by
 // its terminal); the inbox's TurnLedger joins them with what became of the
 // inbox deliveries among those causes, and says when each ended turn may be

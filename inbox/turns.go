@@ -1,6 +1,6 @@
 package inbox
 
-// turns.go is what the inbox does at an agent's turn end (design.md §9):
+// turns.go is what the inbox does at an agent's turn end (docs/design.md §4):
 // working mail settles (inform done, the reply gate for requests), the
 // parent hears about a turn that began with an inbox delivery (or the first
 // turn of an agent with a task), and a task agent's journal is checked.
