@@ -169,12 +169,24 @@ func (e *Engine) Approve(ctx context.Context, agent, option, by string) (string,
 }
 
 // optionNumber resolves option, a number or the start of a label, to the
-// number to type ("" for none).
+// number to type ("" for none). A number must be one of the dialog's options
+// when its options could be read.
 func optionNumber(option string, opts []dialogOption) string {
-	if _, err := strconv.Atoi(option); err == nil {
-		return option
-	}
 	if option == "" {
+		return ""
+	}
+	if n, err := strconv.Atoi(option); err == nil {
+		if n < 0 {
+			return ""
+		}
+		if len(opts) == 0 {
+			return option
+		}
+		for _, o := range opts {
+			if o.num == option {
+				return option
+			}
+		}
 		return ""
 	}
 	for _, o := range opts {

@@ -47,3 +47,18 @@ func TestDialogBookKnowsANewDialogFromTheSameOne(t *testing.T) {
 		t.Fatal("a closed dialog is still recorded")
 	}
 }
+
+func TestOptionNumber(t *testing.T) {
+	opts := []dialogOption{{"1", "Yes"}, {"2", "Yes, and don't ask again"}, {"3", "No"}}
+	for option, want := range map[string]string{
+		"1": "1", "3": "3", "4": "", "-1": "", "": "",
+		"yes": "1", "No": "3", "yes, and": "2", "maybe": "",
+	} {
+		if got := optionNumber(option, opts); got != want {
+			t.Errorf("optionNumber(%q) = %q, want %q", option, got, want)
+		}
+	}
+	if got := optionNumber("2", nil); got != "2" {
+		t.Errorf("a number with no options read = %q, want it as is", got)
+	}
+}
