@@ -337,15 +337,23 @@ func (a *fakeAgent) set(f func(a *fakeAgent)) {
 	f(a)
 }
 
+// Status and Block are coupled on exit as a terminal couples them (one lock
+// sets both): an exited process is status exited and block exited at once.
 func (a *fakeAgent) Status() automation.Status {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.block == automation.BlockExited {
+		return automation.StatusExited
+	}
 	return a.status
 }
 
 func (a *fakeAgent) Block(now time.Time) automation.Block {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.status == automation.StatusExited {
+		return automation.BlockExited
+	}
 	return a.block
 }
 
@@ -356,7 +364,7 @@ func (a *fakeAgent) Block(now time.Time) automation.Block {
 func (a *fakeAgent) Ready(now time.Time) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.status != automation.StatusStarting
+	return a.status != automation.StatusStarting && a.block != automation.BlockExited
 }
 
 func (a *fakeAgent) BracketedPaste() bool {
