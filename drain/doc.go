@@ -2,7 +2,7 @@
 //
 // Messages for an agent wait in the durable queue (package queue) until the
 // drain can type them in without touching the person's draft or menu (seed
-// 002, ../shared/design.md §4, §5 and §9). One goroutine, Drainer.Run, makes
+// 002, docs/design.md §2 and §3). One goroutine, Drainer.Run, makes
 // every decision: it wakes on a fixed 200 ms debounce after any store or
 // terminal change (Drainer.Wake) and on a 3 s tick, and for each agent with
 // pending messages checks its head against the gates in order (idle, not
