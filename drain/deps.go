@@ -120,7 +120,7 @@ type SubmitProfile struct {
 	// EnterDelay is the gap between the text and Enter; 0 means 140 ms.
 	EnterDelay time.Duration
 	// PasteEnterDelay is the gap between a bracketed paste and Enter; 0 means
-	// EnterDelay (Gemini CLI needs about 700 ms, real-clis.md §5.4).
+	// EnterDelay (Gemini CLI needs about 700 ms after a paste).
 	PasteEnterDelay time.Duration
 	// LineByLine: multi-line text, when bracketed paste is off, is typed one
 	// line at a time, each line followed by Enter (shell and custom agents).

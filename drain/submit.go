@@ -4,7 +4,7 @@ package drain
 // sanitized, then written as one bracketed paste (several lines, or more than
 // the paste threshold, when the CLI has paste mode on), line by line (shell
 // and custom agents without paste mode), or plainly; after a pause, Enter is
-// written alone (real-clis.md §5.4: text and "\r" in one write is a newline
+// written alone (text and "\r" in one write is a newline
 // for Codex and Gemini, not a submit).
 
 import (
