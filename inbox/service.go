@@ -18,7 +18,7 @@ import (
 	"office/queue"
 )
 
-// Limits of the inbox (docs/design.md §5).
+// Limits of the inbox (issue 5, design.md §9).
 const (
 	// MaxBatchItems is the most items one delivery renders.
 	MaxBatchItems = 100

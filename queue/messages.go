@@ -653,13 +653,7 @@ func (t *Tx) Drop(id int64, reason string) error {
 // "interrupted". Only the engine calls it, at start-up, under its lock.
 func (s *Store) RecoverInterrupted(ctx context.Context) (int, error) {
 	var n int
-	const op = "recover interrupted deliveries"
-	err := s.update(ctx, op, func(t *Tx) (err error) {
-		defer func() {
-			if err != nil {
-				err = opErr(op, err)
-			}
-		}()
+	err := s.update(ctx, "recover interrupted deliveries", func(t *Tx) error {
 		rows, err := t.tx.QueryContext(t.ctx, `SELECT id, agent, kind FROM messages WHERE in_flight = 1 ORDER BY id`)
 		if err != nil {
 			return err
@@ -696,7 +690,7 @@ func (s *Store) RecoverInterrupted(ctx context.Context) (int, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, err // update and opErr name the package and the operation
+		return 0, fmt.Errorf("queue: %w", err)
 	}
 	return n, nil
 }
