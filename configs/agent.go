@@ -57,6 +57,9 @@ type Agent struct {
 	// ReadOnly marks an agent that does not write files (no progress
 	// journal is asked of it).
 	ReadOnly bool
+	// History is how many lines of the pane's history office keeps for
+	// the agent, in memory and on disk; zero means the default (10000).
+	History int
 	// Line is the line of the agent's [[agent]] header in its file, 0 for an
 	// agent not from a file.
 	Line int

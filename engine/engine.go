@@ -68,6 +68,8 @@ type Engine struct {
 	hookOnce  sync.Once
 	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
 
+	hist historyLayer // the agents' pane histories (engine/history.go)
+
 	addMu    sync.Mutex   // serializes addAgent
 	mu       sync.RWMutex // guards agents, byName, closing, restarts
 	agents   []*Agent
@@ -228,6 +230,7 @@ func (e *Engine) spawn(a *Agent) {
 		Rows:     e.opts.Rows,
 		Behavior: Behavior(a.Profile),
 		Notify:   e.terminalEvent,
+		History:  e.historyOf(a.Config),
 	})
 	if err != nil {
 		a.SpawnErr = err
@@ -370,6 +373,7 @@ func (e *Engine) Close() error {
 			}
 		}
 		wg.Wait()
+		e.closeHistories() // after the terminals: their last screens are in
 		for _, a := range agents {
 			if a.Config.Worktree {
 				e.pruneWorktree(a.Config.Name) // kept if it has work

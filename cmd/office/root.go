@@ -74,6 +74,7 @@ func subcommands() []func(*env, *globals) *cobra.Command {
 		newApproveCmd,
 		newTeamCmd,
 		newHookCmd,
+		newHistoryCmd,
 	}
 }
 
