@@ -180,7 +180,22 @@ type HistoryReply struct {
 	Cols int `json:"cols"`
 	// Screen holds the screen's rows, each in pool.AppendLine form.
 	Screen [][]byte `json:"screen"`
+	// First is the number of the oldest line the office holds, and Rows
+	// the lines HistoryArgs asked for (From to To, as held), each in
+	// pool.AppendLine form: what a view of another process shows.
+	First int64    `json:"first"`
+	Rows  [][]byte `json:"rows,omitempty"`
 }
+
+// HistoryArgs are the optional arguments of "history": the lines [From, To)
+// to return in HistoryReply.Rows (at most MaxHistoryRows of them).
+type HistoryArgs struct {
+	From int64 `json:"from"`
+	To   int64 `json:"to"`
+}
+
+// MaxHistoryRows bounds the rows one "history" call returns.
+const MaxHistoryRows = 1000
 
 func (e *Engine) registerHistoryOps() {
 	e.ops["history"] = e.opHistory
@@ -192,6 +207,10 @@ func (e *Engine) opHistory(ctx context.Context, req Request) (any, error) {
 	a, ok := e.Agent(req.Agent)
 	if !ok {
 		return nil, fmt.Errorf("unknown agent %q", req.Agent)
+	}
+	var args HistoryArgs
+	if err := decodeArgs(req, &args); err != nil {
+		return nil, err
 	}
 	var rep HistoryReply
 	var ah *agentHistory
@@ -213,6 +232,15 @@ func (e *Engine) opHistory(ctx context.Context, req Request) (any, error) {
 		rep.Persisted = ah.log != nil
 		if a.Term == nil {
 			_, rep.Total = ah.ring.Bounds()
+		}
+		rep.First, _ = ah.ring.Bounds()
+		if n := min(args.To-args.From, MaxHistoryRows); n > 0 {
+			for _, r := range ah.ring.Records(args.From, int(n), nil) {
+				if r.Seq >= args.To {
+					break
+				}
+				rep.Rows = append(rep.Rows, r.Line)
+			}
 		}
 	}
 	return rep, nil

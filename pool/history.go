@@ -110,8 +110,9 @@ func (h *History) Changed() <-chan struct{} { return h.changed }
 
 // Restore appends a persisted record with its own number, for reloading a
 // history file into a new ring. Records must come in increasing Seq order; a
-// Seq below the ring's total is refused. Gaps (lines the file lost) are kept
-// as gaps in the numbering.
+// Seq below the ring's total is refused. The ring's lines are always
+// numbered without gaps: a record after a gap (lines the file lost) drops the
+// lines restored before it.
 func (h *History) Restore(r HistoryRecord) error {
 	if len(r.Line) > MaxLineBytes {
 		return fmt.Errorf("pool: history line %d: %d bytes, more than %d", r.Seq, len(r.Line), MaxLineBytes)
@@ -121,7 +122,10 @@ func (h *History) Restore(r HistoryRecord) error {
 	if r.Seq < h.total {
 		return fmt.Errorf("pool: history line %d restored after line %d", r.Seq, h.total-1)
 	}
-	h.total = r.Seq
+	if r.Seq > h.total {
+		h.lines, h.head, h.bytes = h.lines[:0], 0, 0
+		h.total = r.Seq
+	}
 	h.pushLocked(r.At, r.Line, false)
 	return nil
 }
@@ -299,6 +303,12 @@ func DecodeLine(rec []byte, dst []Cell) ([]Cell, error) {
 		text := rec[k : k+int(n)]
 		rec = rec[k+int(n):]
 		for len(text) > 0 {
+			if text[0] < utf8.RuneSelf {
+				c.Rune, c.Width = rune(text[0]), 1
+				dst = append(dst, c)
+				text = text[1:]
+				continue
+			}
 			r, size := utf8.DecodeRune(text)
 			text = text[size:]
 			c.Rune, c.Width = r, 1

@@ -82,3 +82,26 @@ func BenchmarkHistoryMemory10000(b *testing.B) {
 		runtime.KeepAlive(s)
 	}
 }
+
+// BenchmarkHistoryRows50 reads the 50 rows a copy-mode view of a tall pane
+// shows, from a full History of 10,000 lines of 120 columns, into a reused
+// slice: the per-frame cost.
+func BenchmarkHistoryRows50(b *testing.B) {
+	s, h := histScreen(120, 40, DefaultHistory)
+	var line []byte
+	for k := 0; k < DefaultHistory+40; k++ {
+		line = fmt.Appendf(line[:0], "\x1b[32m●\x1b[0m Edit(\x1b[1mpool/history_%04d.go\x1b[0m) \x1b[2m— 12 lines changed, 中文 ok\x1b[0m %d\r\n", k, k)
+		s.Feed(line)
+	}
+	first, _ := h.Bounds()
+	var rows []HistoryLine
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		from := first + int64(i%9000)
+		rows = h.Rows(from, from+50, rows)
+	}
+	if len(rows) != 50 {
+		b.Fatalf("%d rows", len(rows))
+	}
+}

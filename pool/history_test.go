@@ -286,3 +286,28 @@ func TestHistoryDoesNotChangeTheScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestHistoryRestore(t *testing.T) {
+	h := NewHistory(5)
+	line := AppendLine(nil, []Cell{{Rune: 'x', Width: 1, FG: DefaultFG, BG: DefaultBG}})
+	for _, seq := range []int64{0, 1, 2, 7, 8} {
+		if err := h.Restore(HistoryRecord{Seq: seq, At: seq, Line: line}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.Restore(HistoryRecord{Seq: 8, Line: line}); err == nil {
+		t.Fatal("a line restored twice")
+	}
+	first, total := h.Bounds()
+	rows := h.Rows(first, total, nil)
+	if first != 7 || total != 9 || len(rows) != 2 || rows[0].Seq != 7 || rows[1].Seq != 8 {
+		t.Fatalf("bounds %d..%d rows %d", first, total, len(rows))
+	}
+	// Capture goes on numbering after the restored lines.
+	s := NewScreen(10, 2, nil)
+	s.CaptureHistory(h, nil)
+	s.Feed([]byte("a\r\nb\r\nc\r\n"))
+	if _, total := h.Bounds(); total != 11 || string(AppendText(nil, h.Rows(10, 11, nil)[0].Cells)) != "b" {
+		t.Fatalf("total %d after 2 more lines", total)
+	}
+}
