@@ -53,6 +53,12 @@ type capture struct {
 
 	row []Cell // scratch: one row read out of vt10x
 	rec []byte // scratch: its encoding
+
+	// main is a copy of the main screen's rows (AppendLine form) taken
+	// when the alternate screen was shown: vt10x gives no access to them
+	// while it is, yet slides them on a resize (captureResize) and keeps
+	// them when the output ends (retireHistory).
+	main [][]byte
 }
 
 // CaptureHistory makes s append to h every line that leaves the top of its
@@ -278,6 +284,7 @@ func (s *Screen) captureEsc(b []byte, i int, pend *int) int {
 		}
 	case 'c': // RIS
 		c.top, c.bottom, c.alt, c.known = 0, s.rows-1, false, false
+		c.main = c.main[:0]
 	case 'M', '8': // RI, DECRC
 		c.known = false
 	}
@@ -324,6 +331,14 @@ func (s *Screen) captureCSI(b []byte, i int, pend *int) int {
 		for _, v := range p[:np] {
 			switch v {
 			case 47, 1047, 1049:
+				if final == 'h' && !c.alt {
+					s.vtRaw(b[*pend:i])
+					*pend = i
+					c.copyMain(s)
+				}
+				if final == 'l' {
+					c.main = c.main[:0]
+				}
 				c.alt, c.known = final == 'h', false
 			case 6, 7, 1048:
 				c.known = false
@@ -380,21 +395,59 @@ func (c *capture) captureRows(s *Screen, n int) {
 }
 
 // captureResize captures the rows vt10x will slide off the top of the main
-// screen when it shrinks to rows (it keeps the cursor's row on screen), and
-// resets what the scan knows: vt10x resets the scroll region on a resize.
-// The alternate screen's rows are not history; while it is shown, the main
-// screen's rows vt10x slides away are lost (vt10x gives no access to them).
-func (s *Screen) captureResize(rows int) {
+// screen when it shrinks to cols×rows (it keeps the cursor's row on screen),
+// and resets what the scan knows: vt10x resets the scroll region on a
+// resize. While the alternate screen is shown, vt10x slides the hidden main
+// screen by the alternate cursor's row: those rows come from the copy taken
+// when it was shown, which is slid and cut to the new size like vt10x's.
+func (s *Screen) captureResize(cols, rows int) {
 	c := s.hist
 	if c == nil {
 		return
 	}
-	if s.vt.Mode()&vt10x.ModeAltScreen == 0 {
-		if slide := s.vt.Cursor().Y - rows + 1; slide > 0 {
+	slide := s.vt.Cursor().Y - rows + 1
+	switch {
+	case s.vt.Mode()&vt10x.ModeAltScreen == 0:
+		if slide > 0 {
 			c.captureRows(s, slide)
+		}
+	case len(c.main) > 0:
+		at := c.now().UnixMilli()
+		if slide > 0 {
+			slide = min(slide, len(c.main))
+			for _, rec := range c.main[:slide] {
+				c.h.appendLine(at, rec)
+			}
+			c.main = c.main[slide:]
+		}
+		c.main = c.main[:min(len(c.main), rows)]
+		if cols < s.cols {
+			for i, rec := range c.main {
+				c.row, _ = DecodeLine(rec, c.row[:0])
+				if len(c.row) > cols {
+					c.main[i] = AppendLine(nil, c.row[:cols])
+				}
+			}
 		}
 	}
 	c.top, c.bottom, c.known = 0, rows-1, false
+}
+
+// copyMain copies the main screen's rows into c.main (it is about to be
+// hidden by the alternate screen).
+func (c *capture) copyMain(s *Screen) {
+	c.main = c.main[:0]
+	if cap(c.row) < s.cols {
+		c.row = make([]Cell, s.cols)
+	}
+	row := c.row[:s.cols]
+	for y := 0; y < s.rows; y++ {
+		for x := range row {
+			setCell(&row[x], s.vt.Cell(x, y))
+		}
+		s.normaliseWide(row)
+		c.main = append(c.main, AppendLine(nil, row))
+	}
 }
 
 // retireHistory moves the main screen's rows, down to the last one not
@@ -410,6 +463,15 @@ func (s *Screen) retireHistory() {
 	}
 	c.retired = true
 	if s.vt.Mode()&vt10x.ModeAltScreen != 0 {
+		// The main screen is hidden: its rows as they were when hidden.
+		main := c.main
+		for len(main) > 0 && len(main[len(main)-1]) == 0 {
+			main = main[:len(main)-1]
+		}
+		at := c.now().UnixMilli()
+		for _, rec := range main {
+			c.h.appendLine(at, rec)
+		}
 		return
 	}
 	last := -1

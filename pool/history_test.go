@@ -54,10 +54,14 @@ func feedNumbered(s *Screen, from, to int) {
 
 func wantNumbered(t *testing.T, got []string, n int) {
 	t.Helper()
-	// The cursor's empty last row is not text.
-	for len(got) > 0 && got[len(got)-1] == "" {
-		got = got[:len(got)-1]
+	// Blank rows (the cursor's row, rows a resize added) are not lines.
+	var text []string
+	for _, l := range got {
+		if l != "" {
+			text = append(text, l)
+		}
 	}
+	got = text
 	if len(got) != n {
 		t.Fatalf("%d lines, want %d (first %q, last %q)", len(got), n, first(got), last(got))
 	}
@@ -310,4 +314,25 @@ func TestHistoryRestore(t *testing.T) {
 	if _, total := h.Bounds(); total != 11 || string(AppendText(nil, h.Rows(10, 11, nil)[0].Cells)) != "b" {
 		t.Fatalf("total %d after 2 more lines", total)
 	}
+}
+
+// TestHistoryResizeWhileAltScreen: vt10x slides the hidden main screen on a
+// resize too; those rows come from the copy taken when it was hidden.
+func TestHistoryResizeWhileAltScreen(t *testing.T) {
+	s, h := histScreen(80, 24, 1000)
+	feedNumbered(s, 0, 30)
+	s.Feed([]byte("\x1b[?1049h\x1b[24;1Hfull-screen program"))
+	s.Resize(70, 10) // the alternate cursor is on row 23: 14 rows slide
+	s.Resize(70, 12)
+	s.Feed([]byte("\x1b[12;1Hstill full screen\x1b[?1049l"))
+	feedNumbered(s, 30, 60)
+	wantNumbered(t, allText(s, h), 60)
+
+	// The agent ends inside the alternate screen: the main screen's rows
+	// as they were go into the history.
+	s2, h2 := histScreen(80, 24, 1000)
+	feedNumbered(s2, 0, 30)
+	s2.Feed([]byte("\x1b[?1049hvim"))
+	s2.retireHistory()
+	wantNumbered(t, histText(h2), 30)
 }

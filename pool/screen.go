@@ -194,7 +194,7 @@ func (s *Screen) Resize(cols, rows int) {
 				s.panics.Add(1)
 			}
 		}()
-		s.captureResize(rows)
+		s.captureResize(cols, rows)
 		s.vt.Resize(cols, rows)
 	}()
 	s.cols, s.rows = s.vt.Size()
