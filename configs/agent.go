@@ -57,8 +57,9 @@ type Agent struct {
 	// ReadOnly marks an agent that does not write files (no progress
 	// journal is asked of it).
 	ReadOnly bool
-	// History is how many lines of the pane's history office keeps for
-	// the agent, in memory and on disk; zero means the default (10000).
+	// History is how many lines of pane history office keeps for the agent:
+	// its own history key, else the file's top-level one, else 10000. Parse
+	// resolves it; an agent not from a file takes Config.Settings.History.
 	History int
 	// Line is the line of the agent's [[agent]] header in its file, 0 for an
 	// agent not from a file.
