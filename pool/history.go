@@ -26,7 +26,7 @@ const (
 	// 1 header byte, two 5-byte colours and a 2-byte length, plus 4 bytes a
 	// cell for its rune, so a row of MaxDim cells needs at most
 	// 17 × MaxDim bytes. A History holding N lines of C columns thus holds
-	// at most N × (17 × C + 48) bytes (48: the line's own slot).
+	// at most N × (17 × C + 40) bytes (40: the line's own slot).
 	MaxLineBytes = 17 * MaxDim
 	// historyArena is the size of the blocks encoded lines are carved
 	// from (one allocation per block, not per line).
@@ -97,7 +97,7 @@ func (h *History) Bounds() (first, total int64) {
 }
 
 // Bytes returns the bytes the held lines take (their encoded cells), not
-// counting their 48-byte slots.
+// counting their 40-byte slots.
 func (h *History) Bytes() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()

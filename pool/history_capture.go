@@ -63,7 +63,9 @@ type capture struct {
 
 // CaptureHistory makes s append to h every line that leaves the top of its
 // main screen, from now on (see the file comment above for exactly which).
-// now stamps each line (nil means time.Now). Call it before the first Feed.
+// now stamps each line (nil means time.Now). Call it before the Screen is
+// shared with other goroutines (before the first Feed): History reads what
+// it sets without taking the Screen's lock.
 func (s *Screen) CaptureHistory(h *History, now func() time.Time) {
 	if now == nil {
 		now = time.Now
@@ -73,10 +75,9 @@ func (s *Screen) CaptureHistory(h *History, now func() time.Time) {
 	s.hist = &capture{h: h, now: now, bottom: s.rows - 1, alt: s.vt.Mode()&vt10x.ModeAltScreen != 0}
 }
 
-// History returns the History s feeds, or nil.
+// History returns the History s feeds, or nil. It does not wait for the
+// Screen's lock (a Feed may hold it for a while): a view calls it per frame.
 func (s *Screen) History() *History {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.hist == nil {
 		return nil
 	}

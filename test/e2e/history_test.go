@@ -63,9 +63,6 @@ func wantHistory(t *testing.T, out string, tail ...string) {
 }
 
 func TestHistoryAcrossResizeAndRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the UI and the office three times (~10 s)")
-	}
 	o := newOffice(t)
 	cfg := fmt.Sprintf("brief = false\n\n[[agent]]\nname = \"h\"\ncommand = [\"bash\", \"-c\", %q]\n", fmt.Sprintf(historyScript, o.dir))
 	if err := os.WriteFile(o.config, []byte(cfg), 0o600); err != nil {
@@ -86,7 +83,6 @@ func TestHistoryAcrossResizeAndRestart(t *testing.T) {
 		return code == 0 && strings.Contains(out, numberedLine(1500))
 	})
 	before := ptyRows(t, o.dir)
-	t.Logf("PTY rows before the resize: %d", before)
 	tm.cmd("resize-window", "-t", "office", "-x", "100", "-y", "16")
 	o.waitFor(15*time.Second, "the agent's PTY to shrink", func() bool { return ptyRows(t, o.dir) < before })
 	if err := os.WriteFile(filepath.Join(o.dir, "go"), nil, 0o600); err != nil {
