@@ -27,6 +27,7 @@ package pool
 
 import (
 	"bytes"
+	"strings"
 	"time"
 
 	"github.com/hinshun/vt10x"
@@ -46,6 +47,7 @@ type capture struct {
 	wrapNext bool
 	autowrap bool // DECAWM, as of the last sync
 	crlf     bool // LNM, as of the last sync
+	origin   bool // DECOM, as of the last sync
 	retired  bool // the final screen went into history (retireHistory)
 	// alwaysSync asks vt10x at every step instead of following the cursor
 	// (tests check the scan against it).
@@ -84,6 +86,19 @@ func (s *Screen) History() *History {
 	return s.hist.h
 }
 
+// vt10x's unexported cursor state bit for origin mode (DECOM).
+const vtCursorOrigin = 1 << 2
+
+// moveTo follows vt10x's moveTo: the cursor clamped to the screen (to the
+// scroll region in origin mode), the pending wrap cleared.
+func (c *capture) moveTo(s *Screen, x, y int) {
+	miny, maxy := 0, s.rows-1
+	if c.origin {
+		miny, maxy = c.top, c.bottom
+	}
+	c.x, c.y, c.wrapNext = clampInt(x, 0, s.cols-1), clampInt(y, miny, maxy), false
+}
+
 // active reports whether a scroll now would feed history.
 func (c *capture) active() bool { return !c.alt && c.top == 0 }
 
@@ -99,6 +114,7 @@ func (c *capture) sync(s *Screen) {
 	cur := s.vt.Cursor()
 	m := s.vt.Mode()
 	c.x, c.y, c.wrapNext = cur.X, cur.Y, cur.State&vtCursorWrapNext != 0
+	c.origin = cur.State&vtCursorOrigin != 0
 	c.autowrap, c.crlf, c.alt = m&vt10x.ModeWrap != 0, m&vt10x.ModeCRLF != 0, m&vt10x.ModeAltScreen != 0
 	c.known = true
 }
@@ -372,10 +388,48 @@ func (s *Screen) captureCSI(b []byte, i int, pend *int) int {
 	case final == 'm' || final == 'K' || final == 'J' || final == 'X' || final == '@' ||
 		final == 'P' || final == 'L' || final == 'M' || final == 'T' || final == 'g' || final == 'n':
 		// Attributes, erasing, inserting and deleting: the cursor stays.
+	case c.known && strings.IndexByte("ABeCaDEFG`Hfd", final) >= 0:
+		// Cursor movements (the Filter sends counts and positions >= 1).
+		n := 1
+		if np > 0 && p[0] > 0 {
+			n = p[0]
+		}
+		switch final {
+		case 'A':
+			c.moveTo(s, c.x, c.y-n)
+		case 'B', 'e':
+			c.moveTo(s, c.x, c.y+n)
+		case 'C', 'a':
+			c.moveTo(s, c.x+n, c.y)
+		case 'D':
+			c.moveTo(s, c.x-n, c.y)
+		case 'E':
+			c.moveTo(s, 0, c.y+n)
+		case 'F':
+			c.moveTo(s, 0, c.y-n)
+		case 'G', '`':
+			c.moveTo(s, n-1, c.y)
+		case 'd':
+			c.moveTo(s, c.x, c.abs(n-1))
+		default: // H, f
+			col := 1
+			if np > 1 && p[1] > 0 {
+				col = p[1]
+			}
+			c.moveTo(s, col-1, c.abs(n-1))
+		}
 	default:
 		c.known = false
 	}
 	return end
+}
+
+// abs is vt10x's moveAbsTo row: relative to the region in origin mode.
+func (c *capture) abs(y int) int {
+	if c.origin {
+		return y + c.top
+	}
+	return y
 }
 
 // captureRows copies rows 0..n-1 of the screen into the History.

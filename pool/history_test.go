@@ -2,6 +2,7 @@ package pool
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -335,4 +336,80 @@ func TestHistoryResizeWhileAltScreen(t *testing.T) {
 	s2.Feed([]byte("\x1b[?1049hvim"))
 	s2.retireHistory()
 	wantNumbered(t, histText(h2), 30)
+}
+
+// TestHistoryScanMatchesVT10xOnRandomStreams is TestHistoryScanMatchesVT10x
+// on random mixes of everything the scan follows or gives up on: text
+// (ASCII, CJK, long runs that wrap), line feeds, cursor movements, origin
+// mode, autowrap and LNM switches, scroll regions, SU, the alternate screen,
+// RIS and resizes.
+func TestHistoryScanMatchesVT10xOnRandomStreams(t *testing.T) {
+	tokens := []func(r *rand.Rand) string{
+		func(r *rand.Rand) string { return strings.Repeat("abcdefghij", 13)[:1+r.IntN(120)] },
+		func(r *rand.Rand) string { return strings.Repeat("中文", 1+r.IntN(20)) },
+		func(*rand.Rand) string { return "\r\n" },
+		func(*rand.Rand) string { return "\n" },
+		func(*rand.Rand) string { return "\r" },
+		func(*rand.Rand) string { return "\b" },
+		func(*rand.Rand) string { return "\t" },
+		func(*rand.Rand) string { return "\x1bD" },
+		func(*rand.Rand) string { return "\x1bE" },
+		func(*rand.Rand) string { return "\x1bM" },
+		func(*rand.Rand) string { return "\x1b7" },
+		func(*rand.Rand) string { return "\x1b8" },
+		func(r *rand.Rand) string {
+			return fmt.Sprintf("\x1b[%d%c", r.IntN(30), "ABCDEFGde`a"[r.IntN(11)])
+		},
+		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[%d;%dH", r.IntN(30), r.IntN(90)) },
+		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[%dS", r.IntN(5)) },
+		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[%d;%dr", r.IntN(4), 5+r.IntN(20)) },
+		func(*rand.Rand) string { return "\x1b[r" },
+		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[?%d%c", []int{6, 7, 1049, 47, 25}[r.IntN(5)], "hl"[r.IntN(2)]) },
+		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[20%c", "hl"[r.IntN(2)]) },
+		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[%dK\x1b[1;3%dm", r.IntN(3), r.IntN(8)) },
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		r := rand.New(rand.NewPCG(seed, 7))
+		a, ha := histScreen(40, 12, 1<<20)
+		b, hb := histScreen(40, 12, 1<<20)
+		b.hist.alwaysSync = true
+		var stream strings.Builder
+		for k := 0; k < 3000; k++ {
+			var tok string
+			switch n := r.IntN(400); {
+			case n == 0:
+				tok = "\x1bc"
+			case n < 3:
+				cols, rows := 10+r.IntN(60), 3+r.IntN(30)
+				a.Resize(cols, rows)
+				b.Resize(cols, rows)
+				continue
+			default:
+				// Lines dominate, as in real output.
+				if r.IntN(3) == 0 {
+					tok = "\r\n"
+				} else {
+					tok = tokens[r.IntN(len(tokens))](r)
+				}
+			}
+			stream.WriteString(tok)
+			a.Feed([]byte(tok))
+			b.Feed([]byte(tok))
+		}
+		ta, tb := histText(ha), histText(hb)
+		if strings.Join(ta, "\n") != strings.Join(tb, "\n") {
+			for i := 0; i < min(len(ta), len(tb)); i++ {
+				if ta[i] != tb[i] {
+					t.Fatalf("seed %d: line %d: scan %q, vt10x %q", seed, i, ta[i], tb[i])
+				}
+			}
+			t.Fatalf("seed %d: scan history %d lines, vt10x's %d", seed, len(ta), len(tb))
+		}
+		if a.Text() != b.Text() {
+			t.Fatalf("seed %d: screens differ", seed)
+		}
+		if len(ta) == 0 {
+			t.Fatalf("seed %d: no history at all", seed)
+		}
+	}
 }
