@@ -364,7 +364,9 @@ func TestHistoryScanMatchesVT10xOnRandomStreams(t *testing.T) {
 		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[%dS", r.IntN(5)) },
 		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[%d;%dr", r.IntN(4), 5+r.IntN(20)) },
 		func(*rand.Rand) string { return "\x1b[r" },
-		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[?%d%c", []int{6, 7, 1049, 47, 25}[r.IntN(5)], "hl"[r.IntN(2)]) },
+		func(r *rand.Rand) string {
+			return fmt.Sprintf("\x1b[?%d%c", []int{6, 7, 1049, 47, 25}[r.IntN(5)], "hl"[r.IntN(2)])
+		},
 		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[20%c", "hl"[r.IntN(2)]) },
 		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[%dK\x1b[1;3%dm", r.IntN(3), r.IntN(8)) },
 	}
