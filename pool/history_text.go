@@ -20,8 +20,19 @@ func trimmedEnd(cells []Cell) int {
 	return end
 }
 
+// printable returns r, or U+FFFD for a control character (C0, DEL, C1): a
+// screen cell never holds one, but a history file is outside input, and its
+// text goes to a terminal.
+func printable(r rune) rune {
+	if r < 0x20 || (r >= 0x7f && r < 0xa0) {
+		return utf8.RuneError
+	}
+	return r
+}
+
 // AppendText appends the cells' text to dst: one rune per cell, right halves
-// of wide runes skipped, trailing spaces trimmed.
+// of wide runes skipped, trailing spaces trimmed, control characters shown
+// as U+FFFD.
 func AppendText(dst []byte, cells []Cell) []byte {
 	end := len(cells)
 	for end > 0 && (cells[end-1].Width == 0 || cells[end-1].Rune == ' ') {
@@ -29,7 +40,7 @@ func AppendText(dst []byte, cells []Cell) []byte {
 	}
 	for i := range cells[:end] {
 		if c := &cells[i]; c.Width != 0 {
-			dst = utf8.AppendRune(dst, c.Rune)
+			dst = utf8.AppendRune(dst, printable(c.Rune))
 		}
 	}
 	return dst
@@ -37,7 +48,8 @@ func AppendText(dst []byte, cells []Cell) []byte {
 
 // AppendANSI appends the cells to dst as text with SGR sequences for their
 // colours and attributes (bold, dim, italic, underline, reverse), trailing
-// blank cells in the default style trimmed, ending in the default style.
+// blank cells in the default style trimmed, ending in the default style;
+// control characters are shown as U+FFFD.
 func AppendANSI(dst []byte, cells []Cell) []byte {
 	end := trimmedEnd(cells)
 	cur := Cell{FG: DefaultFG, BG: DefaultBG}
@@ -50,7 +62,7 @@ func AppendANSI(dst []byte, cells []Cell) []byte {
 			dst = appendSGR(dst, c)
 			cur.FG, cur.BG, cur.Attr = c.FG, c.BG, c.Attr
 		}
-		dst = utf8.AppendRune(dst, c.Rune)
+		dst = utf8.AppendRune(dst, printable(c.Rune))
 	}
 	if cur.FG != DefaultFG || cur.BG != DefaultBG || cur.Attr != 0 {
 		dst = append(dst, "\x1b[0m"...)
