@@ -26,6 +26,7 @@ func (e *Engine) registerOps() {
 	e.registerInboxOps()
 	e.registerTeamOps()
 	e.registerHookOps()
+	e.registerServerOps()
 	e.registerHistoryOps()
 }
 
