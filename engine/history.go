@@ -32,6 +32,7 @@ func AgentDir(stateDir, name string) string {
 type historyLayer struct {
 	mu     sync.Mutex
 	agents map[string]*agentHistory
+	closed bool // closeHistories ran: a late agent gets a ring of its own only
 }
 
 // agentHistory is one agent's ring and the goroutine persisting it.
@@ -59,6 +60,9 @@ func (e *Engine) historyOf(ac configs.Agent) *pool.History {
 	defer l.mu.Unlock()
 	if ah, ok := l.agents[ac.Name]; ok {
 		return ah.ring
+	}
+	if l.closed {
+		return pool.NewHistory(historyLines(ac))
 	}
 	if l.agents == nil {
 		l.agents = map[string]*agentHistory{}
@@ -155,7 +159,7 @@ func (e *Engine) closeHistories() {
 	l := &e.hist
 	l.mu.Lock()
 	all := l.agents
-	l.agents = nil
+	l.agents, l.closed = nil, true
 	l.mu.Unlock()
 	for _, ah := range all {
 		close(ah.stop)
