@@ -440,12 +440,37 @@ func (c *capture) captureRows(s *Screen, n int) {
 	}
 	row := c.row[:s.cols]
 	for y := 0; y < n && y < s.rows; y++ {
-		for x := range row {
-			setCell(&row[x], s.vt.Cell(x, y))
-		}
-		s.normaliseWide(row)
+		c.readRow(s, y, row)
 		c.rec = AppendLine(c.rec[:0], row)
 		c.h.appendLine(at, c.rec)
+	}
+}
+
+// readRow copies row y into row as Snapshot does (setCell, then
+// normaliseWide when a wide rune or placeholder is in it), converting each
+// run of one style once.
+func (c *capture) readRow(s *Screen, y int, row []Cell) {
+	var last vt10x.Glyph
+	wide := false
+	for x := range row {
+		g := s.vt.Cell(x, y)
+		cell := &row[x]
+		if x > 0 && g.Mode == last.Mode && g.FG == last.FG && g.BG == last.BG {
+			*cell = row[x-1]
+			cell.Rune, cell.Width = g.Char, 1
+			if g.Char == 0 {
+				cell.Rune = ' '
+			}
+		} else {
+			setCell(cell, g)
+			last = g
+		}
+		if g.Char >= 0x1100 {
+			wide = true
+		}
+	}
+	if wide {
+		s.normaliseWide(row)
 	}
 }
 
@@ -497,10 +522,7 @@ func (c *capture) copyMain(s *Screen) {
 	}
 	row := c.row[:s.cols]
 	for y := 0; y < s.rows; y++ {
-		for x := range row {
-			setCell(&row[x], s.vt.Cell(x, y))
-		}
-		s.normaliseWide(row)
+		c.readRow(s, y, row)
 		c.main = append(c.main, AppendLine(nil, row))
 	}
 }
