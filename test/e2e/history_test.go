@@ -82,6 +82,7 @@ func TestHistoryAcrossResizeAndRestart(t *testing.T) {
 		out, _, code := o.run("", "history", "h")
 		return code == 0 && strings.Contains(out, numberedLine(1500))
 	})
+	o.waitFor(15*time.Second, "the agent to report its PTY size", func() bool { return ptyRows(t, o.dir) > 0 })
 	before := ptyRows(t, o.dir)
 	tm.cmd("resize-window", "-t", "office", "-x", "100", "-y", "16")
 	o.waitFor(15*time.Second, "the agent's PTY to shrink", func() bool { return ptyRows(t, o.dir) < before })
