@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -412,6 +413,29 @@ func TestHistoryScanMatchesVT10xOnRandomStreams(t *testing.T) {
 		}
 		if len(ta) == 0 {
 			t.Fatalf("seed %d: no history at all", seed)
+		}
+	}
+}
+
+// TestHistoryRowsAreSnapshotRows: the rows capture reads (converting each
+// run of one style once) are the rows Snapshot gives, on every row of the
+// recorded streams' screens as they are drawn.
+func TestHistoryRowsAreSnapshotRows(t *testing.T) {
+	for name, data := range streams(t) {
+		s, _ := histScreen(120, 40, 10)
+		var sn Snapshot
+		row := make([]Cell, 120)
+		for off := 0; off < len(data); off += 1500 {
+			s.Feed(data[off:min(off+1500, len(data))])
+			s.Snapshot(&sn)
+			for y := 0; y < sn.Rows; y++ {
+				s.mu.Lock()
+				s.hist.readRow(s, y, row)
+				s.mu.Unlock()
+				if want := sn.Cells[y*sn.Cols : (y+1)*sn.Cols]; !slices.Equal(row, want) {
+					t.Fatalf("%s, offset %d, row %d (%q): read\n%v\nwant\n%v", name, off, y, sn.RowText(y), row, want)
+				}
+			}
 		}
 	}
 }
