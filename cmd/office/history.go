@@ -72,7 +72,10 @@ func runHistory(ctx context.Context, e *env, g *globals, agent string, o history
 		live = false
 		fmt.Fprintf(e.stderr, "office history: no office is running on %s: the persisted history of %s alone, without its current screen\n", dir, agent)
 	case err != nil:
-		return fmt.Errorf("history: %w", err)
+		// A running office that does not run the agent (removed from
+		// the team), or did not answer: the file is still the history.
+		live = false
+		fmt.Fprintf(e.stderr, "office history: %v: the persisted history of %s alone, without its current screen\n", err, agent)
 	}
 	recs, err := history.Read(engine.AgentDir(dir, agent), 0)
 	if err != nil {
