@@ -39,7 +39,7 @@ func TestReadRealRecords(t *testing.T) {
 	const session = "76b53e5f-afa4-48b3-9fcb-344283626b46"
 	cases := []struct {
 		kind, file, dst string
-		loc         func(home string) Locator
+		loc             func(home string) Locator
 	}{
 		{KindClaude, "claude-2.1.197.jsonl", ".claude/projects/-tmp-T-proj/" + session + ".jsonl",
 			func(h string) Locator { return Locator{Kind: KindClaude, Home: h, SessionID: session} }},
