@@ -10,11 +10,13 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"office/records"
 )
 
 // Profile describes one kind of agent CLI. All fields are data from TOML
 // ([profile.NAME] tables, keys in snake_case: command, args, env, pass_env,
-// resume, session_id, session_file, hooks, ready_markers, ready_settle, prompt_marker, prompt_column,
+// resume, session_id, session_file, hooks, records, ready_markers, ready_settle, prompt_marker, prompt_column,
 // prompt_placeholders, prompt_between_rules, title_busy, title_idle, title_braille, busy, idle,
 // waiting, quiet, interactive, compact, clear, enter_delay,
 // paste_enter_delay, enter_while_busy, shell_idle, line_by_line,
@@ -50,6 +52,11 @@ type Profile struct {
 	// per-agent Claude Code settings file whose hooks run `office hook
 	// EVENT` and passes it with --settings. "": none.
 	Hooks string
+	// Records names the kind of record the CLI keeps of its conversation
+	// (package records: "claude", "codex", "gemini"), which office reads as
+	// the evidence that a delivery arrived and for the agent's last reply.
+	// "": none (the screen check alone decides).
+	Records string
 	// Env is set in the environment of every agent of this profile (the
 	// agent's own env wins on a clash). It disarms auto-updaters, daemons
 	// and network extras that have no place in a test or an office.
@@ -275,6 +282,15 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 				err = fmt.Errorf("%q is not one of %q or \"\"", s, HooksClaude)
 			} else {
 				p.Hooks = s
+			}
+		}
+	case "records":
+		var s string
+		if s, err = asString(v); err == nil {
+			if s != "" && !slices.Contains(records.Kinds(), s) {
+				err = fmt.Errorf("%q is not one of %q or \"\"", s, records.Kinds())
+			} else {
+				p.Records = s
 			}
 		}
 	case "env":

@@ -25,6 +25,10 @@ type Store interface {
 	Paused(ctx context.Context, agent string) (agentPaused, floorPaused bool, err error)
 	// Attempt stamps the message's last attempt; drain calls it before writing.
 	Attempt(ctx context.Context, id int64) (queue.Message, error)
+	// Writing records durably that typing is about to begin (after
+	// Attempt, before the first byte): a stop before it proves nothing was
+	// typed.
+	Writing(ctx context.Context, id int64) error
 	// Unattempt records that a stamped attempt typed nothing after all.
 	Unattempt(ctx context.Context, id int64) error
 	// Hold marks a message interrupted: it may have reached the agent
@@ -93,6 +97,20 @@ type SubmitProfile struct {
 	Unverifiable bool
 }
 
+// Evidence looks in an agent CLI's own records (hook payloads, transcripts,
+// session files) for what it received. It must be safe for concurrent use.
+type Evidence interface {
+	// Keeps reports whether the agent's CLI keeps records office reads
+	// (only then is a delivery's evidence looked for), and whether they were
+	// seen to record this run of the agent (only then does a missing record
+	// count against a delivery).
+	Keeps(agent string) (keeps, proven bool)
+	// Received reports whether the agent's records show text (as typed)
+	// received at or after since, and which record shows it (the evidence
+	// word: "hook", "transcript", "session record").
+	Received(ctx context.Context, agent, text string, since time.Time) (source string, ok bool, err error)
+}
+
 // Agents finds agent terminals by name. It must be safe for concurrent use.
 type Agents interface {
 	// Agent returns the named agent's terminal; ok is false for a name with
@@ -130,6 +148,11 @@ const (
 	// afterwards (it may not be reading its input); it is held as
 	// interrupted until the person releases or removes it.
 	NoticeHeld = "held"
+	// NoticeSetAside: the office stopped while typing the message and no
+	// evidence settled whether it arrived; it is set aside (it does not
+	// hold the queue) until the person releases or removes it. Text is the
+	// whole notice.
+	NoticeSetAside = "set_aside"
 )
 
 // Preconditions checks a head message just before it would be typed (gate 6).

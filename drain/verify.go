@@ -194,3 +194,81 @@ func withoutSpace(s string) string {
 		return r
 	}, s)
 }
+
+// The evidence words a delivery note ends with (design.md §10): which record
+// showed the text, or that only the screen did.
+const (
+	// EvidenceScreen: the screen check alone confirmed the submit (the CLI
+	// keeps no record office reads).
+	EvidenceScreen = "screen"
+	// EvidenceMissing: the screen changed as after a submit, but the CLI's
+	// own records never showed the text.
+	EvidenceMissing = "no record"
+)
+
+// evidencePoll is how often the agent's records are read while waiting.
+const evidencePoll = 100 * time.Millisecond
+
+// evidenceAfterNoSubmit is how long the records are watched after the screen
+// check found no submit: a record can still show that the CLI took the text.
+const evidenceAfterNoSubmit = time.Second
+
+// evidenceUnproven is how long the records of an agent whose records were
+// not yet seen to work are watched after a submit the screen confirmed.
+const evidenceUnproven = 500 * time.Millisecond
+
+// confirm checks a typed delivery against the agent's own records. keeps is
+// false when the agent keeps none, or they were not seen to record this run
+// of the agent yet (the screen's verdict stands). Otherwise it waits up to
+// Config.EvidenceFor (evidenceAfterNoSubmit when the screen saw no submit)
+// for a record of t's text dated at or after since, and returns the record's
+// source. A record found is taken whatever keeps says.
+func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time.Time, screenOK bool) (source string, found, keeps bool) {
+	ev := d.cfg.Evidence
+	if ev == nil || t.mode == modeLines {
+		return "", false, false
+	}
+	has, proven := ev.Keeps(name)
+	if !has {
+		return "", false, false
+	}
+	wait := d.cfg.EvidenceFor
+	switch {
+	case !screenOK:
+		wait = evidenceAfterNoSubmit
+	case !proven:
+		wait = evidenceUnproven
+	}
+	keeps = proven
+	deadline := d.cfg.Clock.Now().Add(wait)
+	for {
+		src, ok, err := ev.Received(ctx, name, t.text, since)
+		if err != nil {
+			d.log.Warn("reading the agent's records", "agent", name, "err", err)
+		}
+		if ok {
+			return src, true, true
+		}
+		now := d.cfg.Clock.Now()
+		if !now.Before(deadline) || ctx.Err() != nil {
+			return "", false, keeps
+		}
+		if d.sleep(ctx, min(evidencePoll, deadline.Sub(now))) != nil {
+			return "", false, keeps
+		}
+	}
+}
+
+// evidenceNote is the delivery note once the records were looked at: the
+// screen's note, then which evidence decided.
+func evidenceNote(screen, source string, found, keeps bool) string {
+	switch {
+	case found && screen == "":
+		return "received (the screen did not show the submit); evidence=" + source
+	case found:
+		return screen + "; evidence=" + source
+	case keeps:
+		return "unverified: the CLI's records do not show it (screen: " + screen + "); evidence=" + EvidenceMissing
+	}
+	return screen + "; evidence=" + EvidenceScreen
+}

@@ -134,3 +134,19 @@ func ReadHooks(path string) ([]HookRecord, error) {
 	}
 	return out, nil
 }
+
+// HookEntries returns the hook log's records as conversation entries (no
+// transcript is read).
+func HookEntries(path string) ([]Entry, error) {
+	hs, err := ReadHooks(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, h := range hs {
+		if e, ok := h.entry(); ok {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
