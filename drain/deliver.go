@@ -94,10 +94,10 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		d.settleDelivered(ack, log, name, m.ID, evidenceNote(note, src, true, true))
 		return
 	} else if ok && d.cfg.Evidence != nil {
-		note = evidenceNote(note, "", false, keeps)
-		if keeps {
-			log.Warn("the screen showed a submit but the CLI's records do not show the text", "text", preview(t.text))
+		if keeps && d.noRecord(ctx, ack, log, name, a, m, t) {
+			return
 		}
+		note = evidenceNote(note, "", false, keeps)
 	}
 	if !ok && note == noteNotTaken {
 		if a.LastOutput().After(typing) {

@@ -9,11 +9,13 @@ package drain
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"time"
 	"unicode"
 
 	"office/automation"
+	"office/queue"
 )
 
 // noteNotTaken is verify's note when the text never showed on the prompt
@@ -271,4 +273,34 @@ func evidenceNote(screen, source string, found, keeps bool) string {
 		return "unverified: the CLI's records do not show it (screen: " + screen + "); evidence=" + EvidenceMissing
 	}
 	return screen + "; evidence=" + EvidenceScreen
+}
+
+// errNoRecord is the failed attempt recorded for a text the screen seemed to
+// submit but the CLI's records never showed, with the prompt empty after.
+var errNoRecord = errors.New("the agent did not take the text: its records do not show it and the prompt is empty")
+
+// noRecord settles a delivery the screen confirmed but the agent's records
+// (seen to work for this run of it) do not show: the CLI did not take it.
+// Our text still on the prompt is the person's draft now (typed, not
+// submitted); an empty prompt on an idle agent is a failed attempt, retried
+// after the cooldown. It returns false, settling nothing, when the agent is
+// busy (it may have queued the text, to record it later) or its prompt row
+// cannot be read: the delivery then counts, noted "unverified".
+func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing) bool {
+	log.Warn("the screen showed a submit but the CLI's records do not show the text", "text", preview(t.text))
+	if a.Status() == automation.StatusBusy {
+		return false
+	}
+	row, ok := a.Prompt()
+	switch {
+	case !ok:
+		return false
+	case onRow(row, t.probe):
+		d.notSubmitted(ack, log, name, a, m, t)
+	case !automation.PromptRowHasText(row):
+		d.writeFailed(ctx, ack, log, name, a, m, t, false, errNoRecord)
+	default:
+		return false
+	}
+	return true
 }
