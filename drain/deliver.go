@@ -72,6 +72,17 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		d.unattempt(ctx, log, m.ID)
 		return
 	}
+	// And durably "the Enter is next" before the first Enter: a stop before
+	// it proves the text was never submitted (it died on the agent's prompt
+	// with the agent's process).
+	entered := false
+	t.entering = func() error {
+		if entered {
+			return nil
+		}
+		entered = true
+		return d.cfg.Store.Entering(ack, m.ID)
+	}
 	typed, landed, err := d.typeIn(ctx, a, t)
 	if errors.Is(err, errPersonTyped) || errors.Is(err, errPartlyTyped) || (err != nil && typed && ctx.Err() == nil) {
 		// Some of our text (or a whole line of it) reached the prompt and

@@ -29,6 +29,9 @@ type Store interface {
 	// Attempt, before the first byte): a stop before it proves nothing was
 	// typed.
 	Writing(ctx context.Context, id int64) error
+	// Entering records durably that the Enter is about to be written: a
+	// stop before it proves the text was never submitted.
+	Entering(ctx context.Context, id int64) error
 	// Unattempt records that a stamped attempt typed nothing after all.
 	Unattempt(ctx context.Context, id int64) error
 	// Hold marks a message interrupted: it may have reached the agent

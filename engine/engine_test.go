@@ -176,9 +176,10 @@ func TestAgentThatCannotStartHoldsItsMessagesAsExited(t *testing.T) {
 }
 
 // A stop leaves deliveries in flight. One that never began writing is
-// provably not typed and goes again on its own; one being typed, whose CLI
-// keeps no record office reads, is set aside with a notice to the person,
-// never retyped on its own and never holding the rest of the queue.
+// provably not typed and goes again on its own; one whose Enter was being
+// written, and that the CLI's records do not show, is set aside with a
+// notice to the person, never retyped on its own and never holding the rest
+// of the queue.
 func TestDeliveryInterruptedByAStopIsSettledFromEvidence(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
@@ -206,11 +207,14 @@ func TestDeliveryInterruptedByAStopIsSettledFromEvidence(t *testing.T) {
 	if err := s.Writing(ctx, typed); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.Entering(ctx, typed); err != nil {
+		t.Fatal(err)
+	}
 	s.Close()
 
-	c := fakeConfig(t, dir, 1, "--busy", "10ms")
-	c.Agents[0].Profile = "custom" // a CLI with no record office reads
-	e := open(t, c, state)
+	// A Claude-like agent with no hooks wired (no office binary) and no
+	// transcript: its records show nothing.
+	e := open(t, fakeConfig(t, dir, 1, "--busy", "10ms"), state)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go e.Run(rctx)

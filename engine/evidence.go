@@ -269,12 +269,12 @@ func boundReply(s string) string {
 	return "…" + s[cut:]
 }
 
-// ReplyRegion is the part of screen text above the CLI's input box, without
-// its chrome: everything from the rule or box edge above the prompt row down
-// (the input box, its footer and hints) is cut, and so is every line that
-// carries one of the profile's ready, idle or busy patterns or a waiting
-// dialog. A profile without a prompt marker gives the screen less its pattern
-// lines.
+// ReplyRegion is the reply part of screen text, without the CLI's chrome:
+// everything from the rule or box edge above the prompt row down (the input
+// box, its footer and hints) is cut, and so is everything up to the end of
+// the last prompt echoed above it, and every line that carries one of the
+// profile's ready, idle or busy patterns or placeholders, or is only a rule.
+// A profile without a prompt marker gives the screen less those lines.
 func ReplyRegion(screen string, p configs.Profile) string {
 	lines := strings.Split(screen, "\n")
 	if p.PromptMarker != "" {
@@ -287,6 +287,19 @@ func ReplyRegion(screen string, p configs.Profile) string {
 				j--
 			}
 			lines = lines[:j]
+			break
+		}
+		// The reply follows the last prompt echoed in the transcript (the
+		// same marker), after the blank line that ends the prompt's block.
+		for k := len(lines) - 1; k >= 0; k-- {
+			if !isPromptRow(lines[k], p) {
+				continue
+			}
+			j := k + 1
+			for j < len(lines) && strings.TrimSpace(lines[j]) != "" {
+				j++
+			}
+			lines = lines[j:]
 			break
 		}
 	}

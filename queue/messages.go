@@ -70,6 +70,9 @@ type Message struct {
 	// Writing is when the current attempt began typing (Writing was called
 	// before its first byte); zero: nothing of this attempt was written.
 	Writing time.Time
+	// Entered is when the current attempt was about to write its first
+	// Enter (Entering); zero: it was never submitted by office.
+	Entered time.Time
 	// Evidence is what is known of the message's delivery: for a message set
 	// aside, why it could not be settled (e.g. "typed; no record of it in
 	// the CLI's records"). "" when nothing is known yet.
@@ -80,19 +83,19 @@ type Message struct {
 	SetAside bool
 }
 
-const msgCols = `id, agent, text, created, manual, precondition, kind, source, attempts, last_error, last_attempt, interrupted, writing, evidence, set_aside`
+const msgCols = `id, agent, text, created, manual, precondition, kind, source, attempts, last_error, last_attempt, interrupted, writing, evidence, set_aside, entered`
 
 func scanMessage(r scanner) (Message, error) {
 	var m Message
-	var created, last, writing int64
+	var created, last, writing, entered int64
 	var manual, interrupted, aside int
 	var kind string
 	if err := r.Scan(&m.ID, &m.Agent, &m.Text, &created, &manual, &m.Precondition, &kind, &m.Source,
-		&m.Attempts, &m.LastError, &last, &interrupted, &writing, &m.Evidence, &aside); err != nil {
+		&m.Attempts, &m.LastError, &last, &interrupted, &writing, &m.Evidence, &aside, &entered); err != nil {
 		return Message{}, err
 	}
 	m.Created, m.Manual, m.Kind, m.LastAttempt = fromNanos(created), manual != 0, Kind(kind), fromNanos(last)
-	m.Interrupted, m.Writing, m.SetAside = interrupted != 0, fromNanos(writing), aside != 0
+	m.Interrupted, m.Writing, m.SetAside, m.Entered = interrupted != 0, fromNanos(writing), aside != 0, fromNanos(entered)
 	return m, nil
 }
 
@@ -515,7 +518,7 @@ func (t *Tx) Attempt(id int64) (Message, error) {
 	op := fmt.Sprintf("attempt message %d", id)
 	var agent string
 	var attempts int
-	err := t.queryRow(`UPDATE messages SET last_attempt = ?, in_flight = 1, writing = 0 WHERE id = ? RETURNING agent, attempts`, toNanos(t.now), id).Scan(&agent, &attempts)
+	err := t.queryRow(`UPDATE messages SET last_attempt = ?, in_flight = 1, writing = 0, entered = 0 WHERE id = ? RETURNING agent, attempts`, toNanos(t.now), id).Scan(&agent, &attempts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Message{}, opErr(op, ErrNotFound)
 	}
@@ -666,6 +669,10 @@ const (
 	// EvidenceNotTyped: the stop came after the attempt was stamped and
 	// before Writing, so no byte of it reached the agent.
 	EvidenceNotTyped = "not typed: the office stopped before writing began"
+	// EvidenceNotSubmitted: the text was being typed, but the stop came
+	// before its Enter: it died on the prompt with the agent's process
+	// (which a stop of the office hangs up), so it never reached the CLI.
+	EvidenceNotSubmitted = "not submitted: the office stopped before the Enter"
 	// EvidenceInboxRetry: an inbox delivery is delivered again; its items
 	// carry ids the agent can skip.
 	EvidenceInboxRetry = "inbox delivery: delivered again (its items carry ids)"
@@ -678,9 +685,11 @@ const (
 // recording its outcome) and returns them with what was done. The store
 // decides what it can prove: an attempt that never began writing is
 // delivered again (SettleRetry, EvidenceNotTyped), and so is an inbox
-// delivery. Every other one was being typed and may or may not have reached
-// the agent: judge looks for evidence (the CLI's own records) and decides; a
-// nil judge sets each aside. Each logs "interrupted" with the evidence, or
+// delivery. Every other one was being typed: judge looks for evidence (the
+// CLI's own records) and decides (a nil judge sets it aside); one the judge
+// sets aside whose Enter was never begun (Entering) was not submitted either
+// and is delivered again (EvidenceNotSubmitted). What is left may or may not
+// have reached the agent. Each logs "interrupted" with the evidence, or
 // "delivered" for SettleDelivered. The judge runs outside any transaction;
 // each settlement commits on its own. Only the engine calls it, at start-up,
 // under its lock, before the drain runs.
@@ -713,6 +722,9 @@ func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verd
 		case judge != nil:
 			v = judge(m)
 		}
+		if v.Settle == SettleAside && m.Entered.IsZero() {
+			v = Verdict{Settle: SettleRetry, Evidence: EvidenceNotSubmitted}
+		}
 		if err := s.settle(ctx, m, v); err != nil {
 			return out, err
 		}
@@ -740,7 +752,7 @@ func (s *Store) settle(ctx context.Context, m Message, v Verdict) error {
 			}
 			return nil
 		case SettleRetry:
-			if _, err := t.exec(`UPDATE messages SET in_flight = 0, interrupted = 0, writing = 0, evidence = ? WHERE id = ?`, v.Evidence, m.ID); err != nil {
+			if _, err := t.exec(`UPDATE messages SET in_flight = 0, interrupted = 0, writing = 0, entered = 0, evidence = ? WHERE id = ?`, v.Evidence, m.ID); err != nil {
 				return opErr(op, err)
 			}
 			return t.appendEvent(Event{Agent: m.Agent, MsgID: m.ID, Kind: EventInterrupted,
@@ -751,6 +763,24 @@ func (s *Store) settle(ctx context.Context, m Message, v Verdict) error {
 		}
 		return t.appendEvent(Event{Agent: m.Agent, MsgID: m.ID, Kind: EventInterrupted,
 			Detail: "the office stopped while typing it; set aside until released or removed: " + v.Evidence})
+	})
+}
+
+// Entering records, durably, that the first Enter of message id's attempt is
+// about to be written. A stop before it proves the text was never submitted
+// by office: it sat on the agent's prompt, and the agent's process goes with
+// the office's terminals. ErrNotFound if the message is not queued.
+func (s *Store) Entering(ctx context.Context, id int64) error {
+	op := fmt.Sprintf("entering message %d", id)
+	return s.update(ctx, op, func(t *Tx) error {
+		res, err := t.exec(`UPDATE messages SET entered = ? WHERE id = ?`, toNanos(t.now), id)
+		if err != nil {
+			return opErr(op, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return opErr(op, ErrNotFound)
+		}
+		return nil
 	})
 }
 
@@ -785,7 +815,7 @@ func (s *Store) Unattempt(ctx context.Context, id int64) error {
 func (t *Tx) Unattempt(id int64) error {
 	op := fmt.Sprintf("abandon attempt on message %d", id)
 	var agent string
-	err := t.queryRow(`UPDATE messages SET in_flight = 0, writing = 0 WHERE id = ? RETURNING agent`, id).Scan(&agent)
+	err := t.queryRow(`UPDATE messages SET in_flight = 0, writing = 0, entered = 0 WHERE id = ? RETURNING agent`, id).Scan(&agent)
 	if errors.Is(err, sql.ErrNoRows) {
 		return opErr(op, ErrNotFound)
 	}

@@ -996,23 +996,29 @@ func TestRecoverInterruptedSettlesFromEvidence(t *testing.T) {
 	typed, _ := s.Enqueue(ctx, "a", "typed when we crashed", EnqueueOptions{})
 	seen, _ := s.Enqueue(ctx, "a", "typed and recorded by the CLI", EnqueueOptions{})
 	stamped, _ := s.Enqueue(ctx, "a", "stamped, nothing written", EnqueueOptions{})
+	noEnter, _ := s.Enqueue(ctx, "a", "typed, no Enter yet", EnqueueOptions{})
 	inbox, _ := s.Enqueue(ctx, "a", "inbox batch", EnqueueOptions{Kind: KindInbox})
 	failed, _ := s.Enqueue(ctx, "a", "failed cleanly", EnqueueOptions{})
 	untouched, _ := s.Enqueue(ctx, "a", "never attempted", EnqueueOptions{})
-	for _, id := range []int64{typed, seen, stamped, inbox, failed} {
+	for _, id := range []int64{typed, seen, stamped, noEnter, inbox, failed} {
 		if _, err := s.Attempt(ctx, id); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, id := range []int64{typed, seen, inbox} {
+	for _, id := range []int64{typed, seen, noEnter, inbox} {
 		if err := s.Writing(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []int64{typed, seen, inbox} {
+		if err := s.Entering(ctx, id); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, _, err := s.AttemptFailed(ctx, failed, "write error", 3); err != nil {
 		t.Fatal(err)
 	}
-	s.Close() // the "crash": typed, seen, stamped and inbox were in flight
+	s.Close() // the "crash": typed, seen, stamped, noEnter and inbox were in flight
 
 	s = openAt(t, path, Options{}, "a", "b")
 	var judged []int64
@@ -1026,16 +1032,16 @@ func TestRecoverInterruptedSettlesFromEvidence(t *testing.T) {
 		}
 		return Verdict{Settle: SettleAside, Evidence: "no record of it"}
 	})
-	if err != nil || len(got) != 4 {
-		t.Fatalf("RecoverInterrupted = %+v, %v; want 4", got, err)
+	if err != nil || len(got) != 5 {
+		t.Fatalf("RecoverInterrupted = %+v, %v; want 5", got, err)
 	}
-	if fmt.Sprint(judged) != fmt.Sprint([]int64{typed, seen}) {
+	if fmt.Sprint(judged) != fmt.Sprint([]int64{typed, seen, noEnter}) {
 		t.Fatalf("judged %v; only typed plain messages need evidence", judged)
 	}
 	if _, err := s.Get(ctx, seen); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("the message the CLI recorded is still queued: %v", err)
 	}
-	want := map[int64][2]bool{typed: {true, true}, stamped: {false, false}, inbox: {false, false}, failed: {false, false}, untouched: {false, false}}
+	want := map[int64][2]bool{typed: {true, true}, stamped: {false, false}, noEnter: {false, false}, inbox: {false, false}, failed: {false, false}, untouched: {false, false}}
 	for id, w := range want {
 		m, err := s.Get(ctx, id)
 		if err != nil {
@@ -1051,6 +1057,9 @@ func TestRecoverInterruptedSettlesFromEvidence(t *testing.T) {
 	if m, _ := s.Get(ctx, stamped); m.Evidence != EvidenceNotTyped {
 		t.Errorf("evidence %q", m.Evidence)
 	}
+	if m, _ := s.Get(ctx, noEnter); m.Evidence != EvidenceNotSubmitted || !m.Writing.IsZero() || !m.Entered.IsZero() {
+		t.Errorf("the message typed without its Enter: %+v", m)
+	}
 	// The set-aside message does not block the queue.
 	h, ok, _ := s.Head(ctx, "a")
 	if !ok || h.ID != stamped {
@@ -1059,7 +1068,7 @@ func TestRecoverInterruptedSettlesFromEvidence(t *testing.T) {
 	if again, _ := s.RecoverInterrupted(ctx, nil); len(again) != 0 {
 		t.Fatalf("a second recovery found %d", len(again))
 	}
-	for _, id := range []int64{stamped, inbox, failed, untouched} {
+	for _, id := range []int64{stamped, noEnter, inbox, failed, untouched} {
 		if err := s.Delivered(ctx, id, "test"); err != nil {
 			t.Fatal(err)
 		}
@@ -1079,15 +1088,15 @@ func TestRecoverInterruptedSettlesFromEvidence(t *testing.T) {
 	evs, _ := s.Events(ctx, 0, 0)
 	kinds := map[string]int{}
 	for _, e := range evs {
-		if e.MsgID == seen || e.MsgID == typed || e.MsgID == stamped || e.MsgID == inbox {
+		if e.MsgID == seen || e.MsgID == typed || e.MsgID == stamped || e.MsgID == noEnter || e.MsgID == inbox {
 			kinds[e.Kind]++
 			if e.Kind == EventDelivered && e.MsgID == seen && !strings.Contains(e.Detail, "evidence=hook") {
 				t.Errorf("delivered event does not say which evidence decided: %q", e.Detail)
 			}
 		}
 	}
-	if kinds[EventInterrupted] != 3 {
-		t.Fatalf("%d interrupted events, want 3 (%v)", kinds[EventInterrupted], kinds)
+	if kinds[EventInterrupted] != 4 {
+		t.Fatalf("%d interrupted events, want 4 (%v)", kinds[EventInterrupted], kinds)
 	}
 }
 
@@ -1098,6 +1107,7 @@ func TestRecoverInterruptedWithoutJudgeSetsTypedAside(t *testing.T) {
 	id, _ := s.Enqueue(ctx, "a", "typed", EnqueueOptions{})
 	s.Attempt(ctx, id)
 	s.Writing(ctx, id)
+	s.Entering(ctx, id)
 	s.Close()
 	s = openAt(t, path, Options{}, "a")
 	got, err := s.RecoverInterrupted(ctx, nil)
@@ -1106,6 +1116,9 @@ func TestRecoverInterruptedWithoutJudgeSetsTypedAside(t *testing.T) {
 	}
 	if err := s.Writing(ctx, 999); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Writing of a missing message: %v", err)
+	}
+	if err := s.Entering(ctx, 999); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Entering of a missing message: %v", err)
 	}
 }
 
