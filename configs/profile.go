@@ -19,7 +19,7 @@ import (
 // resume, session_id, session_file, hooks, records, ready_markers, ready_settle, prompt_marker, prompt_column,
 // prompt_placeholders, prompt_between_rules, title_busy, title_idle, title_braille, busy, idle,
 // waiting, quiet, interactive, compact, clear, enter_delay,
-// paste_enter_delay, enter_while_busy, shell_idle, line_by_line,
+// paste_enter_delay, enter_retries, enter_while_busy, shell_idle, line_by_line,
 // unverifiable). A zero field means "none" or "the engine's default", as
 // each field says.
 type Profile struct {
@@ -129,6 +129,11 @@ type Profile struct {
 	// PasteEnterDelay is the gap between a bracketed paste and Enter. Zero:
 	// EnterDelay.
 	PasteEnterDelay Duration
+	// EnterRetries is how many more Enters the submit check may send while
+	// the text still sits on the prompt of an idle agent with nothing open
+	// (a CLI that loses Enters for a while after it draws its input box).
+	// Zero: one.
+	EnterRetries int
 	// EnterWhileBusy is what Enter does while the CLI is busy: "queue" (it
 	// holds the message for after the turn), "steer" (it interrupts the turn
 	// with the message) or "" (unknown, or not applicable).
@@ -347,6 +352,8 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 		p.EnterDelay, err = asDuration(v)
 	case "paste_enter_delay":
 		p.PasteEnterDelay, err = asDuration(v)
+	case "enter_retries":
+		p.EnterRetries, err = asCount(v)
 	case "enter_while_busy":
 		var s string
 		if s, err = asString(v); err == nil {

@@ -90,6 +90,10 @@ type SubmitProfile struct {
 	// PasteEnterDelay is the gap between a bracketed paste and Enter; 0 means
 	// EnterDelay (Gemini CLI needs about 700 ms, real-clis.md §5.4).
 	PasteEnterDelay time.Duration
+	// EnterRetries is how many more Enters the submit check may send, each
+	// only while our text still sits on the prompt of an idle agent with no
+	// block; 0 means 1.
+	EnterRetries int
 	// LineByLine: multi-line text, when bracketed paste is off, is typed one
 	// line at a time, each line followed by Enter (shell and custom agents).
 	// Without it such text is held ("no paste mode"), never split.

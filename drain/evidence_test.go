@@ -150,3 +150,27 @@ func TestNoRecordsScreenDecides(t *testing.T) {
 		h.stop()
 	})
 }
+
+// A CLI that loses Enters for a while (Gemini right after a resume) gets up
+// to EnterRetries more Enters, each only while our text sits on its prompt.
+func TestEnterRetriesWhileTheTextSitsOnThePrompt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		a.set(func(a *fakeAgent) { a.ignoreEnter = 3; a.profile.EnterRetries = 3 })
+		id := h.store.enqueue("a", "hello")
+		h.d.Wake()
+		h.until(12 * time.Second)
+		checkCalls(t, h.store, "Delivered", []call{{at: 7940 * ms, id: id, agent: "a", arg: "verified (Enter 4)"}})
+		if n := strings.Count(strings.Join(func() []string {
+			var out []string
+			for _, w := range a.written() {
+				out = append(out, w.data)
+			}
+			return out
+		}(), "|"), "\r"); n != 4 {
+			t.Fatalf("%d Enters, want 4", n)
+		}
+		h.stop()
+	})
+}

@@ -9,6 +9,7 @@ package drain
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -82,31 +83,37 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 	if s != signNone {
 		return s.note(), true
 	}
-	note, submitted, retry := d.unconfirmed(a, t, &landed)
-	if !retry {
-		return note, submitted
-	}
-	if err := d.sleep(ctx, d.cfg.RetryEnterAfter); err != nil {
-		return "unverified", true
-	}
-	// Things may have moved during the pause: judge again at the Enter.
-	if note, submitted, retry = d.unconfirmed(a, t, &landed); !retry {
-		return note, submitted
-	}
-	if err := d.write(ctx, a, enterKey); err != nil {
-		if ctx.Err() != nil {
+	retries := max(a.Submit().EnterRetries, 1)
+	for try := 1; ; try++ {
+		note, submitted, retry := d.unconfirmed(a, t, &landed)
+		if !retry {
+			return note, submitted
+		}
+		if err := d.sleep(ctx, d.cfg.RetryEnterAfter); err != nil {
 			return "unverified", true
 		}
-		return "", false
+		// Things may have moved during the pause: judge again at the Enter.
+		if note, submitted, retry = d.unconfirmed(a, t, &landed); !retry {
+			return note, submitted
+		}
+		if err := d.write(ctx, a, enterKey); err != nil {
+			if ctx.Err() != nil {
+				return "unverified", true
+			}
+			return "", false
+		}
+		s, err = d.watch(ctx, a, &landed)
+		switch {
+		case err != nil:
+			return "unverified", true
+		case s != signNone && try == 1:
+			return s.note() + " (second Enter)", true
+		case s != signNone:
+			return fmt.Sprintf("%s (Enter %d)", s.note(), try+1), true
+		case try >= retries:
+			return "", false
+		}
 	}
-	s, err = d.watch(ctx, a, &landed)
-	switch {
-	case err != nil:
-		return "unverified", true
-	case s == signNone:
-		return "", false
-	}
-	return s.note() + " (second Enter)", true
 }
 
 // watch looks at the agent every verifyPoll for VerifyFor and returns the

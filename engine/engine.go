@@ -262,6 +262,7 @@ func submitProfile(p configs.Profile) drain.SubmitProfile {
 	return drain.SubmitProfile{
 		EnterDelay:      p.EnterDelay.Duration,
 		PasteEnterDelay: p.PasteEnterDelay.Duration,
+		EnterRetries:    p.EnterRetries,
 		LineByLine:      p.LineByLine,
 		Unverifiable:    p.Unverifiable,
 	}

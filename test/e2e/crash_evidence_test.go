@@ -152,7 +152,6 @@ func TestCrashSuite(t *testing.T) {
 		len(all), once, len(pending), asideReceived, asideNot)
 	if b, err := os.ReadFile(filepath.Join(o.state, "office.log")); err == nil {
 		log := string(b)
-		os.WriteFile("/tmp/evx/crash-office.log", b, 0o644) // DEBUG
 		t.Logf("interrupted deliveries settled at restarts: %d by the CLI's record, %d not typed (delivered again), %d set aside",
 			strings.Count(log, "interrupted delivery settled"), strings.Count(log, "interrupted delivery will be delivered again"),
 			strings.Count(log, "interrupted delivery set aside"))
