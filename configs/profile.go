@@ -19,7 +19,7 @@ import (
 // resume, session_id, session_file, hooks, records, ready_markers, ready_settle, prompt_marker, prompt_column,
 // prompt_placeholders, prompt_between_rules, title_busy, title_idle, title_braille, busy, idle,
 // waiting, quiet, interactive, compact, clear, enter_delay,
-// paste_enter_delay, enter_retries, enter_while_busy, shell_idle, line_by_line,
+// paste_enter_delay, enter_retries, enter_after_echo, enter_while_busy, shell_idle, line_by_line,
 // unverifiable). A zero field means "none" or "the engine's default", as
 // each field says.
 type Profile struct {
@@ -134,6 +134,10 @@ type Profile struct {
 	// (a CLI that loses Enters for a while after it draws its input box).
 	// Zero: one.
 	EnterRetries int
+	// EnterAfterEcho: the Enter waits for the text to show on the prompt
+	// row, then the Enter gap again (a CLI that reads text and Enter in one
+	// batch takes the Enter as a newline).
+	EnterAfterEcho bool
 	// EnterWhileBusy is what Enter does while the CLI is busy: "queue" (it
 	// holds the message for after the turn), "steer" (it interrupts the turn
 	// with the message) or "" (unknown, or not applicable).
@@ -354,6 +358,8 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 		p.PasteEnterDelay, err = asDuration(v)
 	case "enter_retries":
 		p.EnterRetries, err = asCount(v)
+	case "enter_after_echo":
+		p.EnterAfterEcho, err = asBool(v)
 	case "enter_while_busy":
 		var s string
 		if s, err = asString(v); err == nil {

@@ -105,7 +105,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		d.settleDelivered(ack, log, name, m.ID, evidenceNote(note, src, true, true))
 		return
 	} else if ok && d.cfg.Evidence != nil {
-		if keeps && d.noRecord(ctx, ack, log, name, a, m, t) {
+		if keeps && d.noRecord(ctx, ack, log, name, a, m, t, typing) {
 			return
 		}
 		note = evidenceNote(note, "", false, keeps)

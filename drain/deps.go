@@ -94,6 +94,11 @@ type SubmitProfile struct {
 	// only while our text still sits on the prompt of an idle agent with no
 	// block; 0 means 1.
 	EnterRetries int
+	// EnterAfterEcho: the Enter waits (up to 3 s) for the text to show on
+	// the prompt row, then the gap once more: a CLI that reads the text and
+	// the Enter in one batch takes the Enter as a newline (Gemini while it
+	// resumes a conversation under load).
+	EnterAfterEcho bool
 	// LineByLine: multi-line text, when bracketed paste is off, is typed one
 	// line at a time, each line followed by Enter (shell and custom agents).
 	// Without it such text is held ("no paste mode"), never split.

@@ -174,3 +174,21 @@ func TestEnterRetriesWhileTheTextSitsOnThePrompt(t *testing.T) {
 		h.stop()
 	})
 }
+
+// With EnterAfterEcho the Enter waits for the text to show on the prompt
+// row (bounded): a CLI that has not read it yet would read both at once.
+func TestEnterWaitsForTheEcho(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		a := h.agent("a")
+		a.set(func(a *fakeAgent) { a.ignoreText = 1; a.profile.EnterAfterEcho = true })
+		h.store.enqueue("a", "hello")
+		h.d.Wake()
+		h.until(4 * time.Second)
+		w := a.written()
+		if len(w) < 2 || w[0].data != "hello" || w[1].data != "\r" || w[1].at < 3340*ms {
+			t.Fatalf("writes %+v: the Enter did not wait for the echo", w)
+		}
+		h.stop()
+	})
+}

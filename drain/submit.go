@@ -134,7 +134,7 @@ func (d *Drainer) line(ctx context.Context, a Agent, t typing, text string, gap 
 			// Part of the text may be on the prompt (a write cut short).
 			return partial(err), false, err
 		}
-		if err := d.sleep(ctx, gap); err != nil {
+		if err := d.gapBeforeEnter(ctx, a, gap); err != nil {
 			return true, false, err
 		}
 		// The person may have typed in the gap: an Enter now would submit

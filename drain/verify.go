@@ -293,7 +293,7 @@ var errNoRecord = errors.New("the agent did not take the text: its records do no
 // after the cooldown. It returns false, settling nothing, when the agent is
 // busy (it may have queued the text, to record it later) or its prompt row
 // cannot be read: the delivery then counts, noted "unverified".
-func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing) bool {
+func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing, since time.Time) bool {
 	log.Warn("the screen showed a submit but the CLI's records do not show the text", "text", preview(t.text))
 	if a.Status() == automation.StatusBusy {
 		return false
@@ -303,6 +303,15 @@ func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name stri
 	case !ok:
 		return false
 	case onRow(row, t.probe):
+		// Our text still sits there: the Enter became a newline or was
+		// lost. One more Enter, under the same rule as the submit check's.
+		if a.Status() == automation.StatusIdle && a.Block(d.cfg.Clock.Now()) == automation.BlockNone &&
+			d.write(ctx, a, enterKey) == nil {
+			if src, found, _ := d.confirm(ctx, name, t, since, true); found {
+				d.settleDelivered(ack, log, name, m.ID, "verified (an Enter after no record); evidence="+src)
+				return true
+			}
+		}
 		d.notSubmitted(ack, log, name, a, m, t)
 	case !automation.PromptRowHasText(row):
 		d.writeFailed(ctx, ack, log, name, a, m, t, false, errNoRecord)
@@ -310,4 +319,40 @@ func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name stri
 		return false
 	}
 	return true
+}
+
+// echoWait bounds how long an Enter waits for its text to show on the prompt
+// row (SubmitProfile.EnterAfterEcho); echoPoll is how often it looks.
+const (
+	echoWait = 3 * time.Second
+	echoPoll = 50 * time.Millisecond
+)
+
+// gapBeforeEnter waits gap after the text. With EnterAfterEcho it then
+// waits, up to echoWait, for the prompt row to show text (the CLI has read
+// ours), and when that took longer than the gap, the gap once more from
+// there, so the Enter never reaches the CLI in the same read as the text.
+func (d *Drainer) gapBeforeEnter(ctx context.Context, a Agent, gap time.Duration) error {
+	if err := d.sleep(ctx, gap); err != nil {
+		return err
+	}
+	if !a.Submit().EnterAfterEcho {
+		return nil
+	}
+	deadline := d.cfg.Clock.Now().Add(echoWait)
+	for waited := false; ; waited = true {
+		row, ok := a.Prompt()
+		if !ok || automation.PromptRowHasText(row) {
+			if waited {
+				return d.sleep(ctx, gap)
+			}
+			return nil
+		}
+		if !d.cfg.Clock.Now().Before(deadline) {
+			return nil
+		}
+		if err := d.sleep(ctx, echoPoll); err != nil {
+			return err
+		}
+	}
 }

@@ -263,6 +263,7 @@ func submitProfile(p configs.Profile) drain.SubmitProfile {
 		EnterDelay:      p.EnterDelay.Duration,
 		PasteEnterDelay: p.PasteEnterDelay.Duration,
 		EnterRetries:    p.EnterRetries,
+		EnterAfterEcho:  p.EnterAfterEcho,
 		LineByLine:      p.LineByLine,
 		Unverifiable:    p.Unverifiable,
 	}
