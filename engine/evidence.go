@@ -61,15 +61,43 @@ func (e *Engine) locator(a *Agent) records.Locator {
 	return loc
 }
 
-// readRecords returns a's recorded prompts and replies. For a CLI with a
-// hook log, only the hook log is read when quick is set (it is small and
-// written first); the transcript as well otherwise.
-func (e *Engine) readRecords(a *Agent, quick bool) ([]records.Entry, error) {
+// recentTail is how much of a record file's end a look for a prompt just
+// typed reads (it is polled while a delivery is checked).
+const recentTail = 512 << 10
+
+// What readRecords reads.
+type readMode int
+
+const (
+	// readHooks: the hook log alone (small, and written first), else as
+	// readRecent.
+	readHooks readMode = iota
+	// readRecent: the recent end of each record (a look for a prompt just
+	// typed).
+	readRecent
+	// readAll: up to records.MaxRead of each.
+	readAll
+)
+
+// readRecords returns a's recorded prompts and replies.
+func (e *Engine) readRecords(a *Agent, mode readMode) ([]records.Entry, error) {
 	loc := e.locator(a)
-	if quick && loc.HookLog != "" {
+	if mode == readHooks && loc.HookLog != "" {
 		return records.HookEntries(loc.HookLog)
 	}
+	if mode != readAll {
+		loc.Tail = recentTail
+	}
 	return records.Read(loc)
+}
+
+// lookModes is how a look for a just-typed prompt reads a's records: the hook
+// log first when there is one.
+func (e *Engine) lookModes(a *Agent) []readMode {
+	if e.locator(a).HookLog != "" {
+		return []readMode{readHooks, readRecent}
+	}
+	return []readMode{readRecent}
 }
 
 // evidence is drain.Evidence over the engine's agents.
@@ -98,8 +126,8 @@ func (v *evidence) Keeps(agent string) (keeps, proven bool) {
 	if t == a.Term {
 		return true, true
 	}
-	for _, quick := range []bool{true, false} {
-		es, err := v.e.readRecords(a, quick)
+	for _, mode := range v.e.lookModes(a) {
+		es, err := v.e.readRecords(a, mode)
 		if err != nil {
 			return true, false
 		}
@@ -126,8 +154,8 @@ func (v *evidence) Received(_ context.Context, agent, text string, since time.Ti
 	if !ok || a.Profile.Records == "" {
 		return "", false, nil
 	}
-	for _, quick := range []bool{true, false} {
-		es, err := v.e.readRecords(a, quick)
+	for _, mode := range v.e.lookModes(a) {
+		es, err := v.e.readRecords(a, mode)
 		if err != nil {
 			return "", false, err
 		}
@@ -136,9 +164,6 @@ func (v *evidence) Received(_ context.Context, agent, text string, since time.Ti
 				v.prove(agent, a.Term)
 			}
 			return en.Source, true, nil
-		}
-		if v.e.locator(a).HookLog == "" {
-			break
 		}
 	}
 	return "", false, nil
@@ -158,7 +183,7 @@ func (e *Engine) recoverInterrupted(ctx context.Context) error {
 		case a.Profile.Records == "":
 			return queue.Verdict{Settle: queue.SettleAside, Evidence: queue.EvidenceUnknown + " (its CLI keeps no record office reads)"}
 		}
-		es, err := e.readRecords(a, false)
+		es, err := e.readRecords(a, readAll)
 		if err != nil {
 			e.log.Warn("reading an agent's records to settle an interrupted delivery", "agent", m.Agent, "msg", m.ID, "err", err)
 			return queue.Verdict{Settle: queue.SettleAside, Evidence: queue.EvidenceUnknown + " (its records could not be read: " + err.Error() + ")"}
@@ -235,7 +260,7 @@ func (e *Engine) lastReply(a *Agent, since time.Time) string {
 	if a.Profile.Records != "" {
 		deadline := time.Now().Add(replyWait)
 		for {
-			es, err := e.readRecords(a, false)
+			es, err := e.readRecords(a, readAll)
 			if err != nil {
 				e.log.Warn("reading the agent's records for its reply", "agent", a.Config.Name, "err", err)
 				break

@@ -120,7 +120,7 @@ func AppendHook(path string, r HookRecord) error {
 func ReadHooks(path string) ([]HookRecord, error) {
 	var out []HookRecord
 	for _, p := range []string{path + ".1", path} {
-		b, err := tail(p)
+		b, err := tail(p, 0)
 		if err != nil {
 			return nil, err
 		}

@@ -26,6 +26,9 @@ type Locator struct {
 	Dir string
 	// HookLog is the agent's hook log (Claude); "" for none.
 	HookLog string
+	// Tail bounds how much of the end of each record file is read; 0 means
+	// MaxRead. A look for a prompt just typed needs only the recent end.
+	Tail int64
 }
 
 // Read returns the agent's recorded prompts and replies, oldest first: for
@@ -55,7 +58,7 @@ func Read(loc Locator) ([]Entry, error) {
 			transcript = claudeTranscript(loc)
 		}
 		if transcript != "" {
-			es, err := readLines(transcript, claudeLine)
+			es, err := readLines(transcript, loc.Tail, claudeLine)
 			if err != nil {
 				return nil, err
 			}
@@ -67,20 +70,23 @@ func Read(loc Locator) ([]Entry, error) {
 		if f == "" {
 			return nil, nil
 		}
-		return readLines(f, codexLine)
+		return readLines(f, loc.Tail, codexLine)
 	case KindGemini:
 		f := geminiChat(loc)
 		if f == "" {
 			return nil, nil
 		}
-		return readGemini(f)
+		return readGemini(f, loc.Tail)
 	}
 	return nil, fmt.Errorf("records: unknown record kind %q (known: %s)", loc.Kind, strings.Join(Kinds(), ", "))
 }
 
-// tail reads at most MaxRead bytes from the end of path, dropping a first
-// line cut in the middle. A missing file is (nil, nil).
-func tail(path string) ([]byte, error) {
+// tail reads at most max bytes (0: MaxRead) from the end of path, dropping
+// a first line cut in the middle. A missing file is (nil, nil).
+func tail(path string, max int64) ([]byte, error) {
+	if max <= 0 || max > MaxRead {
+		max = MaxRead
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -94,10 +100,10 @@ func tail(path string) ([]byte, error) {
 		return nil, fmt.Errorf("records: %w", err)
 	}
 	off := int64(0)
-	if fi.Size() > MaxRead {
-		off = fi.Size() - MaxRead
+	if fi.Size() > max {
+		off = fi.Size() - max
 	}
-	b, err := io.ReadAll(io.NewSectionReader(f, off, MaxRead))
+	b, err := io.ReadAll(io.NewSectionReader(f, off, max))
 	if err != nil {
 		return nil, fmt.Errorf("records: read %s: %w", path, err)
 	}
@@ -111,10 +117,10 @@ func tail(path string) ([]byte, error) {
 	return b, nil
 }
 
-// readLines parses each JSON line of path's tail with parse (a line it
+// readLines parses each JSON line of path's tail (max bytes) with parse (a line it
 // cannot use gives nothing).
-func readLines(path string, parse func([]byte) []Entry) ([]Entry, error) {
-	b, err := tail(path)
+func readLines(path string, max int64, parse func([]byte) []Entry) ([]Entry, error) {
+	b, err := tail(path, max)
 	if err != nil {
 		return nil, err
 	}
@@ -354,8 +360,8 @@ func (m geminiMessage) entry() (Entry, bool) {
 // readGemini reads a chat record: a header line, message lines, and "$set"
 // lines that replace the whole message list (written when a session is
 // resumed) or other fields.
-func readGemini(path string) ([]Entry, error) {
-	b, err := tail(path)
+func readGemini(path string, max int64) ([]Entry, error) {
+	b, err := tail(path, max)
 	if err != nil {
 		return nil, err
 	}
