@@ -31,7 +31,7 @@ const (
 	// PreviewBytes is the size of the preview of a long body.
 	PreviewBytes = 2 * 1024
 	// MaxBodyBytes is the largest body Send accepts (stored whole).
-	MaxBodyBytes = 1 << 20
+	MaxBodyBytes = queue.MaxBody
 	// Retention: delivered items and finished mail older than this are
 	// deleted; undelivered items older than this become dead letters.
 	Retention = 7 * 24 * time.Hour

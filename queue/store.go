@@ -404,7 +404,9 @@ INSERT INTO meta (k, v) VALUES ('rev', 0), ('floor_paused', 0);
 ALTER TABLE messages ADD COLUMN in_flight   INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;
 `,
-		// 3: delivery evidence. writing: when typing began (0: no byte of
+		// 3: idempotent sends (keys.go).
+		keysSchema,
+		// 4: delivery evidence. writing: when typing began (0: no byte of
 		// this attempt was written, so a stop proves it was not typed);
 		// entered: when its Enter was about to be written (0: a stop proves
 		// it was never submitted);
