@@ -192,3 +192,19 @@ func TestEnterWaitsForTheEcho(t *testing.T) {
 		h.stop()
 	})
 }
+
+// A slash command is run, not recorded as a prompt: records are no evidence.
+func TestSlashCommandNeedsNoRecord(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ev := &fakeEvidence{keeps: true, proven: true}
+		h := evidenceHarness(t, ev)
+		id := h.store.enqueue("a", "/compact")
+		h.d.Wake()
+		h.until(2 * time.Second)
+		checkCalls(t, h.store, "Delivered", []call{{at: 440 * ms, id: id, agent: "a", arg: "verified; evidence=screen"}})
+		if ev.reads != 0 {
+			t.Fatalf("records read %d times for a slash command", ev.reads)
+		}
+		h.stop()
+	})
+}

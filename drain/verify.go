@@ -227,14 +227,15 @@ const evidenceAfterNoSubmit = time.Second
 const evidenceUnproven = 500 * time.Millisecond
 
 // confirm checks a typed delivery against the agent's own records. keeps is
-// false when the agent keeps none, or they were not seen to record this run
-// of the agent yet (the screen's verdict stands). Otherwise it waits up to
+// false when the agent keeps none, they were not seen to record this run of
+// the agent yet, or the text is a slash command (the screen's verdict
+// stands). Otherwise it waits up to
 // Config.EvidenceFor (evidenceAfterNoSubmit when the screen saw no submit)
 // for a record of t's text dated at or after since, and returns the record's
 // source. A record found is taken whatever keeps says.
 func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time.Time, screenOK bool) (source string, found, keeps bool) {
 	ev := d.cfg.Evidence
-	if ev == nil || t.mode == modeLines {
+	if ev == nil || t.mode == modeLines || isCommand(t.text) {
 		return "", false, false
 	}
 	has, proven := ev.Keeps(name)
@@ -267,6 +268,11 @@ func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time
 		}
 	}
 }
+
+// isCommand reports whether text is a slash command (/compact, /model ...):
+// the CLI runs it instead of recording it as a prompt, so its records are no
+// evidence either way.
+func isCommand(text string) bool { return strings.HasPrefix(text, "/") }
 
 // evidenceNote is the delivery note once the records were looked at: the
 // screen's note, then which evidence decided.
