@@ -100,8 +100,8 @@ func TestBusyWithoutRecordIsUnverified(t *testing.T) {
 	})
 }
 
-// Records not yet seen to work for this run of the agent: a short look,
-// then the screen decides.
+// Records not yet seen to work for this run of the agent: one look, then
+// the screen decides.
 func TestUnprovenRecordsLeaveItToTheScreen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ev := &fakeEvidence{keeps: true}
@@ -109,7 +109,10 @@ func TestUnprovenRecordsLeaveItToTheScreen(t *testing.T) {
 		id := h.store.enqueue("a", "hello")
 		h.d.Wake()
 		h.until(2 * time.Second)
-		checkCalls(t, h.store, "Delivered", []call{{at: 940 * ms, id: id, agent: "a", arg: "verified; evidence=screen"}})
+		checkCalls(t, h.store, "Delivered", []call{{at: 440 * ms, id: id, agent: "a", arg: "verified; evidence=screen"}})
+		if ev.reads != 1 {
+			t.Fatalf("records read %d times, want one look", ev.reads)
+		}
 		h.stop()
 	})
 }

@@ -223,8 +223,10 @@ const evidencePoll = 100 * time.Millisecond
 const evidenceAfterNoSubmit = time.Second
 
 // evidenceUnproven is how long the records of an agent whose records were
-// not yet seen to work are watched after a submit the screen confirmed.
-const evidenceUnproven = 500 * time.Millisecond
+// not yet seen to work are watched after a submit the screen confirmed: one
+// look, no wait (the screen decides; the next delivery finds them proven
+// once the CLI has recorded a prompt of this run).
+const evidenceUnproven = 0
 
 // confirm checks a typed delivery against the agent's own records. keeps is
 // false when the agent keeps none, they were not seen to record this run of
