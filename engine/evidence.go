@@ -268,7 +268,9 @@ func (e *Engine) lastReply(a *Agent, since time.Time) string {
 			if r, ok := records.LastReply(es, since); ok {
 				return boundReply(r.Text)
 			}
-			if time.Now().After(deadline) {
+			// Wait for the reply only from records that recorded this turn's
+			// prompt: others may never have one.
+			if !recordedSince(es, since) || time.Now().After(deadline) {
 				break
 			}
 			time.Sleep(100 * time.Millisecond)
@@ -278,6 +280,16 @@ func (e *Engine) lastReply(a *Agent, since time.Time) string {
 		return ""
 	}
 	return inbox.LastLines(ReplyRegion(a.Term.Text(), a.Profile), resultLines, resultBytes)
+}
+
+// recordedSince reports whether es has a prompt recorded at or after since.
+func recordedSince(es []records.Entry, since time.Time) bool {
+	for _, en := range es {
+		if en.Role == records.RoleUser && !en.At.Before(since.Add(-records.Skew)) {
+			return true
+		}
+	}
+	return false
 }
 
 // boundReply keeps the end of a long reply within resultBytes (its last
@@ -297,7 +309,8 @@ func boundReply(s string) string {
 // ReplyRegion is the reply part of screen text, without the CLI's chrome:
 // everything from the rule or box edge above the prompt row down (the input
 // box, its footer and hints) is cut, and so is everything up to the end of
-// the last prompt echoed above it, and every line that carries one of the
+// the last prompt echoed above it (its marker line and the blank and
+// indented lines after it), and every line that carries one of the
 // profile's ready, idle or busy patterns or placeholders, or is only a rule.
 // A profile without a prompt marker gives the screen less those lines.
 func ReplyRegion(screen string, p configs.Profile) string {
@@ -315,13 +328,15 @@ func ReplyRegion(screen string, p configs.Profile) string {
 			break
 		}
 		// The reply follows the last prompt echoed in the transcript (the
-		// same marker), after the blank line that ends the prompt's block.
+		// same marker): its block goes on over blank and indented lines
+		// (the prompt's own further lines), up to the first line that
+		// starts at the left edge.
 		for k := len(lines) - 1; k >= 0; k-- {
 			if !isPromptRow(lines[k], p) {
 				continue
 			}
 			j := k + 1
-			for j < len(lines) && strings.TrimSpace(lines[j]) != "" {
+			for j < len(lines) && (strings.TrimSpace(lines[j]) == "" || strings.HasPrefix(lines[j], " ")) {
 				j++
 			}
 			lines = lines[j:]

@@ -25,6 +25,8 @@ func TestReplyRegionDropsTheChrome(t *testing.T) {
 		"",
 		"❯ summarise the parser, a long request that",
 		"  wraps onto a second row",
+		"  ",
+		"  and has a paragraph of its own",
 		"",
 		"● The parser is done.",
 		"  Two tests remain.",

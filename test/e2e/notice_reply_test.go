@@ -19,10 +19,14 @@ func TestParentNoticeCarriesTheChildsReply(t *testing.T) {
 	o.startServe()
 	o.mustAs("lead", "mail", "send", "--to", "hooked", "--title", "job", "summarise the parser")
 	o.mustAs("lead", "mail", "send", "--to", "plain", "--title", "job", "summarise the lexer")
+	// notice returns the inbox item about child (one delivery may carry
+	// both notices).
 	notice := func(child string) string {
 		for _, p := range o.prompts("lead") {
-			if strings.Contains(p, `(actor_id: `+child+`)`) {
-				return p
+			for item := range strings.SplitSeq(p, "</actor-notification>") {
+				if strings.Contains(item, `(actor_id: `+child+`)`) {
+					return item
+				}
 			}
 		}
 		return ""
@@ -34,7 +38,7 @@ func TestParentNoticeCarriesTheChildsReply(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s's notice has no result:\n%s", child, n)
 		}
-		for _, chrome := range []string{"? for shortcuts", "❯", "────", "esc to interrupt"} {
+		for _, chrome := range []string{"? for shortcuts", "❯", "────", "esc to interrupt", "<inbox", "You have mail"} {
 			if strings.Contains(result, chrome) {
 				t.Errorf("%s's notice carries the screen's chrome %q:\n%s", child, chrome, n)
 			}
@@ -54,6 +58,6 @@ func TestParentNoticeCarriesTheChildsReply(t *testing.T) {
 		}
 	}
 	if want := "reply: " + reply; reply == "" || hooked != want {
-		t.Errorf("hooked result %q, want the Stop hook's reply %q", hooked, want)
+		t.Errorf("hooked result %q, want the Stop hook's reply %q\n%q", hooked, want, o.prompts("lead"))
 	}
 }
