@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -45,6 +46,10 @@ func (e *Engine) locator(a *Agent) records.Locator {
 		Home:      agentHome(e.opts.HostEnv, a),
 		SessionID: rec.SessionID,
 		Dir:       rec.Dir,
+	}
+	if loc.Dir == "" {
+		// No cwd in the office file: the agent runs in the office's own.
+		loc.Dir, _ = os.Getwd()
 	}
 	if v, ok := a.Config.Env["CODEX_HOME"]; ok {
 		loc.CodexHome = v
