@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -12,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"office/engine"
+	"office/queue"
 )
 
 // The crash suite (issue 15): `office serve` is killed with SIGKILL at random
@@ -179,4 +183,54 @@ func (o *office) personNotices() []string {
 		bodies[i] = it.Body
 	}
 	return bodies
+}
+
+// A message the last stop left being typed, whose Enter had begun and that
+// the agent's records do not show, is set aside: `office queue` says so and
+// what is known, the rest of the queue is delivered, and the person's
+// release types it once.
+func TestSetAsideMessageInTheQueue(t *testing.T) {
+	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "100ms", "--hook-evidence"}})
+	o.must("queue") // create the store and register the agent
+	aside, err := strconv.ParseInt(o.send("a", "being typed when the office died"), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.send("a", "queued behind it")
+	s, err := queue.Open(filepath.Join(o.state, engine.StoreFile), queue.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, step := range []func(context.Context, int64) error{
+		func(ctx context.Context, id int64) error { _, err := s.Attempt(ctx, id); return err },
+		s.Writing, s.Entering,
+	} {
+		if err := step(ctx, aside); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+
+	o.startServe()
+	o.waitFor(20*time.Second, "the message behind it delivered", func() bool {
+		return contains(o.prompts("a"), "queued behind it") && len(o.queue()) == 1
+	})
+	q := o.queue()
+	if len(q) != 1 || q[0].ID != aside || q[0].Held != "set aside" || !strings.Contains(q[0].Evidence, "do not show it") {
+		t.Fatalf("queue --json: %+v", q)
+	}
+	if out := o.must("queue"); !strings.Contains(out, "set aside (typing had begun") {
+		t.Fatalf("office queue:\n%s", out)
+	}
+	if !strings.Contains(strings.Join(o.personNotices(), "\n"), fmt.Sprintf("Message %d for a was set aside", aside)) {
+		t.Fatal("no notice to the person names the set-aside message")
+	}
+	o.must("queue", "release", strconv.FormatInt(aside, 10))
+	o.waitFor(20*time.Second, "the released message delivered", func() bool {
+		return contains(o.prompts("a"), "being typed when the office died")
+	})
+	if n := len(o.prompts("a")); n != 2 {
+		t.Fatalf("%d prompts, want 2: %q", n, o.prompts("a"))
+	}
 }
