@@ -55,6 +55,9 @@ type typing struct {
 	// id is the queue message typed: each Enter submits it (the turn it
 	// starts carries it as its cause).
 	id int64
+	// entering, if set, is called before each Enter is written; an error
+	// stops the submit before the Enter (the text stays on the prompt).
+	entering func() error
 }
 
 // plan sanitizes raw for agent a and chooses how to type it (gate 7). hold is
@@ -128,7 +131,7 @@ func (d *Drainer) line(ctx context.Context, a Agent, t typing, text string, gap 
 			// Part of the text may be on the prompt (a write cut short).
 			return partial(err), false, err
 		}
-		if err := d.sleep(ctx, gap); err != nil {
+		if err := d.gapBeforeEnter(ctx, a, gap); err != nil {
 			return true, false, err
 		}
 		// The person may have typed in the gap: an Enter now would submit
@@ -138,6 +141,11 @@ func (d *Drainer) line(ctx context.Context, a Agent, t typing, text string, gap 
 		}
 		row, ok := a.Prompt()
 		landed = !ok || automation.PromptRowHasText(row)
+	}
+	if t.entering != nil {
+		if err := t.entering(); err != nil {
+			return text != "", landed, err
+		}
 	}
 	if err := d.enter(ctx, a, t.id); err != nil {
 		return text != "", landed, err

@@ -141,13 +141,11 @@ func Open(o Options) (e *Engine, err error) {
 	if err := e.store.EnsureAgents(context.Background(), names); err != nil {
 		return nil, fmt.Errorf("engine: register agents: %w", err)
 	}
-	if n, err := e.store.RecoverInterrupted(context.Background()); err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	} else if n > 0 {
-		log.Warn("deliveries interrupted by the last stop; held until released", "count", n)
-	}
 	dstore, pre, err := e.initInbox()
 	if err != nil {
+		return nil, err
+	}
+	if err := e.recoverInterrupted(context.Background()); err != nil {
 		return nil, err
 	}
 	e.drain = drain.New(drain.Config{
@@ -156,6 +154,7 @@ func Open(o Options) (e *Engine, err error) {
 		Preconditions: pre,
 		Notify:        e.notice,
 		Logger:        log,
+		Evidence:      newEvidence(e),
 	})
 	for _, ac := range o.Config.Agents {
 		if _, err := e.addAgent(ac); err != nil {
@@ -304,6 +303,8 @@ func submitProfile(p configs.Profile) drain.SubmitProfile {
 	return drain.SubmitProfile{
 		EnterDelay:      p.EnterDelay.Duration,
 		PasteEnterDelay: p.PasteEnterDelay.Duration,
+		EnterRetries:    p.EnterRetries,
+		EnterAfterEcho:  p.EnterAfterEcho,
 		LineByLine:      p.LineByLine,
 		Unverifiable:    p.Unverifiable,
 	}

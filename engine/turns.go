@@ -47,9 +47,7 @@ func (e *Engine) settleTurn(ctx context.Context, t inbox.EndedTurn) {
 	if end.Task != "" {
 		end.Journal = inbox.JournalPath(e.opts.StateDir, end.Task)
 	}
-	if a.Term != nil {
-		end.Result = inbox.LastLines(a.Term.Text(), inbox.ResultLines, inbox.ResultBytes)
-	}
+	end.Result = e.lastReply(a, t.Turn.Start) // the CLI's recorded reply, else the screen's reply region
 	r, err := e.inbox.svc.SettleTurn(ctx, end, e.inbox.clock.Now())
 	if err != nil && ctx.Err() == nil {
 		e.log.Error("settling a turn end (the deadline ticker settles its mail)", "agent", t.Agent, "err", err)
@@ -84,7 +82,7 @@ func (e *Engine) agentExited(ctx context.Context, name string) {
 	if code != 0 && a.Config.Parent != "" {
 		n := inbox.Notice{Kind: inbox.NoticeFailed, Desc: desc(a.Config), Agent: name,
 			Error:  fmt.Sprintf("the process exited with status %d", code),
-			Result: inbox.LastLines(a.Term.Text(), inbox.ResultLines, inbox.ResultBytes)}
+			Result: inbox.LastLines(ReplyRegion(a.Term.Text(), a.Profile), inbox.ResultLines, inbox.ResultBytes)}
 		if _, err := e.inbox.svc.NotifyParent(ctx, a.Config.Parent, n, fmt.Sprintf("exit:%s:%d", name, a.Term.Pid())); err != nil {
 			e.log.Error("notifying the parent", "agent", name, "err", err)
 		}
