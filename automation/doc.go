@@ -22,4 +22,6 @@
 //   - status.go: Deliverable, OSCStatus, StatusRules and StatusDebouncer.
 //   - judge.go: Judge, the one status judge, and its typed steps.
 //   - ready.go: readiness settle times and the boot grace.
+//   - turn.go: Turn, the turn machine (start at the submitting Enter with its
+//     explicit cause, end at busy -> idle or idle 10 s after the Enter).
 package automation

@@ -24,6 +24,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -234,4 +235,14 @@ func DecodeHookPayload(event string, payload []byte) HookArgs {
 		a.Message = m.Message
 	}
 	return a
+}
+
+// containsAny reports whether s contains one of the non-blank patterns.
+func containsAny(s string, pats []string) bool {
+	for _, p := range pats {
+		if p != "" && strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -50,7 +50,8 @@ func later(a, b time.Time) time.Time {
 // judged says what a judgment changed, for the events to emit once the
 // terminal's lock is released.
 type judged struct {
-	status, turnEnd, overdue bool
+	status, overdue bool
+	turn            automation.TurnEvent // the turn's end, if this judgment ended it
 }
 
 // emitJudged emits the events a judgment asked for.
@@ -61,9 +62,7 @@ func (t *Terminal) emitJudged(ev judged) {
 	if ev.overdue {
 		t.emit(EventBootOverdue)
 	}
-	if ev.turnEnd {
-		t.emit(EventTurnEnd)
-	}
+	t.emitTurn(ev.turn)
 }
 
 // inputsLocked gathers the judge's inputs at now from t.snap (taken by
@@ -111,8 +110,8 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 		LastOutput: lastOut,
 	}
 	t.snap.screenInputs(&in, text)
-	if !t.turnAt.IsZero() && t.turnHold && !t.turnBusy {
-		in.Turn = automation.TurnHold{Since: t.turnAt, Until: t.turnAt.Add(TurnStartGrace)}
+	if since, until, ok := t.turn.HoldWindow(); ok {
+		in.Turn = automation.TurnHold{Since: since, Until: until}
 	}
 	if b.ShellIdle && !t.exited {
 		if pg, err := foregroundPgrp(t.master); err == nil {
@@ -160,8 +159,8 @@ func (t *Terminal) wakeLocked(now time.Time) time.Time {
 		consider(at)
 	}
 	consider(t.tracker.Next(now))
-	if !t.turnAt.IsZero() {
-		consider(t.turnAt.Add(TurnStartGrace))
+	if at, ok := t.turn.GraceEnd(); ok {
+		consider(at)
 	}
 	if t.behavior.ShellIdle {
 		consider(now.Add(shellPoll))
@@ -228,15 +227,7 @@ func (t *Terminal) judgeLocked(now time.Time) judged {
 	if j.Held {
 		base = automation.StatusIdle
 	}
-	if !t.turnAt.IsZero() {
-		switch {
-		case base == automation.StatusBusy || base == automation.StatusWaiting:
-			t.turnBusy = true
-		case base == automation.StatusIdle && (t.turnBusy || now.Sub(t.turnAt) >= TurnStartGrace):
-			t.turnAt = time.Time{}
-			ev.turnEnd = true
-		}
-	}
+	ev.turn, _ = t.turn.Observe(base, now)
 	st := t.debounce.Update(j.Status, now)
 	ev.status = st != t.status
 	t.status = st
