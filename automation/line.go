@@ -284,7 +284,11 @@ func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
 		if t.officeTyped && now.Sub(t.typedAt) >= EchoGrace {
 			t.officeTyped = false
 		}
-		t.submitted = "" // the CLI took the line: the same text later is no echo
+		if t.screenText != "" && strings.HasPrefix(t.submitted, t.screenText) {
+			// The row showed the line and now is empty: the CLI took it,
+			// and the same text later is no echo.
+			t.submitted = ""
+		}
 		t.screenText, t.screenSeen, t.screenDraft = "", time.Time{}, false
 		if !t.lastTouch.IsZero() && now.Sub(t.lastTouch) < EchoGrace {
 			return
@@ -298,9 +302,11 @@ func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
 	}
 	if row != t.screenText {
 		t.screenText, t.screenSeen, t.screenDraft = row, now, false
-		// The late echo of the submitted line: no key since the Enter, no
-		// empty row since, and within the echo grace.
-		echo := row == t.submitted && t.lastKey.Equal(t.submittedAt) && now.Sub(t.submittedAt) < EchoGrace
+		// The late echo of the submitted line (or of its start, drawn in
+		// pieces): no key since the Enter, no empty row since, and within
+		// the echo grace.
+		echo := t.submitted != "" && strings.HasPrefix(t.submitted, row) && t.lastKey.Equal(t.submittedAt) &&
+			now.Sub(t.submittedAt) < EchoGrace
 		if !t.dirty && !echo {
 			// New text no keystroke explains (not the person's draft, not
 			// the late echo of the line they just submitted): until it
