@@ -302,7 +302,7 @@ func (m *model) statusLine() (left, right string, alert bool) {
 	}
 	switch {
 	case m.overlay == overlayQuit:
-		return " s: stop office and every agent (queued messages are kept) · d: detach, agents keep running · other key: neither", "", true
+		return " s: stop every agent (queue kept) · d: detach, agents keep running · else cancel", "", true
 	case m.gone != "":
 		return " " + m.gone + " · " + prefixName(m.prefix) + " s starts it again · " + prefixName(m.prefix) + " d detaches", right, true
 	case m.prefixPending:
