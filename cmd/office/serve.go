@@ -269,8 +269,8 @@ func configDiffers(g *globals, running string) string {
 	if have == "" {
 		have = "the embedded default office"
 	}
-	return fmt.Sprintf("the running office runs %s, not %s; attached to it anyway (to run %s: 'office stop', then 'office --config %s')",
-		have, want, g.config, g.config)
+	return fmt.Sprintf("--config %s differs from the running office's file (%s); attached to the running office (to run %s: 'office stop', then 'office --config %s')",
+		g.config, have, g.config, g.config)
 }
 
 // configPrefix is the prefix key the running server's office file sets
