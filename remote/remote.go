@@ -70,6 +70,7 @@ func New(s *client.Session, o Options) *Office {
 		panes: map[string]wire.Size{}, waiting: map[string]bool{},
 		input: make(chan wire.Input, inputQueue), quit: make(chan struct{})}
 	stop := s.Watch(r.change)
+	r.seed() // screens that arrived before the watch
 	go func() {
 		<-r.quit
 		stop()
@@ -155,6 +156,21 @@ func (r *Office) change(c client.Change) {
 		r.emit(ui.Change{Kind: ui.ChangeRoster})
 		if was != "" {
 			r.emit(ui.Change{Kind: ui.ChangeConnection})
+		}
+	}
+}
+
+// seed gives a generation to every screen the connection holds that has
+// none yet (it arrived before Watch): the UI copies it.
+func (r *Office) seed() {
+	c := r.s.Conn()
+	roster := c.Roster()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, a := range roster {
+		if _, ok := r.gens[a.Name]; !ok && c.Generation(a.Name) > 0 {
+			r.gen++
+			r.gens[a.Name] = r.gen
 		}
 	}
 }

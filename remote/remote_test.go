@@ -206,6 +206,32 @@ func TestRemoteShowsTheServersOfficeAndCarriesTheKeys(t *testing.T) {
 	w.until(t, "the UI told the connection ended", func() bool { _, ended := r.Gone(); return ended })
 }
 
+// TestRemoteShowsScreensThatCameBeforeIt: screens the session got before
+// the remote office watched it are shown at once (no change needed).
+func TestRemoteShowsScreensThatCameBeforeIt(t *testing.T) {
+	_, state := startEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := client.Open(ctx, client.Local(state), client.Options{Client: "test", Screens: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for s.Conn().Generation("a") == 0 || s.Conn().Generation("x") == 0 {
+		select {
+		case <-s.Conn().Changed():
+		case <-ctx.Done():
+			t.Fatal("no screens")
+		}
+	}
+	r := remote.New(s, remote.Options{})
+	defer r.Close()
+	var snap ui.Screen
+	if !r.Screen("x", &snap) || !strings.Contains(snap.Text(), "waiting") {
+		t.Fatalf("x's screen is not shown until it changes: %q", snap.Text())
+	}
+}
+
 // cuttable is the local transport with a switch: off, it closes the
 // connection it made and refuses to dial (a server that died).
 type cuttable struct {
