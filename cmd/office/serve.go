@@ -201,8 +201,13 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 			}
 		}
 		ro.Start = func(ctx context.Context) error { return startServer(ctx, e, g, io.Discard) }
-	} else if sess, err = client.Open(ctx, tr, uiClient); err != nil {
-		return fmt.Errorf("attach: %w", err)
+	} else {
+		if sess, err = client.Open(ctx, tr, uiClient); err != nil {
+			return fmt.Errorf("attach: %w", err)
+		}
+		// The far side's bridge starts the server when none runs (--start):
+		// starting it again is dialling again.
+		ro.Start = func(context.Context) error { return nil }
 	}
 	defer sess.Close()
 	office := remote.New(sess, ro)

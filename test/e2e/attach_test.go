@@ -205,6 +205,22 @@ func TestAttachWarnsWhenTheConfigDiffers(t *testing.T) {
 	}
 }
 
+// TestAttachStdioStartsTheServer: the far side of `attach --ssh` starts the
+// server in the background when none runs, then bridges.
+func TestAttachStdioStartsTheServer(t *testing.T) {
+	t.Parallel()
+	o, _ := shellAndTicker(t)
+	if _, _, code := o.run("", "attach", "--stdio"); code != 1 {
+		t.Fatalf("attach --stdio with no server: exit %d, want 1", code)
+	}
+	if _, errOut, code := o.run("", "attach", "--stdio", "--start"); code != 0 {
+		t.Fatalf("attach --stdio --start: exit %d: %s", code, errOut)
+	}
+	if st, ok := o.status(); !ok || len(st) != 2 {
+		t.Fatalf("no server after attach --stdio --start: %+v", st)
+	}
+}
+
 // TestAttachOverSSHSurvivesKillingSSH: `office attach --ssh` through a real
 // sshd on loopback runs the UI here; killing its ssh reconnects, and keys
 // still reach the far side's agent.
