@@ -182,11 +182,7 @@ func (r *Office) lost() {
 		r.mu.Unlock()
 		return
 	}
-	why := "lost the connection"
-	if err := r.s.Conn().Err(); err != nil {
-		why = err.Error()
-	}
-	r.gone = fmt.Sprintf("%s is gone (%s); reconnecting", r.o.Where, why)
+	r.gone = r.o.Where + " is gone; reconnecting"
 	r.mu.Unlock()
 	r.emit(ui.Change{Kind: ui.ChangeConnection})
 }

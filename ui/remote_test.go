@@ -106,9 +106,9 @@ func TestDetachLeavesTheOfficeRunning(t *testing.T) {
 func TestServerGoneIsSaidAndCanBeStarted(t *testing.T) {
 	h, r := newRemoteHarness(t, "a")
 	h.size(120, 24)
-	r.gone = "the office's server is gone (EOF); reconnecting"
+	r.gone = "the office's server is gone; reconnecting"
 	h.changed()
-	if !strings.Contains(h.text(), "the office's server is gone (EOF); reconnecting · Ctrl-] s starts it again") {
+	if !strings.Contains(h.text(), "the office's server is gone; reconnecting · Ctrl-] s starts it again") {
 		t.Fatalf("no word of the lost server:\n%s", h.text())
 	}
 	h.keys("\x1ds")

@@ -168,7 +168,10 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 	if err != nil {
 		return err
 	}
-	ro := remote.Options{Where: "the office's server on " + tr.String()}
+	ro := remote.Options{Where: "the office's server"}
+	if rf.host != "" {
+		ro.Where += " on " + rf.host
+	}
 	var sess *client.Session
 	if rf.host == "" {
 		dir, err := stateDir(g, e)

@@ -266,3 +266,32 @@ func TestAttachOverSSHSurvivesKillingSSH(t *testing.T) {
 		t.Fatal("detaching over ssh lost the draft")
 	}
 }
+
+// TestAttachSaysTheServerDiedAndStartsIt: a server killed under its window
+// is reported there; prefix s starts it again and the panes come back.
+func TestAttachSaysTheServerDiedAndStartsIt(t *testing.T) {
+	t.Parallel()
+	o, tm := shellAndTicker(t)
+	w := o.openWin(tm, "crash", nil)
+	o.waitFor(30*time.Second, "ticks on screen", func() bool { return maxTick(w.screen()) > 0 })
+	server := o.serverPid()
+	if err := syscall.Kill(server, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	o.waitFor(10*time.Second, "the window saying the server is gone", func() bool {
+		return strings.Contains(w.screen(), "is gone") && strings.Contains(w.screen(), "s starts it again")
+	})
+	w.key("C-]")
+	w.keys("s")
+	o.waitFor(30*time.Second, "a new server and its ticks in the same window", func() bool {
+		s := w.screen()
+		st, ok := o.status()
+		return ok && len(st) == 2 && !strings.Contains(s, "is gone") && strings.Contains(s, "tick 1")
+	})
+	if p := o.serverPid(); p == server || !alive(p) {
+		t.Fatalf("server pid %d after the restart (was %d)", p, server)
+	}
+	if !w.open() {
+		t.Fatal("the window closed")
+	}
+}
