@@ -18,6 +18,7 @@ import (
 	"office/drain"
 	"office/pool"
 	"office/queue"
+	"office/wire"
 )
 
 // Options configure an engine. Config and StateDir are required.
@@ -41,6 +42,9 @@ type Options struct {
 	// OnNotice, if set, receives the drain's notices (drops, typed but not
 	// submitted); it must not block.
 	OnNotice func(drain.Notice)
+	// WatchEvery is how often Run checks the store and the socket (see
+	// watch.go); zero means DefaultWatchEvery.
+	WatchEvery time.Duration
 }
 
 // Agent is one configured agent as the engine runs it.
@@ -57,16 +61,27 @@ type Agent struct {
 
 // Engine is one running office. Its methods are safe for concurrent use.
 type Engine struct {
+	// failure is why Run stopped by itself (the store was lost), for the
+	// clients' goodbye.
+	failure atomic.Pointer[error]
+
 	opts  Options
 	log   *slog.Logger
 	lock  *os.File
 	store *queue.Store
-	ln    net.Listener
+	ln    net.Listener // guarded by lnMu once the engine runs
 	drain *drain.Drainer
 	ops   map[string]opFunc
 	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
 
 	srv atomic.Pointer[server] // the clients' side (engine/server.go)
+
+	// lnMu guards ln, sockID and closingSocket: the watcher replaces a
+	// removed socket (watch.go).
+	lnMu          sync.Mutex
+	sockID        socketID
+	closingSocket bool
+	watchNow      chan struct{} // capacity 1: a poke asks for a check
 
 	hookOnce  sync.Once
 	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
@@ -112,15 +127,15 @@ func Open(o Options) (e *Engine, err error) {
 	}
 	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}, stopped: make(chan struct{})}
 	e.registerOps()
+	e.registerWatchOps()
+	opened := e // `return nil, err` below sets e to nil before this runs
 	defer func() {
 		if err != nil {
-			e.Close()
-			e = nil
+			opened.Close()
 		}
 	}()
-	e.store, err = queue.Open(filepath.Join(o.StateDir, StoreFile), queue.Options{CompactVerbs: compactVerbs(o.Config)})
-	if err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
+	if err := e.openStore(); err != nil {
+		return nil, err
 	}
 	names := make([]string, 0, len(o.Config.Agents))
 	for _, a := range o.Config.Agents {
@@ -150,7 +165,7 @@ func Open(o Options) (e *Engine, err error) {
 			return nil, err
 		}
 	}
-	e.ln, err = listen(o.StateDir)
+	e.ln, e.sockID, err = listen(o.StateDir)
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +174,25 @@ func Open(o Options) (e *Engine, err error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// openStore opens the store and checks it whole (PRAGMA quick_check): a
+// damaged file is refused with what to do about it.
+func (e *Engine) openStore() error {
+	path := filepath.Join(e.opts.StateDir, StoreFile)
+	s, err := queue.Open(path, queue.Options{CompactVerbs: compactVerbs(e.opts.Config)})
+	if err == nil {
+		e.store = s
+		err = s.QuickCheck(context.Background())
+	}
+	if errors.Is(err, queue.ErrCorrupt) {
+		return fmt.Errorf("engine: %w; office will not use it. Move it aside (with %s-wal and %s-shm, if present), "+
+			"restore a copy if you have one, and start office again (it makes a new, empty store)", err, path, path)
+	}
+	if err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	return nil
 }
 
 // compactVerbs collects every profile's compaction verbs for the store's
@@ -224,7 +258,10 @@ func (e *Engine) spawn(a *Agent) {
 		e.log.Error("agent not started", "agent", a.Config.Name, "err", err)
 		return
 	}
-	env := append(AgentEnv(e.opts.HostEnv, a.Profile, a.Config, e.opts.StateDir, e.opts.Bin), extraEnv...)
+	ac := a.Config
+	ssh := e.opts.Config.SSHAgentFor(ac)
+	ac.SSHAgent = &ssh
+	env := append(AgentEnv(e.opts.HostEnv, a.Profile, ac, e.opts.StateDir, e.opts.Bin), extraEnv...)
 	t, err := pool.Start(pool.Options{
 		Name:     a.Config.Name,
 		Argv:     argv,
@@ -305,11 +342,19 @@ func (e *Engine) notice(n drain.Notice) {
 	}
 }
 
-// Run serves the drain until ctx ends. It returns ctx's error.
+// Run serves the drain until ctx ends. It returns ctx's error, or an error
+// wrapping ErrStoreLost when the store was deleted or replaced under it (it
+// stops within WatchEvery, or at the next poke).
 func (e *Engine) Run(ctx context.Context) error {
 	e.log.Info("engine running", "state", e.opts.StateDir, "agents", len(e.Agents()))
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var bg sync.WaitGroup
-	bg.Add(2)
+	bg.Add(3)
+	go func() {
+		defer bg.Done()
+		e.watch(ctx, stop)
+	}()
 	go func() {
 		defer bg.Done()
 		e.runInbox(ctx)
@@ -320,6 +365,10 @@ func (e *Engine) Run(ctx context.Context) error {
 	}()
 	err := e.drain.Run(ctx)
 	bg.Wait()
+	if lost := lostStore(ctx); lost != nil {
+		e.failure.Store(&lost) // the clients' goodbye says why
+		return lost
+	}
 	return err
 }
 
@@ -358,12 +407,19 @@ func (e *Engine) Holds() map[string]string { return e.drain.Holds() }
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
 		if s := e.srv.Load(); s != nil {
-			s.close("the office is stopping")
+			bye := wire.Bye{Reason: "the office is stopping"}
+			if f := e.failure.Load(); f != nil {
+				bye.Reason, bye.Error = (*f).Error(), (*f).Error()
+			}
+			s.close(bye)
 		}
+		e.lnMu.Lock()
+		e.closingSocket = true
 		if e.ln != nil {
 			e.ln.Close()
 			_ = os.Remove(filepath.Join(e.opts.StateDir, SocketFile))
 		}
+		e.lnMu.Unlock()
 		e.mu.Lock()
 		e.closing = true
 		e.mu.Unlock()

@@ -36,6 +36,12 @@ func TestMain(m *testing.M) {
 // startEngine runs an engine with the fake agent "a" and "x", a command
 // that exits with code 3 once it is told to.
 func startEngine(t *testing.T) (*engine.Engine, string) {
+	e, state, _ := startEngineDone(t)
+	return e, state
+}
+
+// startEngineDone is startEngine with Run's result.
+func startEngineDone(t *testing.T) (*engine.Engine, string, <-chan error) {
 	t.Helper()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
@@ -51,9 +57,10 @@ func startEngine(t *testing.T) (*engine.Engine, string) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	go e.Run(ctx)
+	done := make(chan error, 1)
+	go func() { done <- e.Run(ctx) }()
 	t.Cleanup(func() { cancel(); e.Close() })
-	return e, state
+	return e, state, done
 }
 
 // watcher records what the remote office tells the UI.
@@ -229,6 +236,33 @@ func TestRemoteShowsScreensThatCameBeforeIt(t *testing.T) {
 	var snap ui.Screen
 	if !r.Screen("x", &snap) || !strings.Contains(snap.Text(), "waiting") {
 		t.Fatalf("x's screen is not shown until it changes: %q", snap.Text())
+	}
+}
+
+// TestRemoteEndsWithTheServersFailure: a server that stops by itself (its
+// store was deleted) says why in its goodbye, which ends the remote office
+// with that failure (office then exits non-zero saying it).
+func TestRemoteEndsWithTheServersFailure(t *testing.T) {
+	e, state, done := startEngineDone(t)
+	_, r := open(t, client.Local(state), remote.Options{})
+	w := watch(r)
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		_ = os.Remove(filepath.Join(state, engine.StoreFile+suffix))
+	}
+	engine.Poke(state)
+	select {
+	case err := <-done:
+		if !errors.Is(err, engine.ErrStoreLost) {
+			t.Fatalf("Run returned %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the engine did not stop")
+	}
+	e.Close() // what `office serve` does when Run returns
+	w.until(t, "the session over", func() bool { _, ended := r.Gone(); return ended })
+	var bye *client.ByeError
+	if !errors.As(r.Ended(), &bye) || !strings.Contains(bye.Failure, "deleted") {
+		t.Fatalf("ended with %v, want a goodbye saying the store was deleted", r.Ended())
 	}
 }
 

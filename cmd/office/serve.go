@@ -38,9 +38,9 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 	if err := engine.EnsureStateDir(dir); err != nil {
 		return nil, nil, "", err
 	}
-	logf, err := os.OpenFile(filepath.Join(dir, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	logf, err := engine.OpenLog(dir)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("open log: %w", err)
+		return nil, nil, "", err
 	}
 	o := engine.Options{
 		Config:   cfg,
@@ -221,6 +221,8 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 	}
 	var bye *client.ByeError
 	switch end := office.Ended(); {
+	case errors.As(end, &bye) && bye.Failure != "":
+		return fmt.Errorf("the office stopped: %s", bye.Failure)
 	case errors.As(end, &bye):
 		fmt.Fprintf(e.stderr, "office: the office stopped (%s); queue, inbox and mail are kept\n", bye.Reason)
 	case end != nil:
