@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"office/client"
 	"office/configs"
@@ -163,6 +164,10 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 			return usagef("office: %s: %v", from, err)
 		}
 		uo.Prefix = k
+	}
+	if !term.IsTerminal(int(os.Stdin.Fd())) {
+		// Before a server is started for a window that cannot open.
+		return errors.New("stdin is not a terminal: the UI needs one ('office start' runs the office without a UI)")
 	}
 	tr, err := rf.transport(g, e)
 	if err != nil {
