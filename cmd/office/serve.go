@@ -183,8 +183,13 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 		if err != nil {
 			return err
 		}
-		started := false
+		started, notice := false, ""
 		if !engine.Running(dir) {
+			// A bad office file is said here (exit 2), not in the log of a
+			// server that could not start.
+			if _, notice, err = loadConfig(g, e); err != nil {
+				return err
+			}
 			if err := startServer(ctx, e, g, e.stderr); err != nil && !engine.Running(dir) {
 				return err
 			}
@@ -197,10 +202,8 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 		if warn := configDiffers(g, w.Config); warn != "" {
 			fmt.Fprintln(e.stderr, "office:", warn)
 			uo.Notice = warn
-		} else if started && g.config == "" {
-			if _, notice, err := loadConfig(g, e); err == nil {
-				uo.Notice = notice // which default agents were left out
-			}
+		} else if started {
+			uo.Notice = notice // which default agents were left out
 		}
 		if uo.Prefix == 0 {
 			if uo.Prefix, err = configPrefix(w.Config, e, g); err != nil {
