@@ -232,7 +232,7 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 	case errors.As(end, &bye) && bye.Failure != "":
 		return fmt.Errorf("the office stopped: %s", bye.Failure)
 	case errors.As(end, &bye):
-		fmt.Fprintf(e.stderr, "office: the office stopped (%s); queue, inbox and mail are kept\n", bye.Reason)
+		fmt.Fprintln(e.stderr, "office: the office stopped; queue, inbox and mail are kept")
 	case end != nil:
 		return fmt.Errorf("attach: %w", end)
 	default:
