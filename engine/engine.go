@@ -86,6 +86,8 @@ type Engine struct {
 	hookOnce  sync.Once
 	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
 
+	hist historyLayer // the agents' pane histories (engine/history.go)
+
 	addMu    sync.Mutex   // serializes addAgent
 	mu       sync.RWMutex // guards agents, byName, closing, restarts
 	agents   []*Agent
@@ -144,13 +146,11 @@ func Open(o Options) (e *Engine, err error) {
 	if err := e.store.EnsureAgents(context.Background(), names); err != nil {
 		return nil, fmt.Errorf("engine: register agents: %w", err)
 	}
-	if n, err := e.store.RecoverInterrupted(context.Background()); err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	} else if n > 0 {
-		log.Warn("deliveries interrupted by the last stop; held until released", "count", n)
-	}
 	dstore, pre, err := e.initInbox()
 	if err != nil {
+		return nil, err
+	}
+	if err := e.recoverInterrupted(context.Background()); err != nil {
 		return nil, err
 	}
 	e.drain = drain.New(drain.Config{
@@ -159,6 +159,7 @@ func Open(o Options) (e *Engine, err error) {
 		Preconditions: pre,
 		Notify:        e.notice,
 		Logger:        log,
+		Evidence:      newEvidence(e),
 	})
 	for _, ac := range o.Config.Agents {
 		if _, err := e.addAgent(ac); err != nil {
@@ -271,6 +272,7 @@ func (e *Engine) spawn(a *Agent) {
 		Rows:     e.opts.Rows,
 		Behavior: Behavior(a.Profile),
 		Notify:   e.terminalEvent,
+		History:  e.historyOf(a.Config),
 	})
 	if err != nil {
 		a.SpawnErr = err
@@ -306,6 +308,8 @@ func submitProfile(p configs.Profile) drain.SubmitProfile {
 	return drain.SubmitProfile{
 		EnterDelay:      p.EnterDelay.Duration,
 		PasteEnterDelay: p.PasteEnterDelay.Duration,
+		EnterRetries:    p.EnterRetries,
+		EnterAfterEcho:  p.EnterAfterEcho,
 		LineByLine:      p.LineByLine,
 		Unverifiable:    p.Unverifiable,
 	}
@@ -441,6 +445,7 @@ func (e *Engine) Close() error {
 			}
 		}
 		wg.Wait()
+		e.closeHistories() // after the terminals: their last screens are in
 		for _, a := range agents {
 			if a.Config.Worktree {
 				e.pruneWorktree(a.Config.Name) // kept if it has work
