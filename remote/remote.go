@@ -16,6 +16,7 @@ import (
 	"office/client"
 	"office/drain"
 	"office/inbox"
+	"office/pool"
 	"office/ui"
 	"office/wire"
 )
@@ -423,6 +424,39 @@ func (r *Office) StartServer(ctx context.Context) error {
 	}
 	r.s.Redial()
 	return nil
+}
+
+// historyReply is what History reads of the "history" call's answer.
+type historyReply struct {
+	Total int64    `json:"total"`
+	First int64    `json:"first"`
+	Rows  [][]byte `json:"rows"`
+}
+
+// History is what a copy-mode view of agent reads: the numbers of the lines
+// the server holds (first … total-1) and lines [from, to) as held, decoded
+// into dst (reused) and numbered (their times are not carried). A line never
+// changes once numbered: keep the rows fetched and ask only for new ones.
+func (r *Office) History(ctx context.Context, agent string, from, to int64, dst []pool.HistoryLine) (first, total int64, rows []pool.HistoryLine, err error) {
+	var rep historyReply
+	if err := r.s.Conn().Call(ctx, "history", agent, map[string]int64{"from": from, "to": to}, &rep); err != nil {
+		return 0, 0, dst[:0], fmt.Errorf("history of %s: %w", agent, err)
+	}
+	rows = dst[:0]
+	seq := max(from, rep.First)
+	for _, b := range rep.Rows {
+		var l pool.HistoryLine
+		if len(rows) < cap(rows) {
+			l = rows[:len(rows)+1][len(rows)]
+		}
+		cells, err := pool.DecodeLine(b, l.Cells[:0])
+		if err != nil {
+			return 0, 0, dst[:0], fmt.Errorf("history of %s: line %d: %w", agent, seq, err)
+		}
+		rows = append(rows, pool.HistoryLine{Seq: seq, Cells: cells})
+		seq++
+	}
+	return rep.First, rep.Total, rows, nil
 }
 
 // Enqueue implements ui.Office.

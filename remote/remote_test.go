@@ -19,6 +19,7 @@ import (
 	"office/client"
 	"office/configs"
 	"office/engine"
+	"office/pool"
 	"office/remote"
 	"office/test/testbin"
 	"office/ui"
@@ -263,6 +264,38 @@ func TestRemoteEndsWithTheServersFailure(t *testing.T) {
 	var bye *client.ByeError
 	if !errors.As(r.Ended(), &bye) || !strings.Contains(bye.Failure, "deleted") {
 		t.Fatalf("ended with %v, want a goodbye saying the store was deleted", r.Ended())
+	}
+}
+
+// TestRemoteHistoryOverTheConnection: copy mode's read of an agent's
+// history comes over the connection, numbered as the server numbers it.
+func TestRemoteHistoryOverTheConnection(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	c, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte("brief = false\n[[agent]]\nname = \"h\"\n"+
+		"command = [\"bash\", \"-c\", \"for i in $(seq 1 300); do echo n $i; done; exec sleep 1000\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Agents[0].History = 50
+	e, err := engine.Open(engine.Options{Config: c, StateDir: state, HostEnv: []string{"PATH=/usr/bin:/bin", "HOME=" + dir}, Cols: 40, Rows: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go e.Run(ctx)
+	t.Cleanup(func() { cancel(); e.Close() })
+	_, r := open(t, client.Local(state), remote.Options{})
+	w := watch(r)
+	var snap ui.Screen
+	w.until(t, "the last line on screen", func() bool { r.Screen("h", &snap); return strings.Contains(snap.Text(), "n 300") })
+	first, total, rows, err := r.History(ctx, "h", 280, 282, nil)
+	if err != nil || first != 241 || total != 291 || len(rows) != 2 || rows[1].Seq != 281 ||
+		string(pool.AppendText(nil, rows[1].Cells)) != "n 282" {
+		t.Fatalf("History: %d..%d, %+v, %v", first, total, rows, err)
+	}
+	if _, _, _, err := r.History(ctx, "nobody", 0, 10, rows); err == nil {
+		t.Fatal("the history of an unknown agent is no error")
 	}
 }
 
