@@ -193,7 +193,7 @@ func (r *Office) notice(ev wire.Event) (ui.Notice, bool) {
 	switch ev.Type {
 	case wire.EventNotice:
 		text := ev.Text
-		switch ev.Kind {
+		switch drain.NoticeKind(ev.Kind) {
 		case drain.NoticeDropped:
 			text = fmt.Sprintf("message %d dropped after its last failed attempt: %s", ev.MsgID, firstLine(ev.Text))
 		case drain.NoticeTypedNotSubmitted:
