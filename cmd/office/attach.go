@@ -24,7 +24,7 @@ func newAttachCmd(e *env, g *globals) *cobra.Command {
 	var uf uiFlags
 	var rf remoteFlags
 	c := &cobra.Command{
-		Use:   "attach [--ssh HOST] | attach --stdio",
+		Use:   "attach [--ssh HOST | --stdio]",
 		Short: "open the UI on the office's server, here or on another host through ssh",
 		Long: `Open the office's UI as a client of its server, as 'office' does (starting the
 server in the background when none runs on the state directory). With --ssh
