@@ -151,6 +151,15 @@ func TestAttachOutlivesTheWindowSharesTheDraftAndDetaches(t *testing.T) {
 	if p := o.serverPid(); p != server {
 		t.Fatalf("a new server (pid %d) replaced pid %d", p, server)
 	}
+	// Each client has its own focus: keys from two go to the pane two
+	// focuses (tick), three's focus stays on sh.
+	w2.key("C-]")
+	w2.keys("l")
+	w2.keys("zz")
+	o.waitScreen(c, "tick", "the keys typed in window two", func(s string) bool { return strings.Contains(s, "zz") })
+	if s := screenText(c, "sh"); strings.Contains(s, "zz") || !strings.Contains(s, "echo my-draft-words") {
+		t.Fatalf("window two's keys reached sh:\n%s", s)
+	}
 	// Clearing the draft in one client delivers the message; both show it.
 	w3.key("C-u")
 	if _, errOut, code := o.run("", "wait", "sh", "--until", "delivered:"+id, "--timeout", "20s"); code != 0 {
