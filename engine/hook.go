@@ -18,7 +18,10 @@ package engine
 // reports landing at once the newer always wins. When a report stops
 // counting (the title contradicts it long enough: Claude runs no hook when
 // the person interrupts a turn) is the judge's rule (automation.Judge), on
-// the report's age; nothing here drops it.
+// the report's age; nothing here drops it. UserPromptSubmit also starts a
+// turn (or joins the open one) with the hook as its cause
+// (automation.HookPrompt), so a prompt office saw no Enter for still
+// opens a turn.
 
 import (
 	"context"
@@ -133,6 +136,11 @@ func (e *Engine) opHook(_ context.Context, req Request) (any, error) {
 		r.Status = st
 	}
 	a.Term.SetHook(r)
+	if args.Event == "UserPromptSubmit" {
+		// The CLI took a prompt: a turn starts (or the open one is
+		// joined) with the hook as its cause, whoever pressed the Enter.
+		a.Term.StartTurn(automation.HookPrompt())
+	}
 	return nil, nil
 }
 
