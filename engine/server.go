@@ -62,11 +62,12 @@ const (
 // server is the engine's client side. Its methods are safe for concurrent use.
 type server struct {
 	e   *Engine
-	ln  net.Listener
 	log *slog.Logger
 	uid int
 
 	mu        sync.Mutex
+	ln        net.Listener // the clients' socket; replaced by checkSocket
+	sockID    socketID     // the identity of its file
 	clients   map[int64]*client
 	nextID    int64
 	activity  int64 // counter ordering the clients' activity (resize rule)
@@ -85,17 +86,11 @@ type server struct {
 
 // startServer listens on the clients' socket and starts the state loop.
 func (e *Engine) startServer() error {
-	path := filepath.Join(e.opts.StateDir, ClientSocketFile)
-	_ = os.Remove(path)
-	ln, err := net.Listen("unix", path)
+	ln, id, err := listenAt(filepath.Join(e.opts.StateDir, ClientSocketFile))
 	if err != nil {
-		return fmt.Errorf("engine: listen on %s: %w", path, err)
+		return err
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return fmt.Errorf("engine: chmod %s: %w", path, err)
-	}
-	s := &server{e: e, ln: ln, log: e.log.With("part", "server"), uid: os.Getuid(),
+	s := &server{e: e, ln: ln, sockID: id, log: e.log.With("part", "server"), uid: os.Getuid(),
 		clients: map[int64]*client{}, instances: map[*pool.Terminal]int64{},
 		wake: make(chan struct{}, 1), stopReq: make(chan struct{}), done: make(chan struct{})}
 	if err := e.store.DB().QueryRow(`SELECT COALESCE(MAX(seq), 0) FROM events`).Scan(&s.seq); err != nil {
@@ -104,7 +99,7 @@ func (e *Engine) startServer() error {
 	}
 	e.srv.Store(s)
 	s.wg.Add(2)
-	go s.accept()
+	go s.accept(ln)
 	go s.loop()
 	return nil
 }
@@ -133,8 +128,9 @@ func (s *server) close(bye wire.Bye) {
 	for _, c := range s.clients {
 		clients = append(clients, c)
 	}
+	ln := s.ln
 	s.mu.Unlock()
-	s.ln.Close()
+	ln.Close()
 	_ = os.Remove(filepath.Join(s.e.opts.StateDir, ClientSocketFile))
 	close(s.done)
 	for _, c := range clients {
@@ -193,11 +189,40 @@ func (s *server) markDirty(agent string) {
 	}
 }
 
-// accept serves connections until the listener closes.
-func (s *server) accept() {
+// checkSocket makes the clients' socket again if its file was removed or
+// replaced (engine.checkSocket does the same for SocketFile).
+func (s *server) checkSocket() error {
+	path := filepath.Join(s.e.opts.StateDir, ClientSocketFile)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	if id, ok := statSocket(path); ok && id == s.sockID {
+		return nil
+	}
+	// The old listener must not unlink the path on close: it names the new
+	// socket from now on (or something else, removed by listenAt).
+	if ul, ok := s.ln.(*net.UnixListener); ok {
+		ul.SetUnlinkOnClose(false)
+	}
+	s.ln.Close()
+	ln, id, err := listenAt(path)
+	if err != nil {
+		return fmt.Errorf("engine: the clients' socket %s was removed and could not be made again: %w", path, err)
+	}
+	s.ln, s.sockID = ln, id
+	s.wg.Add(1)
+	go s.accept(ln)
+	s.log.Warn("the clients' socket was removed or replaced; made it again", "path", path)
+	return nil
+}
+
+// accept serves connections until ln closes.
+func (s *server) accept(ln net.Listener) {
 	defer s.wg.Done()
 	for {
-		conn, err := s.ln.Accept()
+		conn, err := ln.Accept()
 		if err != nil {
 			return
 		}

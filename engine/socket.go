@@ -82,7 +82,12 @@ func Poke(stateDir string) {
 // listen opens the socket, replacing a stale one (we hold the engine lock, so
 // nobody else serves it), and returns the identity of its file.
 func listen(stateDir string) (net.Listener, socketID, error) {
-	path := filepath.Join(stateDir, SocketFile)
+	return listenAt(filepath.Join(stateDir, SocketFile))
+}
+
+// listenAt listens on a fresh 0600 Unix socket at path (whatever was there
+// is removed first) and returns the listener with the socket's identity.
+func listenAt(path string) (net.Listener, socketID, error) {
 	_ = os.Remove(path)
 	ln, err := net.Listen("unix", path)
 	if err != nil {

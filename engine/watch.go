@@ -76,6 +76,11 @@ func (e *Engine) checkState() error {
 	if err := e.checkSocket(); err != nil {
 		e.log.Error("socket check", "err", err)
 	}
+	if s := e.srv.Load(); s != nil {
+		if err := s.checkSocket(); err != nil {
+			e.log.Error("socket check", "err", err)
+		}
+	}
 	return nil
 }
 

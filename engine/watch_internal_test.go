@@ -5,12 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	officeclient "office/client"
 	"office/configs"
 )
 
 // A removed socket is made again by the next check, and answers; so is one
-// replaced by a plain file.
+// replaced by a plain file. Both sockets: the engine's calls (SocketFile)
+// and the clients' (ClientSocketFile).
 func TestRemovedSocketIsMadeAgain(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -24,49 +27,73 @@ func TestRemovedSocketIsMadeAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	sock := filepath.Join(state, SocketFile)
 	status := func() error {
 		var st []AgentStatus
 		return Call(context.Background(), state, Request{Op: "status"}, &st)
 	}
-	if err := status(); err != nil {
-		t.Fatal(err)
-	}
-	for _, replace := range []func() error{
-		func() error { return os.Remove(sock) },
-		func() error {
-			if err := os.Remove(sock); err != nil {
-				return err
-			}
-			return os.WriteFile(sock, nil, 0o600)
-		},
-	} {
-		if err := replace(); err != nil {
-			t.Fatal(err)
-		}
-		if err := status(); err == nil {
-			t.Fatal("status answered with the socket gone")
-		}
-		if err := e.checkState(); err != nil {
-			t.Fatalf("check: %v", err)
-		}
-		if err := status(); err != nil {
-			t.Fatalf("status after the socket was made again: %v", err)
-		}
-		after, err := os.Lstat(sock)
+	hello := func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		conn, err := officeclient.Dial(ctx, officeclient.Local(state), officeclient.Options{Client: "socket-check"})
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		if after.Mode()&os.ModeSocket == 0 || after.Mode().Perm() != 0o600 {
-			t.Errorf("socket after the check: %v, want a 0600 socket", after.Mode())
+		conn.Close()
+		return nil
+	}
+	for _, sc := range []struct {
+		file    string
+		answers func() error
+	}{{SocketFile, status}, {ClientSocketFile, hello}} {
+		sock := filepath.Join(state, sc.file)
+		if err := sc.answers(); err != nil {
+			t.Fatalf("%s: %v", sc.file, err)
+		}
+		for _, replace := range []func() error{
+			func() error { return os.Remove(sock) },
+			func() error {
+				if err := os.Remove(sock); err != nil {
+					return err
+				}
+				return os.WriteFile(sock, nil, 0o600)
+			},
+		} {
+			if err := replace(); err != nil {
+				t.Fatal(err)
+			}
+			if err := sc.answers(); err == nil {
+				t.Fatalf("%s answered with the socket gone", sc.file)
+			}
+			if err := e.checkState(); err != nil {
+				t.Fatalf("check: %v", err)
+			}
+			if err := sc.answers(); err != nil {
+				t.Fatalf("%s after the socket was made again: %v", sc.file, err)
+			}
+			after, err := os.Lstat(sock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if after.Mode()&os.ModeSocket == 0 || after.Mode().Perm() != 0o600 {
+				t.Errorf("%s after the check: %v, want a 0600 socket", sc.file, after.Mode())
+			}
 		}
 	}
 	// A check with the socket in place leaves the listener as it is.
 	ln := e.ln
+	srv := e.srv.Load()
+	srv.mu.Lock()
+	cln := srv.ln
+	srv.mu.Unlock()
 	if err := e.checkState(); err != nil {
 		t.Fatal(err)
 	}
 	if e.ln != ln {
 		t.Error("a check replaced a socket that was fine")
+	}
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	if srv.ln != cln {
+		t.Error("a check replaced a clients' socket that was fine")
 	}
 }
