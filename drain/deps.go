@@ -84,14 +84,13 @@ func DropPrecondition(name string) DropReason {
 // implementation must be safe for concurrent use: Run's goroutine reads it
 // while the agent's submit goroutine writes to it.
 type Agent interface {
-	// Status returns the debounced status.
+	// Status returns the debounced status. It is starting until the judge
+	// opens the boot gate (the profile's readiness, or the boot grace over):
+	// an agent is never idle before delivery may begin.
 	Status() automation.Status
 	// Block returns why automation may not type at now, strongest first:
 	// exited > picker > draft > settling; BlockNone when nothing blocks.
 	Block(now time.Time) automation.Block
-	// Ready reports whether delivery may begin: the boot grace (35 s after
-	// spawn) is over or the profile's readiness said ready.
-	Ready(now time.Time) bool
 	// BracketedPaste reports whether the CLI has turned bracketed paste
 	// (mode ?2004) on.
 	BracketedPaste() bool

@@ -375,16 +375,6 @@ func (a *fakeAgent) Block(now time.Time) automation.Block {
 	return a.block
 }
 
-// Ready is coupled to the status as production couples them (one judge
-// decides both): an agent that has not shown ready is starting, and a
-// starting agent is not ready. So the fake cannot be ready-but-starting or
-// idle-but-not-ready.
-func (a *fakeAgent) Ready(now time.Time) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.status != automation.StatusStarting && a.block != automation.BlockExited
-}
-
 func (a *fakeAgent) BracketedPaste() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -1,12 +1,14 @@
 package drain
 
-// The gates a head message must pass, in the order of design.md §4 and the
+// The gates a head message must pass, in the order of design.md §2 and the
 // drain contract: (0) its delivery was not interrupted by a stop of the
 // office (queue.Store.RecoverInterrupted), (1) the agent is idle (a starting
-// agent is held "booting"), (2) not paused unless the message is manual, (3)
-// booted, (4) no automation block, (5) cooled down, (6) its precondition
-// holds, (7) it can be typed without splitting it. The first failing gate
-// names the hold; a failed precondition drops the message.
+// agent, whose boot gate the judge has not opened, is held "booting"), (2)
+// not paused unless the message is manual, (3) no automation block, (4)
+// cooled down, (5) its precondition holds, (6) it can be typed without
+// splitting it. The first failing gate names the hold; a failed precondition
+// drops the message. Being booted is part of gate 1: the judge decides
+// readiness and status together, so an agent not yet ready is starting.
 
 import (
 	"context"
@@ -47,23 +49,20 @@ func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Messa
 			return verdict{hold: HoldPaused}
 		}
 	}
-	if !a.Ready(now) { // (3)
-		return verdict{hold: HoldBooting}
-	}
-	if h := blockHold(a, now); h != HoldNone { // (4)
+	if h := blockHold(a, now); h != HoldNone { // (3)
 		return verdict{hold: h}
 	}
-	if at := d.lastAttempt(name).Add(d.cfg.Cooldown); now.Before(at) { // (5)
+	if at := d.lastAttempt(name).Add(d.cfg.Cooldown); now.Before(at) { // (4)
 		return verdict{hold: HoldCoolingDown, coolsAt: at}
 	}
-	ok, err := d.precondition(ctx, m) // (6)
+	ok, err := d.precondition(ctx, m) // (5)
 	if err != nil {
 		return verdict{err: err}
 	}
 	if !ok {
 		return verdict{drop: DropPrecondition(preconditionName(m)), notice: NoticePreconditionDropped}
 	}
-	t, hold := plan(m.Text, a, d.cfg.PasteThreshold) // (7)
+	t, hold := plan(m.Text, a, d.cfg.PasteThreshold) // (6)
 	if hold != HoldNone {
 		return verdict{hold: hold}
 	}
@@ -87,19 +86,19 @@ func statusHold(a Agent, now time.Time) Hold {
 	case s == automation.StatusWaiting:
 		return HoldWaiting
 	case s == automation.StatusStarting:
-		// The agent has not shown ready (the judge decides readiness and
-		// status together: not ready is starting).
+		// The judge's boot gate is closed: the agent has not shown ready
+		// and its boot grace is not over (automation.Judgment.BootOpen).
 		return HoldBooting
 	}
 	return HoldBusy
 }
 
-// blockHold is gate (4): the block's hold, or HoldNone for none.
+// blockHold is gate (3): the block's hold, or HoldNone for none.
 func blockHold(a Agent, now time.Time) Hold {
 	return BlockHold(a.Block(now))
 }
 
-// precondition is gate (6).
+// precondition is gate (5).
 func (d *Drainer) precondition(ctx context.Context, m queue.Message) (bool, error) {
 	if d.cfg.Preconditions == nil {
 		return m.Precondition == "", nil

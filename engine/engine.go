@@ -538,7 +538,6 @@ type deadAgent struct{ err error }
 
 func (deadAgent) Status() automation.Status        { return automation.StatusExited }
 func (deadAgent) Block(time.Time) automation.Block { return automation.BlockExited }
-func (deadAgent) Ready(time.Time) bool             { return false }
 func (deadAgent) BracketedPaste() bool             { return false }
 func (deadAgent) Submit() drain.SubmitProfile      { return drain.SubmitProfile{} }
 func (deadAgent) Prompt() (string, bool)           { return "", false }
