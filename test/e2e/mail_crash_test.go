@@ -35,9 +35,12 @@ func (o *office) inbox(agent string, flags ...string) []inboxItem {
 // the items are delivered again, once, and nothing is lost.
 func TestKill9BetweenTypingAndAckRedeliversOnce(t *testing.T) {
 	o := newTeamOffice(t, teamAgent{name: "dev", args: []string{"--busy", "200ms", "--swallow-enter", "1"}})
-	o.startServe()
+	// Both are stored before the office starts, so its first delivery
+	// carries both (sent to a running office, the second could miss the
+	// batch and stay pending).
 	id1 := o.mustAs("", "mail", "send", "--to", "dev", "--title", "one", "first item")
 	id2 := o.mustAs("", "mail", "send", "--to", "dev", "--title", "two", "second item")
+	o.startServe()
 	o.waitFor(20*time.Second, "the first Enter swallowed", func() bool {
 		for _, e := range o.log("dev") {
 			if e.Event == "swallowed" {
