@@ -18,6 +18,8 @@ var bindings = [][2]string{
 	{"a", "add an agent (name, profile, cwd, command), as office team add"},
 	{"R", "restart the focused agent (asks first)"},
 	{"x", "quit office (asks first); queued messages are kept"},
+	{"[", "copy mode: the pane's history (vi keys, / ? search, v select, y copy, q leave)"},
+	{"]", "paste office's paste buffer (the last copy) into the focused agent"},
 	{"prefix twice", "send the prefix key itself to the agent"},
 }
 
