@@ -734,7 +734,7 @@ func (m *model) copyMouse(ev mouseEv) (tea.Cmd, bool) {
 				st.down = false
 				return nil, true
 			}
-			st.moved = true
+			st.moved, st.lastActive = true, false // a drag is no first click
 			p.cm.selecting, p.cm.anchor = true, m.cellPos(p, st.sx, st.sy)
 		}
 		c := p.cm
