@@ -73,19 +73,20 @@ type copyMode struct {
 	selecting bool
 	anchor    copyPos
 
-	query     string // the last search
-	back      bool   // the last search went up
-	prompt    bool   // the search line is being typed
-	promptUp  bool
-	input     []rune
-	note      string // "no match", shown on the status line
-	auto      bool   // entered by the mouse: the wheel at the bottom leaves
-	chunk     []HistoryLine
-	view      Screen
-	stale     bool
-	gen       uint64
-	lineRunes []rune // scratch for matching
-	lineCols  []int
+	query      string // the last search
+	queryRunes []rune // query, decoded once
+	back       bool   // the last search went up
+	prompt     bool   // the search line is being typed
+	promptUp   bool
+	input      []rune
+	note       string // "no match", shown on the status line
+	auto       bool   // entered by the mouse: the wheel at the bottom leaves
+	chunk      []HistoryLine
+	view       Screen
+	stale      bool
+	gen        uint64
+	lineRunes  []rune // scratch for matching
+	lineCols   []int
 }
 
 // enterCopy puts p in copy mode, its view frozen at the bottom, the cursor
@@ -318,7 +319,10 @@ func (c *copyMode) matchAt(q []rune, i int, fold bool) bool {
 // markMatches highlights every match of the query in a shown row; the
 // match under the cursor stands out.
 func (c *copyMode) markMatches(dst, src []pool.Cell, l int64) {
-	q := []rune(c.query)
+	if string(c.queryRunes) != c.query {
+		c.queryRunes = []rune(c.query)
+	}
+	q := c.queryRunes
 	c.lineText(src)
 	fold := foldCase(c.query)
 	for i := 0; i < len(c.lineRunes); i++ {

@@ -321,3 +321,34 @@ func TestGoldenCopyMode(t *testing.T) {
 		golden(t, "copymode_styled_100x20", strings.ReplaceAll(h.m.frame.styled(colorprofile.ANSI256), "\x1b", "\\e"))
 	})
 }
+
+// BenchmarkCopyModeScroll9Panes measures a frame of the 9-pane office while
+// the focused pane scrolls its history one line (Ctrl-Y's worth: k at the
+// view's top): the rows read through Office.History, the highlights of a
+// search and the diff of the frame. Target: no allocation per cell (what
+// allocates is the title and status line, rendered again as their text
+// changes with every line scrolled).
+func BenchmarkCopyModeScroll9Panes(b *testing.B) {
+	h, _ := benchOffice(b)
+	h.numbered("agent1", 1, 3000)
+	m := h.m
+	h.keys("\x1d[")
+	h.keys("/end\r")
+	p := m.focused()
+	up := true
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		c := p.cm
+		if up && c.top <= c.first || !up && c.atBottom() {
+			up = !up
+		}
+		if up {
+			c.scroll(-1)
+		} else {
+			c.scroll(1)
+		}
+		c.stale, m.dirty = true, true
+		m.compose()
+	}
+}
