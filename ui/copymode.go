@@ -8,6 +8,7 @@ package ui
 // Rows are read through Office.History only when the view changes.
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -24,6 +25,9 @@ type HistoryLine = pool.HistoryLine
 
 // Copy mode bounds.
 const (
+	// historyTimeout bounds one Office.History call (a round trip to the
+	// office's server).
+	historyTimeout = 5 * time.Second
 	// copyChunk is how many history lines one Office.History call reads
 	// while drawing, searching or copying.
 	copyChunk = 256
@@ -84,9 +88,17 @@ type copyMode struct {
 	chunk      []HistoryLine
 	view       Screen
 	stale      bool
+	liveGen    uint64 // the screen generation live was read at
 	gen        uint64
 	lineRunes  []rune // scratch for matching
 	lineCols   []int
+}
+
+// historyOf is one Office.History call, bounded by historyTimeout.
+func historyOf(o Office, agent string, from, to int64, dst []HistoryLine) (first, total int64, rows []HistoryLine, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), historyTimeout)
+	defer cancel()
+	return o.History(ctx, agent, from, to, dst)
 }
 
 // enterCopy puts p in copy mode, its view frozen at the bottom, the cursor
@@ -104,12 +116,15 @@ func (m *model) enterCopy(p *pane, auto bool) bool {
 	var snap Screen
 	var first, total int64
 	for try := 0; try < 4; try++ {
-		_, t1, _ := m.office.History(name, 0, 0, nil)
+		_, t1, _, err := historyOf(m.office, name, 0, 0, nil)
+		if err != nil {
+			return false
+		}
 		snap.Generation = ^uint64(0)
 		if !m.office.Screen(name, &snap) {
 			return false
 		}
-		first, total, _ = m.office.History(name, 0, 0, nil)
+		first, total, _, _ = historyOf(m.office, name, 0, 0, nil)
 		if t1 == total {
 			break
 		}
@@ -196,7 +211,11 @@ func (c *copyMode) lineAt(o Office, l int64, back bool) []pool.Cell {
 	if back {
 		from = max(l-copyChunk+1, c.first)
 	}
-	first, _, rows := o.History(c.agent, from, min(from+copyChunk, c.total), c.chunk)
+	first, _, rows, err := historyOf(o, c.agent, from, min(from+copyChunk, c.total), c.chunk)
+	if err != nil {
+		c.note = err.Error()
+		return nil
+	}
 	c.chunk = rows
 	c.first = max(c.first, first)
 	row, _ := c.cached(l)
@@ -477,7 +496,14 @@ func (m *model) copyTag(p *pane) string {
 	if c == nil {
 		return ""
 	}
-	first, live, _ := m.office.History(c.agent, 0, 0, nil)
+	if p.snap.Generation == c.liveGen {
+		return c.tag() // nothing new on the agent's screen: no call
+	}
+	c.liveGen = p.snap.Generation
+	first, live, _, err := historyOf(m.office, c.agent, 0, 0, nil)
+	if err != nil {
+		return c.tag()
+	}
 	c.live = max(c.live, live)
 	if first > c.first {
 		c.first = first

@@ -33,7 +33,7 @@ type fakeAgent struct {
 }
 
 // fakeOffice is an office of fake agents with an in-memory queue. It
-// implements Office as engine.UIView does, from plain values.
+// implements Office from plain values, as the remote office does.
 type fakeOffice struct {
 	mu       sync.Mutex
 	agents   []*fakeAgent
@@ -137,14 +137,14 @@ func (o *fakeOffice) Screen(agent string, dst *Screen) bool {
 	return true
 }
 
-func (o *fakeOffice) History(agent string, from, to int64, dst []HistoryLine) (first, total int64, rows []HistoryLine) {
+func (o *fakeOffice) History(_ context.Context, agent string, from, to int64, dst []HistoryLine) (first, total int64, rows []HistoryLine, err error) {
 	a := o.agent(agent)
 	if a == nil || a.info.SpawnErr != "" || a.scr.History() == nil {
-		return 0, 0, dst[:0]
+		return 0, 0, dst[:0], fmt.Errorf("history of %s: no such agent", agent)
 	}
 	h := a.scr.History()
 	first, total = h.Bounds()
-	return first, total, h.Rows(from, to, dst)
+	return first, total, h.Rows(from, to, dst), nil
 }
 
 func (o *fakeOffice) Floor() Floor {

@@ -25,10 +25,10 @@ type Office interface {
 	// History returns the numbers of the history lines agent's office
 	// holds (first … total-1: lines that scrolled off the top of its
 	// screen, numbered for the agent's life and never changed once
-	// numbered) and lines [from, to) decoded into dst (reused, so a view
-	// kept from frame to frame allocates nothing). An unknown or unstarted
-	// agent, or one without history, gives 0, 0 and no rows.
-	History(agent string, from, to int64, dst []HistoryLine) (first, total int64, rows []HistoryLine)
+	// numbered) and lines [from, to) as held, decoded into dst (reused, so
+	// a view kept from frame to frame allocates nothing). An unknown
+	// agent is an error. Bounds alone cost a call with to <= from.
+	History(ctx context.Context, agent string, from, to int64, dst []HistoryLine) (first, total int64, rows []HistoryLine, err error)
 	// Floor returns queue depths, hold reasons and the floor-wide pause.
 	Floor() Floor
 	// Queue lists the messages queued for agent, in delivery order.
@@ -67,6 +67,25 @@ type Office interface {
 	// queued messages stay for next time.
 	Quit(ctx context.Context) error
 }
+
+// Remote is what an Office that is a client of the office's server (not the
+// server itself) adds: the whole view at once, and the connection's fate.
+type Remote interface {
+	// SetView gives the size of every pane shown (instead of Resize per
+	// agent: a server's view carries them all); resized says the person
+	// resized the terminal.
+	SetView(focus string, panes map[string]PaneSize, resized bool) error
+	// Gone says why the server cannot be reached ("" while connected);
+	// ended: the connection is over for good (the office stopped), the UI
+	// quits.
+	Gone() (reason string, ended bool)
+	// StartServer starts the server again after it went away (it crashed);
+	// an error when it cannot be started from here.
+	StartServer(ctx context.Context) error
+}
+
+// PaneSize is a pane's size in cells.
+type PaneSize struct{ Cols, Rows int }
 
 // Screen is an agent's screen: cells, cursor (position, visibility, and
 // the shape in Modes.CursorShape), title and modes, as plain values.
@@ -152,6 +171,9 @@ const (
 	ChangeFloor
 	// ChangeNotice: Notice is news for the person.
 	ChangeNotice
+	// ChangeConnection: the connection to the server was lost, is back or
+	// ended (see Remote.Gone).
+	ChangeConnection
 )
 
 // Change tells the UI what changed; it carries no state except a notice.
