@@ -3,6 +3,7 @@
 package testbin
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -44,4 +45,20 @@ func Main(run func(bins map[string]string) int, pkgs ...string) {
 	code := run(bins)
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// Parallel sets how many parallel tests run at once (-test.parallel) to n,
+// unless the command line set it. testing's default is GOMAXPROCS, right for
+// tests that compute; tests that mostly wait on real processes (PTYs, tmux,
+// sockets, an agent's boot) finish sooner with more of them at once. Call it
+// from TestMain before m.Run; it parses the command line's flags.
+func Parallel(n int) {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", fmt.Sprint(n))
+	}
 }
