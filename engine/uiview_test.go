@@ -38,6 +38,7 @@ func (c *changes) has(kind ui.ChangeKind, agent string) bool {
 // composer's message is queued through the store, the floor pause and the
 // queue listing read back, and a restart gives the agent a new process.
 func TestUIViewPushesScreensAndCarriesIntents(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	view := engine.NewUIView()
 	var ch changes
@@ -109,6 +110,7 @@ func TestUIViewPushesScreensAndCarriesIntents(t *testing.T) {
 // TestUIViewDrainNoticesInThePersonsWords: the drain's notices reach the UI
 // as the person reads them.
 func TestUIViewDrainNoticesInThePersonsWords(t *testing.T) {
+	t.Parallel()
 	view := engine.NewUIView()
 	var ch changes
 	defer view.Watch(ch.add)()
