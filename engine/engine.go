@@ -18,6 +18,7 @@ import (
 	"office/drain"
 	"office/pool"
 	"office/queue"
+	"office/wire"
 )
 
 // Options configure an engine. Config and StateDir are required.
@@ -60,6 +61,10 @@ type Agent struct {
 
 // Engine is one running office. Its methods are safe for concurrent use.
 type Engine struct {
+	// failure is why Run stopped by itself (the store was lost), for the
+	// clients' goodbye.
+	failure atomic.Pointer[error]
+
 	opts  Options
 	log   *slog.Logger
 	lock  *os.File
@@ -365,6 +370,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	err := e.drain.Run(ctx)
 	bg.Wait()
 	if lost := lostStore(ctx); lost != nil {
+		e.failure.Store(&lost) // the clients' goodbye says why
 		return lost
 	}
 	return err
@@ -397,7 +403,13 @@ func (e *Engine) Agent(name string) (*Agent, bool) {
 }
 
 // Holds returns the drain's current hold reason per agent.
-func (e *Engine) Holds() map[string]string { return e.drain.Holds() }
+func (e *Engine) Holds() map[string]string {
+	out := map[string]string{}
+	for a, h := range e.drain.Holds() {
+		out[a] = string(h)
+	}
+	return out
+}
 
 // Close stops every agent (SIGHUP to its process group, SIGKILL after 2 s),
 // closes the socket and the store, and releases the lock. Queued messages stay
@@ -405,7 +417,11 @@ func (e *Engine) Holds() map[string]string { return e.drain.Holds() }
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
 		if s := e.srv.Load(); s != nil {
-			s.close("the office is stopping")
+			bye := wire.Bye{Reason: "the office is stopping"}
+			if f := e.failure.Load(); f != nil {
+				bye.Reason, bye.Error = (*f).Error(), (*f).Error()
+			}
+			s.close(bye)
 		}
 		e.lnMu.Lock()
 		e.closingSocket = true
@@ -470,7 +486,7 @@ func (e *Engine) Status() []AgentStatus {
 	agents := e.Agents()
 	out := make([]AgentStatus, 0, len(agents))
 	for _, a := range agents {
-		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Hold: holds[a.Config.Name]}
+		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Hold: string(holds[a.Config.Name])}
 		if a.Term == nil {
 			s.Status, s.Signal = automation.StatusExited.String(), "spawn failed"
 			if a.SpawnErr != nil {
@@ -525,6 +541,10 @@ func (deadAgent) Submit() drain.SubmitProfile      { return drain.SubmitProfile{
 func (deadAgent) Prompt() (string, bool)           { return "", false }
 func (deadAgent) LastOutput() time.Time            { return time.Time{} }
 func (deadAgent) MarkDraft(string)                 {}
+func (deadAgent) Text() string                     { return "" }
+func (d deadAgent) PressEnter(context.Context, automation.TurnCause) error {
+	return fmt.Errorf("agent not started: %v", d.err)
+}
 func (d deadAgent) Write(context.Context, []byte) error {
 	return fmt.Errorf("agent not started: %v", d.err)
 }
