@@ -37,8 +37,12 @@ func TestKill9BetweenTypingAndAckRedeliversOnce(t *testing.T) {
 	t.Parallel()
 	o := newTeamOffice(t, teamAgent{name: "dev", args: []string{"--busy", "200ms", "--swallow-enter", "1"}})
 	o.startServe()
+	// Paused while both are sent, so one attempt leases both (on a loaded
+	// machine the second send can come after the first attempt).
+	o.must("pause", "dev")
 	id1 := o.mustAs("", "mail", "send", "--to", "dev", "--title", "one", "first item")
 	id2 := o.mustAs("", "mail", "send", "--to", "dev", "--title", "two", "second item")
+	o.must("resume", "dev")
 	o.waitFor(20*time.Second, "the first Enter swallowed", func() bool {
 		for _, e := range o.log("dev") {
 			if e.Event == "swallowed" {
