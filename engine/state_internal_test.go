@@ -32,7 +32,7 @@ func TestLockRetakenWhileChildrenStart(t *testing.T) {
 		}()
 	}
 	defer func() { cancel(); wg.Wait() }()
-	deadline := time.Now().Add(time.Second)
+	deadline := time.Now().Add(500 * time.Millisecond)
 	n := 0
 	for time.Now().Before(deadline) {
 		f, err := lockState(dir)
