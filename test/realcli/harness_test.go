@@ -230,14 +230,22 @@ func (r *rig) input(s string) {
 }
 
 // typeAndSubmit types text as the person, a human moment after the test
-// saw what it waited for, then Enter alone after the profile's gap (a
-// person's Enter never arrives in the same read). On a loaded machine
-// Gemini CLI lost the person's Enter when the text came the instant the
-// test saw it idle (status is judged the moment its title changes), which
-// no person does.
+// saw what it waited for, then, once the text shows on the prompt row, Enter
+// alone after a human gap: a person presses Enter after seeing what they
+// typed, never in the same read. On a loaded machine Gemini CLI lost the
+// person's Enter when it came a fixed 300 ms after the text: its event loop
+// had not drawn the text yet and read text and Enter in one batch (the text
+// stayed on the prompt, and "/model" never opened its picker). Office waits
+// for the echo before its own Enter for the same reason (the profile's
+// enter_after_echo).
 func (r *rig) typeAndSubmit(text string) {
+	r.t.Helper()
 	time.Sleep(500 * time.Millisecond)
 	r.input(text)
+	r.waitFor(10*time.Second, "the typed text on the prompt row", func() bool {
+		txt, ok := r.agent().Term.Prompt()
+		return ok && strings.Contains(txt, text)
+	})
 	time.Sleep(300 * time.Millisecond)
 	r.input("\r")
 }
