@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"office/automation"
 )
 
@@ -206,35 +208,73 @@ func (t *Terminal) emit(k EventKind) {
 	}
 }
 
+// readBufs are the PTY read buffers, shared by every terminal: a reader
+// takes one only once its PTY is readable and gives it back after feeding
+// the screen, so an idle agent holds none (a buffer per blocked reader would
+// be 32 KiB each, on its goroutine's stack).
+var readBufs = sync.Pool{New: func() any { b := make([]byte, readBufSize); return &b }}
+
 // readLoop drains the PTY into the screen until the PTY reports EIO (every
 // slave descriptor closed) or Close closes the master.
 func (t *Terminal) readLoop() {
 	defer close(t.readDone)
-	buf := make([]byte, readBufSize)
+	rc, err := t.master.SyscallConn()
+	if err != nil {
+		return
+	}
 	for {
-		n, err := t.master.Read(buf)
+		var buf *[]byte
+		var n int
+		var rerr error
+		// The callback runs when the poller says the master may be
+		// readable; EAGAIN waits again without holding a buffer.
+		err := rc.Read(func(fd uintptr) bool {
+			buf = readBufs.Get().(*[]byte)
+			for {
+				n, rerr = unix.Read(int(fd), *buf)
+				if rerr != unix.EINTR {
+					break
+				}
+			}
+			if rerr == unix.EAGAIN {
+				readBufs.Put(buf)
+				buf = nil
+				return false
+			}
+			return true
+		})
 		if n > 0 {
-			gen := t.screen.Generation()
-			t.screen.Feed(buf[:n])
-			t.lastOutput.Store(t.now().UnixNano())
-			if t.screen.Generation() != gen {
-				t.emit(EventOutput) // a UI or client draws it now, not at a tick
-			}
-			select {
-			case t.outputSig <- struct{}{}:
-			default:
-			}
+			t.feed((*buf)[:n])
 		}
-		if err != nil {
-			// EIO (child side closed) or os.ErrClosed (Close): either way
-			// the stream is over. Exit status comes from wait, not from here.
+		if buf != nil {
+			readBufs.Put(buf)
+		}
+		if err != nil || rerr != nil || n <= 0 {
+			// EIO (child side closed), EOF or os.ErrClosed (Close):
+			// either way the stream is over. Exit status comes from wait,
+			// not from here.
 			return
 		}
 	}
 }
 
+// feed takes one read's bytes into the screen and tells who listens.
+func (t *Terminal) feed(p []byte) {
+	gen := t.screen.Generation()
+	t.screen.Feed(p)
+	t.lastOutput.Store(t.now().UnixNano())
+	if t.screen.Generation() != gen {
+		t.emit(EventOutput) // a UI or client draws it now, not at a tick
+	}
+	select {
+	case t.outputSig <- struct{}{}:
+	default:
+	}
+}
+
 // wait reaps the process and records how it ended.
 func (t *Terminal) wait() {
+	awaitExit(t.pid)
 	err := t.cmd.Wait()
 	code := 0
 	var ee *exec.ExitError

@@ -93,6 +93,14 @@ func run(f flags) error {
 	if err != nil {
 		return err
 	}
+	if f.profile != "" {
+		if f.profile, err = filepath.Abs(f.profile); err == nil {
+			err = os.MkdirAll(f.profile, 0o700)
+		}
+		if err != nil {
+			return fmt.Errorf("-pprof: %w", err)
+		}
+	}
 	e := &env{dir: dir, office: bins["office"], fake: bins["fakeagent"], window: f.window, samples: f.samples, profile: f.profile}
 	if !f.noTmux {
 		if p, err := exec.LookPath("tmux"); err == nil {
