@@ -44,6 +44,7 @@ func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o 
 			}
 			time.Sleep(settleIdle)
 			headless.office = measure(o.pids, e.window)
+			e.liveHeap(o.pids())
 			restarted, err := o.attachUI(func() {
 				for _, a := range agents {
 					_ = os.WriteFile(a.log, nil, 0o600)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -107,4 +108,16 @@ func sumTicks(pids []int) int64 {
 		t += cpuTicks(p)
 	}
 	return t
+}
+
+// liveHeap asks office's processes for a heap profile of this moment
+// (SIGUSR1, with -pprof only).
+func (e *env) liveHeap(pids []int) {
+	if e.profile == "" {
+		return
+	}
+	for _, p := range pids {
+		_ = syscall.Kill(p, syscall.SIGUSR1)
+	}
+	time.Sleep(500 * time.Millisecond) // the profiles being written
 }
