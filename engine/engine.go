@@ -324,7 +324,12 @@ func (e *Engine) Run(ctx context.Context) error {
 }
 
 // Wake makes the drain look at the queues soon (after the store changed).
-func (e *Engine) Wake() { e.drain.Wake() }
+func (e *Engine) Wake() {
+	e.drain.Wake()
+	if s := e.srv.Load(); s != nil {
+		s.poke() // clients see the new depth now
+	}
+}
 
 // Config returns the office's configuration (read-only).
 func (e *Engine) Config() *configs.Config { return e.opts.Config }

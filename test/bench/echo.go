@@ -120,6 +120,37 @@ func (e *env) echo() error {
 			return err
 		}
 	}
+	sv := missing
+	{
+		as := e.fakeAgents(mkdir(e.dir, "echo-server"), "echo", 1)
+		o, err := e.newOffice("echo-server", as)
+		if err != nil {
+			return err
+		}
+		err = func() error {
+			if err := o.startServe(); err != nil {
+				return err
+			}
+			if err := waitLogged(as, "ready", 20*time.Second); err != nil {
+				return err
+			}
+			c, err := o.wireClient(as)
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			ds, err := wireLatencies(c, as[0].name, e.samples)
+			if err != nil {
+				return fmt.Errorf("office server: %w", err)
+			}
+			sv = row("", ds)
+			return nil
+		}()
+		o.close()
+		if err != nil {
+			return err
+		}
+	}
 	{
 		as := e.fakeAgents(mkdir(e.dir, "echo-office"), "echo", 1)
 		o, err := e.newOffice("echo-office", as)
@@ -150,6 +181,7 @@ func (e *env) echo() error {
 	fmt.Println("|---|---|---|---|")
 	fmt.Printf("| %s | %s | %s | %s |\n", direct.name, num("%.2f", direct.p50), num("%.2f", direct.p95), num("%.2f", direct.p99))
 	fmt.Printf("| tmux, attached in an outer PTY | %s | %s | %s |\n", num("%.2f", tm.p50), num("%.2f", tm.p95), num("%.2f", tm.p99))
+	fmt.Printf("| office server, a client in this process (socket, screen updates) | %s | %s | %s |\n", num("%.2f", sv.p50), num("%.2f", sv.p95), num("%.2f", sv.p99))
 	fmt.Printf("| office UI in an outer PTY | %s | %s | %s |\n", num("%.2f", of.p50), num("%.2f", of.p95), num("%.2f", of.p99))
 	if tm.p50 >= 0 {
 		fmt.Printf("| office − tmux (target ≤ 5 / — / ≤ 10 ms) | %+.2f | %+.2f | %+.2f |\n", of.p50-tm.p50, of.p95-tm.p95, of.p99-tm.p99)

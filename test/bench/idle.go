@@ -20,7 +20,10 @@ var skipped = usage{cpu: -1, rssKB: -1}
 // scenario measures the agents headless and then with a client attached,
 // for office and tmux. prepare runs once the agents are ready (busy: it
 // starts their turns), for each system with a function that types or sends.
-func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o *officeRun, t *tmuxRun, as []agent) error) (headless, attached pair, err error) {
+//
+// withClient is office's server with a client of this process attached
+// (the server's share of an attached UI).
+func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o *officeRun, t *tmuxRun, as []agent) error) (headless, attached pair, withClient usage, err error) {
 	headless.tmux, attached.tmux = skipped, skipped
 	// office
 	{
@@ -28,7 +31,7 @@ func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o 
 		agents := as(dir)
 		o, err := e.newOffice(name+"-office", agents)
 		if err != nil {
-			return headless, attached, err
+			return headless, attached, withClient, err
 		}
 		err = func() error {
 			if err := o.startServe(); err != nil {
@@ -45,6 +48,13 @@ func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o 
 			time.Sleep(settleIdle)
 			headless.office = measure(o.pids, e.window)
 			e.liveHeap(o.pids())
+			c, err := o.wireClient(agents)
+			if err != nil {
+				return err
+			}
+			time.Sleep(settleIdle)
+			withClient = measure(o.pids, e.window)
+			c.Close()
 			restarted, err := o.attachUI(func() {
 				for _, a := range agents {
 					_ = os.WriteFile(a.log, nil, 0o600)
@@ -71,36 +81,36 @@ func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o 
 		}()
 		o.close()
 		if err != nil {
-			return headless, attached, fmt.Errorf("office: %w", err)
+			return headless, attached, withClient, fmt.Errorf("office: %w", err)
 		}
 	}
 	if e.tmux == "" {
-		return headless, attached, nil
+		return headless, attached, withClient, nil
 	}
 	dir := mkdir(e.dir, name+"-tmux")
 	agents := as(dir)
 	t, err := e.newTmux(name+"-tmux", agents)
 	if err != nil {
-		return headless, attached, err
+		return headless, attached, withClient, err
 	}
 	defer t.close()
 	if err := waitLogged(agents, "ready", 120*time.Second); err != nil {
-		return headless, attached, fmt.Errorf("tmux: %w", err)
+		return headless, attached, withClient, fmt.Errorf("tmux: %w", err)
 	}
 	if prepare != nil {
 		if err := prepare(nil, t, agents); err != nil {
-			return headless, attached, fmt.Errorf("tmux: %w", err)
+			return headless, attached, withClient, fmt.Errorf("tmux: %w", err)
 		}
 	}
 	time.Sleep(settleIdle)
 	headless.tmux = measure(t.pids, e.window)
 	if err := t.attach(); err != nil {
-		return headless, attached, err
+		return headless, attached, withClient, err
 	}
 	t.client.discard()
 	time.Sleep(settleIdle)
 	attached.tmux = measure(t.pids, e.window)
-	return headless, attached, nil
+	return headless, attached, withClient, nil
 }
 
 func (e *env) idle(counts []int) error {
@@ -108,14 +118,15 @@ func (e *env) idle(counts []int) error {
 	type res struct {
 		n                  int
 		headless, attached pair
+		server             usage
 	}
 	var all []res
 	for _, n := range counts {
-		h, a, err := e.scenario(fmt.Sprintf("idle%d", n), func(dir string) []agent { return e.fakeAgents(dir, "a", n) }, nil)
+		h, a, w, err := e.scenario(fmt.Sprintf("idle%d", n), func(dir string) []agent { return e.fakeAgents(dir, "a", n) }, nil)
 		if err != nil {
 			return fmt.Errorf("%d agents: %w", n, err)
 		}
-		all = append(all, res{n, h, a})
+		all = append(all, res{n, h, a, w})
 	}
 	fmt.Println("| agents | mode | tmux CPU % | office CPU % | tmux RSS MiB | office RSS MiB | RSS office/tmux |")
 	fmt.Println("|---|---|---|---|---|---|---|")
@@ -123,7 +134,7 @@ func (e *env) idle(counts []int) error {
 		for _, m := range []struct {
 			name string
 			p    pair
-		}{{"headless", r.headless}, {"attached (9 shown)", r.attached}} {
+		}{{"headless", r.headless}, {"server + a wire client (9 shown)", pair{r.server, skipped}}, {"attached UI (9 shown)", r.attached}} {
 			fmt.Printf("| %d | %s | %s | %s | %s | %s | %s |\n", r.n, m.name, num("%.2f", m.p.tmux.cpu), num("%.2f", m.p.office.cpu),
 				num("%.1f", float64(m.p.tmux.rssKB)/1024), num("%.1f", float64(m.p.office.rssKB)/1024), ratio(float64(m.p.office.rssKB), float64(m.p.tmux.rssKB)))
 		}
@@ -140,8 +151,8 @@ func (e *env) idle(counts []int) error {
 		st := slope(first.headless.tmux.rssKB, last.headless.tmux.rssKB)
 		fmt.Printf("\nmemory per agent (headless RSS slope %d→%d): tmux %s KiB, office %s KiB (target ≤ 300 KB), office/tmux %s\n",
 			first.n, last.n, num("%.0f", st), num("%.0f", so), ratio(so, st))
-		fmt.Printf("client attached showing 9 of %d: office +%.2f %% of a core over headless (target ≤ 1 %%), tmux %s\n",
-			last.n, last.attached.office.cpu-last.headless.office.cpu, func() string {
+		fmt.Printf("client attached showing 9 of %d: office's server +%.2f %% of a core, office's server and UI +%.2f %% over headless (target ≤ 1 %%), tmux %s\n",
+			last.n, last.server.cpu-last.headless.office.cpu, last.attached.office.cpu-last.headless.office.cpu, func() string {
 				if last.attached.tmux.cpu < 0 {
 					return "—"
 				}
@@ -173,14 +184,15 @@ func (e *env) busy() error {
 		}
 		return waitLogged(as, "prompt", 60*time.Second)
 	}
-	h, a, err := e.scenario("busy", agents, prepare)
+	h, a, w, err := e.scenario("busy", agents, prepare)
 	if err != nil {
 		return err
 	}
 	fmt.Println("| mode | tmux CPU % | office CPU % | tmux/office (target ≥ 5x) |")
 	fmt.Println("|---|---|---|---|")
 	fmt.Printf("| headless | %s | %s | %s |\n", num("%.2f", h.tmux.cpu), num("%.2f", h.office.cpu), ratio(h.tmux.cpu, h.office.cpu))
-	fmt.Printf("| attached (8 shown) | %s | %s | %s |\n", num("%.2f", a.tmux.cpu), num("%.2f", a.office.cpu), ratio(a.tmux.cpu, a.office.cpu))
+	fmt.Printf("| server + a wire client (8 shown) | — | %s | — |\n", num("%.2f", w.cpu))
+	fmt.Printf("| attached UI (8 shown) | %s | %s | %s |\n", num("%.2f", a.tmux.cpu), num("%.2f", a.office.cpu), ratio(a.tmux.cpu, a.office.cpu))
 	fmt.Println()
 	return nil
 }
