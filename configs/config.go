@@ -27,7 +27,8 @@ const (
 )
 
 // Config is a parsed, validated office. In TOML the top level has the keys
-// prefix, mail_timeout, brief, [[agent]] tables and [profile.NAME] tables.
+// prefix, mail_timeout, brief, ssh_agent, [[agent]] tables and [profile.NAME]
+// tables.
 // A Config is a plain value: methods only read it, and it is safe for
 // concurrent reads; a caller that changes it owns the synchronization.
 type Config struct {
@@ -42,6 +43,9 @@ type Config struct {
 	// Brief turns the opening brief on for agents that do not say; true
 	// unless the file says otherwise.
 	Brief bool
+	// SSHAgent passes the person's SSH_AUTH_SOCK to agents that do not say;
+	// true unless the file says otherwise (`ssh_agent = false`).
+	SSHAgent bool
 	// Agents are the office's agents in file order.
 	Agents []Agent
 	// Profiles holds the built-in profiles (claude, codex, gemini, shell,
@@ -91,6 +95,7 @@ func parse(name, dir string, data []byte) (*Config, error) {
 		Prefix:      DefaultPrefix,
 		MailTimeout: Duration{DefaultMailTimeout},
 		Brief:       true,
+		SSHAgent:    true,
 		Profiles:    profiles,
 	}
 	ix := indexSource(string(data))
@@ -128,6 +133,13 @@ func parse(name, dir string, data []byte) (*Config, error) {
 				continue
 			}
 			c.Brief = b
+		case "ssh_agent":
+			b, err := asBool(v)
+			if err != nil {
+				probs.add(ix.line(key), "ssh_agent: %v", err)
+				continue
+			}
+			c.SSHAgent = b
 		case "agent", "profile":
 		default:
 			probs.add(ix.line(key), "unknown key %q", key)
@@ -241,6 +253,15 @@ func (c *Config) Env(a Agent) (map[string]string, error) {
 	}
 	maps.Copy(env, a.Env)
 	return env, nil
+}
+
+// SSHAgentFor reports whether a gets the person's SSH_AUTH_SOCK:
+// *a.SSHAgent when set, else c.SSHAgent.
+func (c *Config) SSHAgentFor(a Agent) bool {
+	if a.SSHAgent != nil {
+		return *a.SSHAgent
+	}
+	return c.SSHAgent
 }
 
 // BriefFor reports whether a gets the opening brief: *a.Brief when set,
