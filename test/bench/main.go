@@ -45,6 +45,7 @@ type flags struct {
 	window  time.Duration
 	agents  string
 	mb      int
+	reps    int
 	noTmux  bool
 	keep    bool
 	profile string
@@ -57,6 +58,7 @@ func main() {
 	flag.DurationVar(&f.window, "window", 5*time.Second, "CPU measurement window (idle, busy)")
 	flag.StringVar(&f.agents, "agents", "1,16,100", "agent counts for the idle part (the first and last give the memory slope)")
 	flag.IntVar(&f.mb, "mb", 10, "size of the generated stream in MB")
+	flag.IntVar(&f.reps, "reps", 3, "stream runs per system and mode (the fastest is shown)")
 	flag.BoolVar(&f.noTmux, "no-tmux", false, "measure office only")
 	flag.BoolVar(&f.keep, "keep", false, "keep the temporary directory (configs, state, logs)")
 	flag.StringVar(&f.profile, "pprof", "", "directory to save office's CPU and heap profiles in (OFFICE_PPROF is set for the office processes)")
@@ -119,7 +121,7 @@ func run(f flags) error {
 		case "echo":
 			err = e.echo()
 		case "stream":
-			err = e.stream(f.mb)
+			err = e.stream(f.mb, max(f.reps, 1))
 		case "idle":
 			var counts []int
 			for _, s := range strings.Split(f.agents, ",") {

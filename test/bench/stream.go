@@ -114,80 +114,91 @@ type streamRow struct {
 	secs, cpu float64
 }
 
-func (e *env) stream(mb int) error {
+func (e *env) stream(mb, reps int) error {
 	data := filepath.Join(e.dir, "ink.stream")
 	if err := os.WriteFile(data, inkStream(mb<<20), 0o600); err != nil {
 		return err
 	}
-	fmt.Printf("## %d MB Ink-like stream in one pane at %d×%d (s of wall time for the program to write it; CPU s of office's / tmux's processes)\n\n", mb, cols, rows)
+	fmt.Printf("## %d MB Ink-like stream in one pane at %d×%d, best of %d (s of wall time for the program to write it; CPU s of office's / tmux's processes)\n\n", mb, cols, rows, reps)
 	missing := streamRow{-1, -1}
 	res := map[string]streamRow{}
-	for _, attached := range []bool{false, true} {
-		mode := "headless"
-		if attached {
-			mode = "attached"
+	// best keeps the fastest of the repetitions (the one least disturbed
+	// by whatever else the machine runs).
+	best := func(key string, r streamRow) {
+		if old, ok := res[key]; !ok || old.secs < 0 || r.secs < old.secs {
+			res[key] = r
 		}
-		// office
-		{
-			dir := mkdir(e.dir, "stream-office-"+mode)
-			sc := newStreamCase(dir, data)
-			o, err := e.newOffice("stream-office-"+mode, []agent{{name: "stream", argv: sc.argv()}})
-			if err != nil {
-				return err
+	}
+	for rep := 0; rep < reps; rep++ {
+		for _, attached := range []bool{false, true} {
+			mode := "headless"
+			if attached {
+				mode = "attached"
 			}
-			settle := func() { time.Sleep(300 * time.Millisecond) }
-			err = func() error {
-				if attached {
-					if err := o.startUI(); err != nil {
-						return err
-					}
-					if err := o.ui.waitFor("stream", 20*time.Second); err != nil {
-						return err
-					}
-					o.ui.discard()
-				} else if err := o.startServe(); err != nil {
-					return err
-				}
-				time.Sleep(time.Second) // the office up and its agent waiting at the gate
-				el, cpu, err := sc.run(o.pids, settle)
+			// office
+			{
+				dir := mkdir(e.dir, fmt.Sprintf("stream-office-%s-%d", mode, rep))
+				sc := newStreamCase(dir, data)
+				o, err := e.newOffice(fmt.Sprintf("stream-office-%s-%d", mode, rep), []agent{{name: "stream", argv: sc.argv()}})
 				if err != nil {
 					return err
 				}
-				res["office "+mode] = streamRow{el.Seconds(), cpu}
-				return nil
-			}()
-			o.close()
-			if err != nil {
-				return fmt.Errorf("office %s: %w", mode, err)
-			}
-		}
-		res["tmux "+mode] = missing
-		if e.tmux != "" {
-			dir := mkdir(e.dir, "stream-tmux-"+mode)
-			sc := newStreamCase(dir, data)
-			t, err := e.newTmux("stream-tmux-"+mode, []agent{{name: "stream", argv: sc.argv()}})
-			if err != nil {
-				return err
-			}
-			err = func() error {
-				if attached {
-					if err := t.attach(); err != nil {
+				settle := func() { time.Sleep(300 * time.Millisecond) }
+				err = func() error {
+					if attached {
+						if err := o.startUI(); err != nil {
+							return err
+						}
+						if err := o.ui.waitFor("stream", 20*time.Second); err != nil {
+							return err
+						}
+						o.ui.discard()
+					} else if err := o.startServe(); err != nil {
 						return err
 					}
-					t.client.drain(300*time.Millisecond, 3*time.Second)
-					t.client.discard()
+					time.Sleep(time.Second) // the office up and its agent waiting at the gate
+					el, cpu, err := sc.run(o.pids, settle)
+					if err != nil {
+						return err
+					}
+					best("office "+mode, streamRow{el.Seconds(), cpu})
+					return nil
+				}()
+				o.close()
+				if err != nil {
+					return fmt.Errorf("office %s: %w", mode, err)
 				}
-				time.Sleep(time.Second)
-				el, cpu, err := sc.run(t.pids, func() { time.Sleep(300 * time.Millisecond) })
+			}
+			if _, ok := res["tmux "+mode]; !ok {
+				res["tmux "+mode] = missing
+			}
+			if e.tmux != "" {
+				dir := mkdir(e.dir, fmt.Sprintf("stream-tmux-%s-%d", mode, rep))
+				sc := newStreamCase(dir, data)
+				t, err := e.newTmux(fmt.Sprintf("stream-tmux-%s-%d", mode, rep), []agent{{name: "stream", argv: sc.argv()}})
 				if err != nil {
 					return err
 				}
-				res["tmux "+mode] = streamRow{el.Seconds(), cpu}
-				return nil
-			}()
-			t.close()
-			if err != nil {
-				return fmt.Errorf("tmux %s: %w", mode, err)
+				err = func() error {
+					if attached {
+						if err := t.attach(); err != nil {
+							return err
+						}
+						t.client.drain(300*time.Millisecond, 3*time.Second)
+						t.client.discard()
+					}
+					time.Sleep(time.Second)
+					el, cpu, err := sc.run(t.pids, func() { time.Sleep(300 * time.Millisecond) })
+					if err != nil {
+						return err
+					}
+					best("tmux "+mode, streamRow{el.Seconds(), cpu})
+					return nil
+				}()
+				t.close()
+				if err != nil {
+					return fmt.Errorf("tmux %s: %w", mode, err)
+				}
 			}
 		}
 	}
