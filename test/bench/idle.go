@@ -15,7 +15,7 @@ type pair struct {
 	office, tmux usage
 }
 
-var skipped = usage{cpu: -1, rssKB: -1}
+var skipped = usage{cpu: -1, rssKB: -1, outBps: -1}
 
 // scenario measures the agents headless and then with a client attached,
 // for office and tmux. prepare runs once the agents are ready (busy: it
@@ -76,7 +76,9 @@ func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o 
 			}
 			o.ui.discard()
 			time.Sleep(settleIdle)
+			b0 := o.ui.read.Load()
 			attached.office = measure(o.pids, e.window)
+			attached.office.outBps = float64(o.ui.read.Load()-b0) / e.window.Seconds()
 			return nil
 		}()
 		o.close()
@@ -109,7 +111,9 @@ func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o 
 	}
 	t.client.discard()
 	time.Sleep(settleIdle)
+	b0 := t.client.read.Load()
 	attached.tmux = measure(t.pids, e.window)
+	attached.tmux.outBps = float64(t.client.read.Load()-b0) / e.window.Seconds()
 	return headless, attached, withClient, nil
 }
 
@@ -128,15 +132,19 @@ func (e *env) idle(counts []int) error {
 		}
 		all = append(all, res{n, h, a, w})
 	}
-	fmt.Println("| agents | mode | tmux CPU % | office CPU % | tmux RSS MiB | office RSS MiB | RSS office/tmux |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Println("| agents | mode | tmux CPU % | office CPU % | tmux RSS MiB | office RSS MiB | RSS office/tmux | UI output B/s tmux / office |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, r := range all {
 		for _, m := range []struct {
 			name string
 			p    pair
 		}{{"headless", r.headless}, {"server + a wire client (9 shown)", pair{r.server, skipped}}, {"attached UI (9 shown)", r.attached}} {
-			fmt.Printf("| %d | %s | %s | %s | %s | %s | %s |\n", r.n, m.name, num("%.2f", m.p.tmux.cpu), num("%.2f", m.p.office.cpu),
-				num("%.1f", float64(m.p.tmux.rssKB)/1024), num("%.1f", float64(m.p.office.rssKB)/1024), ratio(float64(m.p.office.rssKB), float64(m.p.tmux.rssKB)))
+			out := "—"
+			if m.p.office.outBps >= 0 && m.name == "attached UI (9 shown)" {
+				out = num("%.0f", m.p.tmux.outBps) + " / " + num("%.0f", m.p.office.outBps)
+			}
+			fmt.Printf("| %d | %s | %s | %s | %s | %s | %s | %s |\n", r.n, m.name, num("%.2f", m.p.tmux.cpu), num("%.2f", m.p.office.cpu),
+				num("%.1f", float64(m.p.tmux.rssKB)/1024), num("%.1f", float64(m.p.office.rssKB)/1024), ratio(float64(m.p.office.rssKB), float64(m.p.tmux.rssKB)), out)
 		}
 	}
 	if len(all) >= 2 {

@@ -73,6 +73,9 @@ type usage struct {
 	cpu   float64 // percent of one core
 	rssKB int64   // summed at the end of the window
 	procs int
+	// outBps is what an attached client wrote to its outer terminal in
+	// the window, bytes a second (attached cases only).
+	outBps float64
 }
 
 func (u usage) String() string {

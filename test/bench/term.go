@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -31,6 +32,7 @@ type term struct {
 	f    *os.File
 	out  chan []byte
 	done chan struct{}
+	read atomic.Int64 // bytes read from the master
 }
 
 func startTerm(env []string, argv ...string) (*term, error) {
@@ -47,6 +49,7 @@ func startTerm(env []string, argv ...string) (*term, error) {
 		for {
 			n, err := f.Read(buf)
 			if n > 0 {
+				t.read.Add(int64(n))
 				t.out <- bytes.Clone(buf[:n])
 			}
 			if err != nil {
