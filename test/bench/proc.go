@@ -104,15 +104,6 @@ func measure(pids func() []int, window time.Duration) usage {
 	return usage{cpu: float64(ticks) / clockTick / el.Seconds() * 100, rssKB: rss, procs: len(p1)}
 }
 
-// sumTicks is the summed ticks of pids.
-func sumTicks(pids []int) int64 {
-	var t int64
-	for _, p := range pids {
-		t += cpuTicks(p)
-	}
-	return t
-}
-
 // liveHeap asks office's processes for a heap profile of this moment
 // (SIGUSR1, with -pprof only).
 func (e *env) liveHeap(pids []int) {
