@@ -70,8 +70,8 @@ func startServer(cfg *configs.Cluster, stateDir string) (*server.Server, error) 
 		// The client port is loopback only, on a port of the kernel's
 		// choice: the office connects in-process, but NATS starts its routes
 		// only once a client listener is up (DontListen would stop them).
-		Host: "127.0.0.1",
-		Port: server.RANDOM_PORT,
+		Host:       "127.0.0.1",
+		Port:       server.RANDOM_PORT,
 		NoSigs:     true,
 		NoLog:      true,
 		JetStream:  true,
