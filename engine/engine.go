@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"office/automation"
+	"office/cluster"
 	"office/configs"
 	"office/drain"
 	"office/pool"
@@ -60,14 +61,15 @@ type Agent struct {
 
 // Engine is one running office. Its methods are safe for concurrent use.
 type Engine struct {
-	opts  Options
-	log   *slog.Logger
-	lock  *os.File
-	store *queue.Store
-	ln    net.Listener // guarded by lnMu once the engine runs
-	drain *drain.Drainer
-	ops   map[string]opFunc
-	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
+	opts    Options
+	log     *slog.Logger
+	lock    *os.File
+	store   *queue.Store
+	ln      net.Listener // guarded by lnMu once the engine runs
+	drain   *drain.Drainer
+	ops     map[string]opFunc
+	inbox   *inboxLayer   // the inbox layer's state (engine/inbox.go); set by initInbox
+	cluster *cluster.Node // the floor's node (engine/cluster.go); nil without [cluster]
 
 	srv atomic.Pointer[server] // the clients' side (engine/server.go)
 
@@ -155,6 +157,9 @@ func Open(o Options) (e *Engine, err error) {
 		Notify:        e.notice,
 		Logger:        log,
 	})
+	if err := e.openCluster(); err != nil {
+		return nil, err
+	}
 	for _, ac := range o.Config.Agents {
 		if _, err := e.addAgent(ac); err != nil {
 			return nil, err
@@ -345,7 +350,11 @@ func (e *Engine) Run(ctx context.Context) error {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	var bg sync.WaitGroup
-	bg.Add(3)
+	bg.Add(4)
+	go func() {
+		defer bg.Done()
+		e.runCluster(ctx)
+	}()
 	go func() {
 		defer bg.Done()
 		e.watch(ctx, stop)
@@ -431,6 +440,7 @@ func (e *Engine) Close() error {
 			}
 		}
 		wg.Wait()
+		e.closeCluster()
 		for _, a := range agents {
 			if a.Config.Worktree {
 				e.pruneWorktree(a.Config.Name) // kept if it has work
