@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,7 +16,7 @@ import (
 )
 
 // clusterPort returns a free TCP port on 127.0.0.1.
-func clusterPort(t *testing.T) int {
+func clusterPort(t testing.TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -27,7 +28,7 @@ func clusterPort(t *testing.T) int {
 
 // joinFloor appends a [cluster] table to each office's file: host names
 // hosts[i], every host routed to every other.
-func joinFloor(t *testing.T, offices []*office, hosts []string) {
+func joinFloor(t testing.TB, offices []*office, hosts []string) {
 	t.Helper()
 	ports := make([]int, len(offices))
 	for i := range offices {
@@ -40,8 +41,21 @@ func joinFloor(t *testing.T, offices []*office, hosts []string) {
 				peers = append(peers, fmt.Sprintf("%q", fmt.Sprintf("127.0.0.1:%d", ports[j])))
 			}
 		}
-		appendFile(t, o.config, fmt.Sprintf("\n[cluster]\nname = \"floor\"\nhost = %q\nlisten = \"127.0.0.1:%d\"\npeers = [%s]\n",
+		appendTo(t, o.config, fmt.Sprintf("\n[cluster]\nname = \"floor\"\nhost = %q\nlisten = \"127.0.0.1:%d\"\npeers = [%s]\n",
 			hosts[i], ports[i], strings.Join(peers, ", ")))
+	}
+}
+
+// appendTo appends text to path.
+func appendTo(t testing.TB, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -140,5 +154,35 @@ func TestClusterNameClashRefused(t *testing.T) {
 	_, errOut, code := b.run("", "serve")
 	if code == 0 || !strings.Contains(errOut, `agent "x" is on host a and on host b`) {
 		t.Fatalf("serve b with a's name: exit %d, %q", code, errOut)
+	}
+}
+
+// BenchmarkClusterSendToTyped measures `office send` → typed into the agent,
+// from another host of the floor and from the agent's own host (the wait
+// polls every 50 ms, which bounds the resolution):
+//
+//	go test -run '^$' -bench ClusterSendToTyped -benchtime 10x ./test/e2e
+func BenchmarkClusterSendToTyped(b *testing.B) {
+	oa := newOffice(b, agentSpec{name: "alice"})
+	ob := newOffice(b, agentSpec{name: "bob"})
+	joinFloor(b, []*office{oa, ob}, []string{"a", "b"})
+	oa.startServe()
+	ob.startServe()
+	oa.waitFor(30*time.Second, "a lists b's agents", func() bool {
+		out, _, code := oa.run("", "team")
+		return code == 0 && strings.Contains(out, "bob")
+	})
+	for _, from := range []struct {
+		name string
+		o    *office
+	}{{"other-host", oa}, {"same-host", ob}} {
+		b.Run(from.name, func(b *testing.B) {
+			for i := range b.N {
+				text := fmt.Sprintf("lat %s %d", from.name, i)
+				from.o.must("send", "bob", text)
+				ob.waitFor(30*time.Second, text+" typed", func() bool { return ob.promptWith("bob", text) })
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/typed")
+		})
 	}
 }
