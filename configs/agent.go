@@ -57,6 +57,10 @@ type Agent struct {
 	// ReadOnly marks an agent that does not write files (no progress
 	// journal is asked of it).
 	ReadOnly bool
+	// History is how many lines of pane history office keeps for the agent:
+	// its own history key, else the file's top-level one, else 10000. Parse
+	// resolves it; an agent not from a file takes Config.Settings.History.
+	History int
 	// SSHAgent passes the person's SSH_AUTH_SOCK (their ssh keys) to the
 	// agent (true) or drops it (false); nil means the config's SSHAgent.
 	SSHAgent *bool

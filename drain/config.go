@@ -17,6 +17,7 @@ const (
 	defaultMaxAttempts     = 3
 	defaultPasteThreshold  = 512
 	defaultWriteTimeout    = 10 * time.Second
+	defaultEvidenceFor     = 5 * time.Second
 	// defaultEnterDelay is the gap between text and Enter when the agent's
 	// SubmitProfile leaves it zero.
 	defaultEnterDelay = 140 * time.Millisecond
@@ -51,6 +52,12 @@ type Config struct {
 	// Logger receives the drain's log; drops are logged at Warn. nil
 	// discards it.
 	Logger *slog.Logger
+	// Evidence reads the agents' own records; nil: no agent keeps any, and
+	// the screen check alone confirms a submit.
+	Evidence Evidence
+	// EvidenceFor is how long after a submit the drain waits for the
+	// agent's records to show the text. 0 means 5 s.
+	EvidenceFor time.Duration
 
 	// Debounce is the fixed window from the first Wake to the pass it
 	// triggers; later Wakes inside the window do not extend it. 0 means
@@ -95,6 +102,7 @@ func (c Config) withDefaults() Config {
 	dur(&c.VerifyFor, defaultVerifyFor)
 	dur(&c.RetryEnterAfter, defaultRetryEnterAfter)
 	dur(&c.WriteTimeout, defaultWriteTimeout)
+	dur(&c.EvidenceFor, defaultEvidenceFor)
 	if c.MaxAttempts <= 0 {
 		c.MaxAttempts = defaultMaxAttempts
 	}

@@ -22,16 +22,17 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	now := d.cfg.Clock.Now()
 	// The pass may be stale: re-read status and blocks right before writing.
 	// Abandoning here is not an attempt.
-	if h := statusHold(a, now); h != "" {
+	if h := statusHold(a, now); h != HoldNone {
 		log.Debug("not typing: the agent changed since the pass", "hold", h)
 		return
 	}
-	if h := blockHold(a, now); h != "" {
+	if h := blockHold(a, now); h != HoldNone {
 		log.Debug("not typing: the agent changed since the pass", "hold", h)
 		return
 	}
 	t, hold := plan(m.Text, a, d.cfg.PasteThreshold)
-	if hold != "" || t.text == "" {
+	t.id = m.ID
+	if hold != HoldNone || t.text == "" {
 		log.Debug("not typing: the agent changed since the pass", "hold", hold)
 		return
 	}
@@ -47,7 +48,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	}
 	// Stamping may have waited on the store (another writer, an fsync):
 	// look at the agent again right before the first byte.
-	if h := statusHold(a, d.cfg.Clock.Now()) + blockHold(a, d.cfg.Clock.Now()); h != "" {
+	if h := statusHold(a, d.cfg.Clock.Now()) + blockHold(a, d.cfg.Clock.Now()); h != HoldNone {
 		log.Debug("not typing: the agent changed while the attempt was stamped", "hold", h)
 		d.unattempt(ctx, log, m.ID)
 		return
@@ -55,7 +56,8 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	if stamped.Text != m.Text {
 		// The store rendered the text at attempt time (an inbox delivery).
 		t, hold = plan(stamped.Text, a, d.cfg.PasteThreshold)
-		if hold != "" || t.text == "" {
+		t.id = m.ID
+		if hold != HoldNone || t.text == "" {
 			log.Info("not typing: the text rendered at attempt time cannot be typed now", "hold", hold)
 			d.unattempt(ctx, log, m.ID)
 			return
@@ -64,6 +66,26 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	}
 	ack := context.WithoutCancel(ctx)
 	typing := d.cfg.Clock.Now()
+	// Durably "writing began" before the first byte: a stop before this
+	// proves nothing of the attempt was typed.
+	if err := d.cfg.Store.Writing(ctx, m.ID); err != nil {
+		if ctx.Err() == nil {
+			log.Error("recording that typing begins; not typing", "err", err)
+		}
+		d.unattempt(ctx, log, m.ID)
+		return
+	}
+	// And durably "the Enter is next" before the first Enter: a stop before
+	// it proves the text was never submitted (it died on the agent's prompt
+	// with the agent's process).
+	entered := false
+	t.entering = func() error {
+		if entered {
+			return nil
+		}
+		entered = true
+		return d.cfg.Store.Entering(ack, m.ID)
+	}
 	typed, landed, err := d.typeIn(ctx, a, t)
 	if errors.Is(err, errPersonTyped) || errors.Is(err, errPartlyTyped) || (err != nil && typed && ctx.Err() == nil) {
 		// Some of our text (or a whole line of it) reached the prompt and
@@ -77,6 +99,20 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		return
 	}
 	note, ok := d.verify(ctx, a, t, landed)
+	if src, found, keeps := d.confirm(ctx, name, t, typing, ok); found {
+		// The CLI's own record shows the text: it arrived, whatever the
+		// screen said.
+		if !ok {
+			note = ""
+		}
+		d.settleDelivered(ack, log, name, m.ID, evidenceNote(note, src, true, true))
+		return
+	} else if ok && d.cfg.Evidence != nil {
+		if keeps && d.noRecord(ctx, ack, log, name, a, m, t, typing) {
+			return
+		}
+		note = evidenceNote(note, "", false, keeps)
+	}
 	if !ok && note == noteNotTaken {
 		if a.LastOutput().After(typing) {
 			// The agent kept drawing but never showed our text: its UI
@@ -170,7 +206,7 @@ func (d *Drainer) writeFailed(ctx, ack context.Context, log *slog.Logger, name s
 // text counts as a draft, and the person is told.
 func (d *Drainer) notSubmitted(ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing) {
 	a.MarkDraft(t.text)
-	if err := d.cfg.Store.Drop(ack, m.ID, ReasonTypedNotSubmitted); err != nil {
+	if err := d.cfg.Store.TypedNotSubmitted(ack, m.ID); err != nil {
 		log.Error("dropping a message typed but not submitted", "err", err)
 	}
 	log.Warn("message typed but not submitted; it sits on the prompt as a draft", "text", preview(t.text))

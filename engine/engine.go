@@ -19,6 +19,7 @@ import (
 	"office/drain"
 	"office/pool"
 	"office/queue"
+	"office/wire"
 )
 
 // Options configure an engine. Config and StateDir are required.
@@ -61,6 +62,10 @@ type Agent struct {
 
 // Engine is one running office. Its methods are safe for concurrent use.
 type Engine struct {
+	// failure is why Run stopped by itself (the store was lost), for the
+	// clients' goodbye.
+	failure atomic.Pointer[error]
+
 	opts    Options
 	log     *slog.Logger
 	lock    *os.File
@@ -82,6 +87,8 @@ type Engine struct {
 
 	hookOnce  sync.Once
 	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
+
+	hist historyLayer // the agents' pane histories (engine/history.go)
 
 	addMu    sync.Mutex   // serializes addAgent
 	mu       sync.RWMutex // guards agents, byName, closing, restarts
@@ -141,13 +148,11 @@ func Open(o Options) (e *Engine, err error) {
 	if err := e.store.EnsureAgents(context.Background(), names); err != nil {
 		return nil, fmt.Errorf("engine: register agents: %w", err)
 	}
-	if n, err := e.store.RecoverInterrupted(context.Background()); err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	} else if n > 0 {
-		log.Warn("deliveries interrupted by the last stop; held until released", "count", n)
-	}
 	dstore, pre, err := e.initInbox()
 	if err != nil {
+		return nil, err
+	}
+	if err := e.recoverInterrupted(context.Background()); err != nil {
 		return nil, err
 	}
 	e.drain = drain.New(drain.Config{
@@ -156,6 +161,7 @@ func Open(o Options) (e *Engine, err error) {
 		Preconditions: pre,
 		Notify:        e.notice,
 		Logger:        log,
+		Evidence:      newEvidence(e),
 	})
 	if err := e.openCluster(); err != nil {
 		return nil, err
@@ -271,6 +277,7 @@ func (e *Engine) spawn(a *Agent) {
 		Rows:     e.opts.Rows,
 		Behavior: Behavior(a.Profile),
 		Notify:   e.terminalEvent,
+		History:  e.historyOf(a.Config),
 	})
 	if err != nil {
 		a.SpawnErr = err
@@ -306,6 +313,8 @@ func submitProfile(p configs.Profile) drain.SubmitProfile {
 	return drain.SubmitProfile{
 		EnterDelay:      p.EnterDelay.Duration,
 		PasteEnterDelay: p.PasteEnterDelay.Duration,
+		EnterRetries:    p.EnterRetries,
+		EnterAfterEcho:  p.EnterAfterEcho,
 		LineByLine:      p.LineByLine,
 		Unverifiable:    p.Unverifiable,
 	}
@@ -370,6 +379,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	err := e.drain.Run(ctx)
 	bg.Wait()
 	if lost := lostStore(ctx); lost != nil {
+		e.failure.Store(&lost) // the clients' goodbye says why
 		return lost
 	}
 	return err
@@ -402,7 +412,13 @@ func (e *Engine) Agent(name string) (*Agent, bool) {
 }
 
 // Holds returns the drain's current hold reason per agent.
-func (e *Engine) Holds() map[string]string { return e.drain.Holds() }
+func (e *Engine) Holds() map[string]string {
+	out := map[string]string{}
+	for a, h := range e.drain.Holds() {
+		out[a] = string(h)
+	}
+	return out
+}
 
 // Close stops every agent (SIGHUP to its process group, SIGKILL after 2 s),
 // closes the socket and the store, and releases the lock. Queued messages stay
@@ -410,7 +426,11 @@ func (e *Engine) Holds() map[string]string { return e.drain.Holds() }
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
 		if s := e.srv.Load(); s != nil {
-			s.close("the office is stopping")
+			bye := wire.Bye{Reason: "the office is stopping"}
+			if f := e.failure.Load(); f != nil {
+				bye.Reason, bye.Error = (*f).Error(), (*f).Error()
+			}
+			s.close(bye)
 		}
 		e.lnMu.Lock()
 		e.closingSocket = true
@@ -441,6 +461,7 @@ func (e *Engine) Close() error {
 		}
 		wg.Wait()
 		e.closeCluster()
+		e.closeHistories() // after the terminals: their last screens are in
 		for _, a := range agents {
 			if a.Config.Worktree {
 				e.pruneWorktree(a.Config.Name) // kept if it has work
@@ -475,7 +496,7 @@ func (e *Engine) Status() []AgentStatus {
 	agents := e.Agents()
 	out := make([]AgentStatus, 0, len(agents))
 	for _, a := range agents {
-		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Hold: holds[a.Config.Name]}
+		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Hold: string(holds[a.Config.Name])}
 		if a.Term == nil {
 			s.Status, s.Signal = automation.StatusExited.String(), "spawn failed"
 			if a.SpawnErr != nil {
@@ -530,6 +551,10 @@ func (deadAgent) Submit() drain.SubmitProfile      { return drain.SubmitProfile{
 func (deadAgent) Prompt() (string, bool)           { return "", false }
 func (deadAgent) LastOutput() time.Time            { return time.Time{} }
 func (deadAgent) MarkDraft(string)                 {}
+func (deadAgent) Text() string                     { return "" }
+func (d deadAgent) PressEnter(context.Context, automation.TurnCause) error {
+	return fmt.Errorf("agent not started: %v", d.err)
+}
 func (d deadAgent) Write(context.Context, []byte) error {
 	return fmt.Errorf("agent not started: %v", d.err)
 }
