@@ -330,6 +330,9 @@ func (e *Engine) terminalEvent(ev pool.Event) {
 	if ev.Kind != pool.EventOutput {
 		e.inboxEvent(ev)
 	}
+	if ev.Kind == pool.EventBootOverdue {
+		e.bootOverdue(ev.Agent)
+	}
 	if ev.Kind == pool.EventExit {
 		if a, ok := e.Agent(ev.Agent); ok && a.Term != nil {
 			_, code := a.Term.Exited()
@@ -471,7 +474,7 @@ func (e *Engine) Close() error {
 			e.store.Close()
 		}
 		if e.lock != nil {
-			e.lock.Close()
+			unlockState(e.lock)
 		}
 	})
 	return nil
