@@ -53,6 +53,9 @@ type Config struct {
 	// existing name overrides only the keys it sets (env merges variable by
 	// variable); a new name adds a profile.
 	Profiles map[string]Profile
+	// Cluster is the [cluster] table (configs/cluster.go); nil for a
+	// one-host office.
+	Cluster *Cluster
 }
 
 // Load reads and parses the office file at path, like Parse with name path,
@@ -140,6 +143,8 @@ func parse(name, dir string, data []byte) (*Config, error) {
 				continue
 			}
 			c.SSHAgent = b
+		case "cluster":
+			c.Cluster = decodeCluster(v, dir, ix, probs)
 		case "agent", "profile":
 		default:
 			probs.add(ix.line(key), "unknown key %q", key)
@@ -284,6 +289,11 @@ func (c *Config) clone() *Config {
 	out.Agents = make([]Agent, len(c.Agents))
 	for i, a := range c.Agents {
 		out.Agents[i] = a.clone()
+	}
+	if c.Cluster != nil {
+		cl := *c.Cluster
+		cl.Peers = slices.Clone(cl.Peers)
+		out.Cluster = &cl
 	}
 	out.Profiles = make(map[string]Profile, len(c.Profiles))
 	for n, p := range c.Profiles {

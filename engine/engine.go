@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"office/automation"
+	"office/cluster"
 	"office/configs"
 	"office/drain"
 	"office/pool"
@@ -65,14 +66,15 @@ type Engine struct {
 	// clients' goodbye.
 	failure atomic.Pointer[error]
 
-	opts  Options
-	log   *slog.Logger
-	lock  *os.File
-	store *queue.Store
-	ln    net.Listener // guarded by lnMu once the engine runs
-	drain *drain.Drainer
-	ops   map[string]opFunc
-	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
+	opts    Options
+	log     *slog.Logger
+	lock    *os.File
+	store   *queue.Store
+	ln      net.Listener // guarded by lnMu once the engine runs
+	drain   *drain.Drainer
+	ops     map[string]opFunc
+	inbox   *inboxLayer   // the inbox layer's state (engine/inbox.go); set by initInbox
+	cluster *cluster.Node // the floor's node (engine/cluster.go); nil without [cluster]
 
 	srv atomic.Pointer[server] // the clients' side (engine/server.go)
 
@@ -161,6 +163,9 @@ func Open(o Options) (e *Engine, err error) {
 		Logger:        log,
 		Evidence:      newEvidence(e),
 	})
+	if err := e.openCluster(); err != nil {
+		return nil, err
+	}
 	for _, ac := range o.Config.Agents {
 		if _, err := e.addAgent(ac); err != nil {
 			return nil, err
@@ -357,7 +362,11 @@ func (e *Engine) Run(ctx context.Context) error {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	var bg sync.WaitGroup
-	bg.Add(3)
+	bg.Add(4)
+	go func() {
+		defer bg.Done()
+		e.runCluster(ctx)
+	}()
 	go func() {
 		defer bg.Done()
 		e.watch(ctx, stop)
@@ -459,6 +468,7 @@ func (e *Engine) Close() error {
 			}
 		}
 		wg.Wait()
+		e.closeCluster()
 		e.closeHistories() // after the terminals: their last screens are in
 		for _, a := range agents {
 			if a.Config.Worktree {
