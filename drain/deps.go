@@ -91,6 +91,9 @@ type SubmitProfile struct {
 	// submit is not checked and the message counts as delivered once both
 	// writes succeed.
 	Unverifiable bool
+	// Cooldown is this agent's least time between two attempts; 0 means
+	// Config.Cooldown.
+	Cooldown time.Duration
 }
 
 // Agents finds agent terminals by name. It must be safe for concurrent use.

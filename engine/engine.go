@@ -135,13 +135,9 @@ func Open(o Options) (e *Engine, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e.drain = drain.New(drain.Config{
-		Store:         dstore,
-		Agents:        agentSet{e},
-		Preconditions: pre,
-		Notify:        e.notice,
-		Logger:        log,
-	})
+	dcfg := drainTunables(o.Config.Settings)
+	dcfg.Store, dcfg.Agents, dcfg.Preconditions, dcfg.Notify, dcfg.Logger = dstore, agentSet{e}, pre, e.notice, log
+	e.drain = drain.New(dcfg)
 	for _, ac := range o.Config.Agents {
 		if _, err := e.addAgent(ac); err != nil {
 			return nil, err
@@ -180,6 +176,9 @@ func compactVerbs(c *configs.Config) []string {
 func (e *Engine) addAgent(ac configs.Agent) (*Agent, error) {
 	e.addMu.Lock()
 	defer e.addMu.Unlock()
+	if ac.Line == 0 { // not from the file (team add): the office's history
+		ac.History = e.settingsFor(ac).History
+	}
 	a := &Agent{Config: ac}
 	var err error
 	a.Profile, err = e.opts.Config.ProfileOf(ac)
@@ -226,7 +225,7 @@ func (e *Engine) spawn(a *Agent) {
 		Dir:      dir,
 		Cols:     e.opts.Cols,
 		Rows:     e.opts.Rows,
-		Behavior: Behavior(a.Profile),
+		Behavior: behaviorFor(a.Profile, e.settingsFor(a.Config)),
 		Notify:   e.terminalEvent,
 	})
 	if err != nil {
@@ -435,7 +434,7 @@ func (s agentSet) Agent(name string) (drain.Agent, bool) {
 	if a.Term == nil {
 		return deadAgent{err: a.SpawnErr}, true
 	}
-	return liveAgent{Terminal: a.Term, submit: submitProfile(a.Profile)}, true
+	return liveAgent{Terminal: a.Term, submit: submitFor(a.Profile, s.e.settingsFor(a.Config))}, true
 }
 
 // liveAgent is a running terminal as the drain sees it.

@@ -361,7 +361,7 @@ func (e *Engine) explain(s AgentStatus) Explanation {
 	}
 	quiet := p.Quiet.Duration
 	if quiet <= 0 {
-		quiet = automation.QuietAfter
+		quiet = e.settings().Quiet
 	}
 	if lo := t.LastOutput(); lo.IsZero() {
 		add("quiescence", "idle", "no output yet")

@@ -34,11 +34,6 @@ import (
 
 // Timing of the inbox goroutine.
 const (
-	// inboxSample is how often screens are sampled for the stall watchdog's
-	// activity and the other timers are checked.
-	inboxSample = 5 * time.Second
-	// purgeEvery is how often retention runs (also once at start).
-	purgeEvery = time.Hour
 	// attemptFresh bounds how long after an inbox attempt a turn start is
 	// taken to be that delivery's Enter.
 	attemptFresh = 15 * time.Second
@@ -106,7 +101,7 @@ type agentTurns struct {
 func (e *Engine) initInbox() (drain.Store, drain.Preconditions, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*queue.BusyTimeout)
 	defer cancel()
-	svc, err := inbox.Open(ctx, e.store, inbox.Options{MailDeadline: e.opts.Config.MailTimeout.Duration, Logger: e.log})
+	svc, err := inbox.Open(ctx, e.store, e.inboxOpts())
 	if err != nil {
 		return nil, nil, fmt.Errorf("engine: %w", err)
 	}
@@ -235,7 +230,8 @@ func (e *Engine) runInbox(ctx context.Context) {
 	}
 	e.inboxKick(ctx)
 	e.purge(ctx, time.Now())
-	sample := time.NewTicker(inboxSample)
+	set := e.settings()
+	sample := time.NewTicker(set.StallSample)
 	defer sample.Stop()
 	lastTick, lastPurge := time.Now(), time.Now()
 	for {
@@ -250,11 +246,11 @@ func (e *Engine) runInbox(ctx context.Context) {
 			e.inboxKick(ctx)
 		case now := <-sample.C:
 			e.sampleAgents(ctx, now)
-			if now.Sub(lastTick) >= inbox.TickInterval {
+			if now.Sub(lastTick) >= set.MailSweep {
 				lastTick = now
 				e.inboxTick(ctx, now)
 			}
-			if now.Sub(lastPurge) >= purgeEvery {
+			if now.Sub(lastPurge) >= set.RetentionSweep {
 				lastPurge = now
 				e.purge(ctx, now)
 			}
@@ -300,6 +296,7 @@ func (e *Engine) inboxTick(ctx context.Context, now time.Time) {
 			Desc:         desc(a.Config),
 			Busy:         a.Term.Status() == automation.StatusBusy,
 			LastActivity: st.lastActivity,
+			After:        e.settingsFor(a.Config).Stall,
 		}
 		noticed, err := e.inbox.svc.ObserveStall(ctx, obs, now)
 		if err != nil {

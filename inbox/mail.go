@@ -49,7 +49,7 @@ const (
 	ReasonTimeout = "timeout"
 	// ReasonSpawnFailed: its receiver's process could not be started.
 	ReasonSpawnFailed = "spawn_failed"
-	// ReasonUndelivered: never delivered within Retention (a dead letter).
+	// ReasonUndelivered: never delivered within Options.Retention (a dead letter).
 	ReasonUndelivered = "undelivered"
 	// ReasonRemoved: its receiver left the team before it was delivered.
 	ReasonRemoved = "receiver_removed"
@@ -354,12 +354,12 @@ type Outcome struct {
 // TurnEnded settles the working mail of agent whose turn just ended: inform
 // mail is done; request mail is done if the reply gate passes, else
 // failed(no_reply_found) and its sender is told. Mail already final is left
-// alone. The write is retried StateRetries times; after that the mail stays
+// alone. The write is retried Options.StateRetries times; after that the mail stays
 // working and the ticker settles it by its deadline.
 func (s *Service) TurnEnded(ctx context.Context, agent string) ([]Outcome, error) {
 	var out []Outcome
 	var err error
-	for try := 0; try <= StateRetries; try++ {
+	for try := 0; try <= s.opts.StateRetries; try++ {
 		out = nil
 		err = s.store.Update(ctx, func(tx *queue.Tx) error {
 			ms, err := mailWhere(tx, `receiver = ? AND state = ?`, agent, MailWorking)
