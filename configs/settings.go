@@ -158,9 +158,9 @@ var table = []Setting{
 	durRow("enter_gap", 140*ms, 10*ms, 5*sec, "drain.Config.EnterDelay", func(s *Settings) *time.Duration { return &s.EnterGap },
 		"seed 002 (140 ms): the text is written, then Enter alone after this gap, because a CLI reading text and Enter in one write takes the Enter as a newline; a profile's enter_delay or paste_enter_delay may be longer"),
 	durRow("submit_check", 2*sec, 100*ms, time.Minute, "drain.Config.VerifyFor", func(s *Settings) *time.Duration { return &s.SubmitCheck },
-		"design (Typing): after Enter, how long office watches for the prompt to empty or the agent to turn busy before it sends one more Enter; a message is acknowledged only once submitted"),
+		"after Enter, how long office watches for the prompt to empty or the agent to turn busy before it sends one more Enter; a message is acknowledged only once submitted"),
 	durRow("enter_retry", 500*ms, 10*ms, 10*sec, "drain.Config.RetryEnterAfter", func(s *Settings) *time.Duration { return &s.EnterRetry },
-		"design (Typing): the pause before that one extra Enter, when our text still sits on the prompt and no dialog is open"),
+		"the pause before that one extra Enter, when our text still sits on the prompt and no dialog is open"),
 	numRow("max_attempts", KindCount, 3, 1, 100, "drain.Config.MaxAttempts", func(s *Settings) *int { return &s.MaxAttempts },
 		"seed 002 (MAX_SEND_ATTEMPTS = 3): failed attempts (a write cut short, nothing typed) before a message is dropped loudly instead of retried forever"),
 	numRow("paste_threshold", KindBytes, 512, 1, 1<<20, "drain.Config.PasteThreshold", func(s *Settings) *int { return &s.PasteThreshold },
@@ -170,7 +170,7 @@ var table = []Setting{
 
 	// Status.
 	durRow("quiet", 12*sec, sec, hr, "automation.StatusRules.Quiet", func(s *Settings) *time.Duration { return &s.Quiet },
-		"design (Status): busy with no output this long reads idle, when no stronger signal (hook, title, OSC state, screen pattern) decides; a profile's own quiet wins over this"),
+		"busy with no output this long reads idle, when no stronger signal (hook, title, OSC state, screen pattern) decides; a profile's own quiet wins over this"),
 	fixedRow("boot_grace", automation.BootGrace, "automation.BootGrace", func(s *Settings) *time.Duration { return &s.BootGrace },
 		"seed 002 (BOOT_GRACE_MS = 35_000): after spawn, no automated write until the profile's ready markers show or this long passed, so keys never land in a CLI still loading"),
 	fixedRow("stale", automation.StaleAfter, "automation.StaleAfter", func(s *Settings) *time.Duration { return &s.Stale },
@@ -184,13 +184,13 @@ var table = []Setting{
 	fixedRow("status_debounce", automation.StatusDebounce, "automation.StatusDebounce", func(s *Settings) *time.Duration { return &s.StatusDebounce },
 		"a raw idle must last this long before the status says idle (busy shows at once), so a flicker between two busy frames does not open the gate"),
 	fixedRow("ready_quiet", automation.CustomReadyQuiet, "automation.CustomReadyQuiet", func(s *Settings) *time.Duration { return &s.ReadyQuiet },
-		"design (Status): a profile without ready markers (shell, custom) is ready after its first output and this long of quiet"),
+		"a profile without ready markers (shell, custom) is ready after its first output and this long of quiet"),
 
 	// Inbox and mail.
 	numRow("batch_items", KindCount, 100, 1, 10000, "inbox.Options.BatchItems", func(s *Settings) *int { return &s.BatchItems },
 		"seed 000 (up to 100 rows per drain): the most inbox items rendered into one delivery, so a backlog arrives as a few prompts, not hundreds"),
 	numRow("batch_bytes", KindBytes, 32<<10, 1<<10, 1<<20, "inbox.Options.BatchBytes", func(s *Settings) *int { return &s.BatchBytes },
-		"design (Inbox): the most bytes of rendered items in one delivery (the first item always goes, whatever its size), so one prompt stays readable"),
+		"the most bytes of rendered items in one delivery (the first item always goes, whatever its size), so one prompt stays readable"),
 	durRow("mail_timeout", 30*minute, sec, 30*day, "inbox.Options.MailDeadline", func(s *Settings) *time.Duration { return &s.MailTimeout },
 		"seed 004 (default_task_timeout_minutes = 30): the deadline of working mail sent without --deadline; past it the mail fails with timeout"),
 	durRow("mail_sweep", 30*sec, sec, hr, "engine inbox ticker", func(s *Settings) *time.Duration { return &s.MailSweep },
@@ -210,7 +210,7 @@ var table = []Setting{
 
 	// The engine.
 	durRow("restart_backoff", sec, 10*ms, minute, "engine restart", func(s *Settings) *time.Duration { return &s.RestartBackoff },
-		"design (restart): the wait before restarting an agent whose restart policy asks for it; each quick failure doubles it"),
+		"the wait before restarting an agent whose restart policy asks for it; each quick failure doubles it"),
 	durRow("restart_backoff_max", 30*sec, 10*ms, hr, "engine restart", func(s *Settings) *time.Duration { return &s.RestartBackoffMax },
 		"the most the doubled restart wait grows to, so a crashing CLI is retried, slowly, without a busy loop"),
 	durRow("restart_reset", minute, sec, day, "engine restart", func(s *Settings) *time.Duration { return &s.RestartReset },

@@ -41,6 +41,7 @@ func commands() []command {
 		{"approve", "AGENT OPTION", "answer an agent's permission dialog (an option number or label)", runApprove},
 		{"team", "[--json] | add NAME --profile P ... | rm NAME", "the roster; add or remove agents while the office runs", runTeam},
 		{"hook", "EVENT", "called by a CLI's hooks (Claude Code) to report its state", runHook},
+		{"config", "show [--json]", "every setting with its value, source (default or FILE:LINE) and the rule it comes from", runConfig},
 		{"help", "", "show this help", nil},
 	}
 }
