@@ -9,9 +9,12 @@ package configs
 // needs a default for a zero field takes it from Defaults(), so no number is
 // written twice.
 //
-// A few rows are fixed: their value is a rule of package automation (pure
-// policy that takes no configuration), cited here so the table lists every
-// number; the file may not set them.
+// A few rows are fixed: their value is a rule of package automation's line
+// model and status debouncer (stale, echo_grace, picker_settle,
+// status_debounce), which take no configuration; they are cited here so the
+// table lists every number, and the file may not set them. Rows whose rule
+// lives in automation take their default from automation's constant, so the
+// number is still written once.
 
 import (
 	"fmt"
@@ -63,13 +66,13 @@ type Settings struct {
 
 	// Status (pool and automation).
 	Quiet          time.Duration // quiet
-	BootGrace      time.Duration // boot_grace (fixed)
+	BootGrace      time.Duration // boot_grace (per agent)
 	Stale          time.Duration // stale (fixed)
 	EchoGrace      time.Duration // echo_grace (fixed)
 	PickerSettle   time.Duration // picker_settle (fixed)
-	RecoverSettle  time.Duration // recover_settle (fixed)
+	RecoverSettle  time.Duration // recover_settle
 	StatusDebounce time.Duration // status_debounce (fixed)
-	ReadyQuiet     time.Duration // ready_quiet (fixed)
+	ReadyQuiet     time.Duration // ready_quiet
 
 	// Inbox and mail (inbox.Options and the engine's inbox timers).
 	BatchItems           int           // batch_items
@@ -171,19 +174,19 @@ var table = []Setting{
 	// Status.
 	durRow("quiet", 12*sec, sec, hr, "automation.StatusRules.Quiet", func(s *Settings) *time.Duration { return &s.Quiet },
 		"busy with no output this long reads idle, when no stronger signal (hook, title, OSC state, screen pattern) decides; a profile's own quiet wins over this"),
-	fixedRow("boot_grace", automation.BootGrace, "automation.BootGrace", func(s *Settings) *time.Duration { return &s.BootGrace },
-		"seed 002 (BOOT_GRACE_MS = 35_000): after spawn, no automated write until the profile's ready markers show or this long passed, so keys never land in a CLI still loading"),
+	perAgent(durRow("boot_grace", automation.BootGrace, sec, 10*minute, "pool.Behavior.BootGrace", func(s *Settings) *time.Duration { return &s.BootGrace },
+		"seed 002 (BOOT_GRACE_MS = 35_000): after spawn, no automated write until the profile's ready markers show or this long passed, so keys never land in a CLI still loading; a slow CLI may need more")),
 	fixedRow("stale", automation.StaleAfter, "automation.StaleAfter", func(s *Settings) *time.Duration { return &s.Stale },
 		"seed 002 (STALE_INPUT_MS = STALE_PICKER_MS = 1_800_000): a draft or picker block expires this long after the last keystroke or latch, because a wrongly kept flag would stop delivery for the rest of the session"),
 	fixedRow("echo_grace", automation.EchoGrace, "automation.EchoGrace", func(s *Settings) *time.Duration { return &s.EchoGrace },
 		"seed 002 (ECHO_GRACE_MS = 1000): the screen is no evidence about a draft this soon after a keystroke, because the PTY echo may not have arrived"),
 	fixedRow("picker_settle", automation.PickerCloseSettle, "automation.PickerCloseSettle", func(s *Settings) *time.Duration { return &s.PickerSettle },
 		"seed 002 (settling): after a picker is released by Enter, Esc or Ctrl-C, no automated write for this long, while the CLI redraws its prompt"),
-	fixedRow("recover_settle", automation.RecoverPromptSettle, "automation.RecoverPromptSettle", func(s *Settings) *time.Duration { return &s.RecoverSettle },
+	durRow("recover_settle", automation.RecoverPromptSettle, 10*ms, 10*sec, "pool.Behavior.RecoverSettle", func(s *Settings) *time.Duration { return &s.RecoverSettle },
 		"settling after the person has office clear their prompt (Ctrl-U, the composer's recover), while the CLI redraws it"),
 	fixedRow("status_debounce", automation.StatusDebounce, "automation.StatusDebounce", func(s *Settings) *time.Duration { return &s.StatusDebounce },
 		"a raw idle must last this long before the status says idle (busy shows at once), so a flicker between two busy frames does not open the gate"),
-	fixedRow("ready_quiet", automation.CustomReadyQuiet, "automation.CustomReadyQuiet", func(s *Settings) *time.Duration { return &s.ReadyQuiet },
+	durRow("ready_quiet", automation.CustomReadyQuiet, 100*ms, minute, "pool.Behavior.ReadyQuiet", func(s *Settings) *time.Duration { return &s.ReadyQuiet },
 		"a profile without ready markers (shell, custom) is ready after its first output and this long of quiet"),
 
 	// Inbox and mail.

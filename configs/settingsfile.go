@@ -88,7 +88,7 @@ func checkSettings(s Settings, line func(string) int, label string, probs *probl
 
 // SettingsFor returns the settings agent a runs on: c.Settings with the
 // keys a's own [[agent]] table sets (the rows marked PerAgent: cooldown,
-// stall, history).
+// boot_grace, stall, history).
 func (c *Config) SettingsFor(a Agent) Settings {
 	s := c.Settings
 	for key, o := range a.overrides {

@@ -28,16 +28,25 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 		p, _ := c.ProfileOf(a) // claude: the profile sets no quiet of its own
 		return d(behaviorFor(p, c.SettingsFor(a)).Status.Quiet)
 	},
-	"boot_grace":      func(*configs.Config, configs.Agent) []int64 { return d(automation.BootGrace) },
-	"stale":           func(*configs.Config, configs.Agent) []int64 { return d(automation.StaleAfter) },
-	"echo_grace":      func(*configs.Config, configs.Agent) []int64 { return d(automation.EchoGrace) },
-	"picker_settle":   func(*configs.Config, configs.Agent) []int64 { return d(automation.PickerCloseSettle) },
-	"recover_settle":  func(*configs.Config, configs.Agent) []int64 { return d(automation.RecoverPromptSettle) },
+	"boot_grace": func(c *configs.Config, a configs.Agent) []int64 {
+		p, _ := c.ProfileOf(a)
+		return d(behaviorFor(p, c.SettingsFor(a)).BootGrace)
+	},
+	"stale":         func(*configs.Config, configs.Agent) []int64 { return d(automation.StaleAfter) },
+	"echo_grace":    func(*configs.Config, configs.Agent) []int64 { return d(automation.EchoGrace) },
+	"picker_settle": func(*configs.Config, configs.Agent) []int64 { return d(automation.PickerCloseSettle) },
+	"recover_settle": func(c *configs.Config, a configs.Agent) []int64 {
+		p, _ := c.ProfileOf(a)
+		return d(behaviorFor(p, c.SettingsFor(a)).RecoverSettle)
+	},
 	"status_debounce": func(*configs.Config, configs.Agent) []int64 { return d(automation.StatusDebounce) },
-	"ready_quiet":     func(*configs.Config, configs.Agent) []int64 { return d(automation.CustomReadyQuiet) },
-	"batch_items":     func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchItems) },
-	"batch_bytes":     func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchBytes) },
-	"mail_timeout":    func(c *configs.Config, a configs.Agent) []int64 { return d(inboxOptions(c.Settings).MailDeadline) },
+	"ready_quiet": func(c *configs.Config, a configs.Agent) []int64 {
+		p, _ := c.ProfileOf(a)
+		return d(behaviorFor(p, c.SettingsFor(a)).ReadyQuiet)
+	},
+	"batch_items":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchItems) },
+	"batch_bytes":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchBytes) },
+	"mail_timeout": func(c *configs.Config, a configs.Agent) []int64 { return d(inboxOptions(c.Settings).MailDeadline) },
 	"stall": func(c *configs.Config, a configs.Agent) []int64 {
 		return append(d(inboxOptions(c.Settings).Stall), d(c.SettingsFor(a).Stall)...)
 	},

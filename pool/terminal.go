@@ -43,7 +43,7 @@ type Behavior struct {
 	// Status holds the title and screen patterns for busy, idle and waiting.
 	Status automation.StatusRules
 	// ReadyMarkers must all be on screen for the CLI to count as ready; nil
-	// means ready after the first output and automation.CustomReadyQuiet of quiet.
+	// means ready after the first output and ReadyQuiet of quiet.
 	ReadyMarkers []string
 	// ReadySettle is how long the markers must have been visible, and the
 	// screen still, before the CLI counts as ready.
@@ -53,6 +53,16 @@ type Behavior struct {
 	ShellIdle bool
 	// Interactive extends the bare commands that open a picker.
 	Interactive []string
+	// BootGrace ends the wait for ready markers that never show; 0 means
+	// automation.BootGrace (the office file's boot_grace).
+	BootGrace time.Duration
+	// ReadyQuiet is how long a CLI without ReadyMarkers must be quiet after
+	// its first output to be ready; 0 means automation.CustomReadyQuiet
+	// (ready_quiet).
+	ReadyQuiet time.Duration
+	// RecoverSettle is the settling after RecoverPrompt; 0 means
+	// automation.RecoverPromptSettle (recover_settle).
+	RecoverSettle time.Duration
 }
 
 // EventKind says what changed in a Terminal.
@@ -489,7 +499,7 @@ func (t *Terminal) Ready(now time.Time) bool {
 	t.mu.Lock()
 	ready := t.ready
 	t.mu.Unlock()
-	return automation.BootGraceOver(t.spawned, ready, now)
+	return automation.BootGraceOver(t.spawned, ready, t.behavior.BootGrace, now)
 }
 
 // Prompt returns the prompt row's text as last read (ok=false: it cannot be
@@ -533,7 +543,7 @@ func (t *Terminal) ClosePicker(ctx context.Context) error {
 
 // RecoverPrompt sends Ctrl-U for the person (the composer's "recover prompt"
 // button), clears the draft and returns the text it held, with
-// automation.RecoverPromptSettle of settling.
+// Behavior.RecoverSettle of settling.
 func (t *Terminal) RecoverPrompt(ctx context.Context) (string, error) {
 	t.mu.Lock()
 	text := t.tracker.Line()
@@ -544,7 +554,7 @@ func (t *Terminal) RecoverPrompt(ctx context.Context) (string, error) {
 	now := t.now()
 	t.mu.Lock()
 	t.tracker.ClearDraft()
-	t.tracker.Settle(now.Add(automation.RecoverPromptSettle))
+	t.tracker.Settle(now.Add(orDefault(t.behavior.RecoverSettle, automation.RecoverPromptSettle)))
 	t.mu.Unlock()
 	t.emit(EventGate)
 	return text, nil
@@ -659,7 +669,7 @@ func (t *Terminal) judge(now time.Time) {
 			t.ready = all && automation.ReadySettled(t.markerSince, b.ReadySettle, now) &&
 				automation.ReadySettled(lastOut, b.ReadySettle, now)
 		} else if t.firstOutput {
-			t.ready = now.Sub(lastOut) >= automation.CustomReadyQuiet
+			t.ready = now.Sub(lastOut) >= orDefault(b.ReadyQuiet, automation.CustomReadyQuiet)
 		}
 	}
 	sig := automation.Signals{
@@ -711,4 +721,12 @@ func (t *Terminal) judge(now time.Time) {
 	if turnEnded {
 		t.emit(EventTurnEnd)
 	}
+}
+
+// orDefault returns d, or def when d is zero or negative.
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
 }
