@@ -73,6 +73,7 @@ type Settings struct {
 	RecoverSettle  time.Duration // recover_settle
 	StatusDebounce time.Duration // status_debounce (fixed)
 	ReadyQuiet     time.Duration // ready_quiet
+	HangupGrace    time.Duration // hangup_grace
 
 	// Inbox and mail (inbox.Options and the engine's inbox timers).
 	BatchItems           int           // batch_items
@@ -188,6 +189,9 @@ var table = []Setting{
 		"a raw idle must last this long before the status says idle (busy shows at once), so a flicker between two busy frames does not open the gate"),
 	durRow("ready_quiet", automation.CustomReadyQuiet, 100*ms, minute, "pool.Behavior.ReadyQuiet", func(s *Settings) *time.Duration { return &s.ReadyQuiet },
 		"a profile without ready markers (shell, custom) is ready after its first output and this long of quiet"),
+
+	durRow("hangup_grace", 2*sec, 100*ms, minute, "pool.Behavior.HangupGrace", func(s *Settings) *time.Duration { return &s.HangupGrace },
+		"when office stops (or an agent is removed), how long an agent's process group has after SIGHUP to save its session and exit before SIGKILL"),
 
 	// Inbox and mail.
 	numRow("batch_items", KindCount, 100, 1, 10000, "inbox.Options.BatchItems", func(s *Settings) *int { return &s.BatchItems },

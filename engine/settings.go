@@ -43,14 +43,14 @@ func inboxOptions(s configs.Settings) inbox.Options {
 }
 
 // behaviorFor is Behavior(p) with the settings s: the quiet window where
-// the profile sets none, the boot grace, the ready quiet and the recover
-// settle.
+// the profile sets none, the boot grace, the ready quiet, the recover
+// settle and the hang-up grace.
 func behaviorFor(p configs.Profile, s configs.Settings) pool.Behavior {
 	b := Behavior(p)
 	if b.Status.Quiet <= 0 {
 		b.Status.Quiet = s.Quiet
 	}
-	b.BootGrace, b.ReadyQuiet, b.RecoverSettle = s.BootGrace, s.ReadyQuiet, s.RecoverSettle
+	b.BootGrace, b.ReadyQuiet, b.RecoverSettle, b.HangupGrace = s.BootGrace, s.ReadyQuiet, s.RecoverSettle, s.HangupGrace
 	return b
 }
 

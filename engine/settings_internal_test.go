@@ -44,6 +44,10 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 		p, _ := c.ProfileOf(a)
 		return d(behaviorFor(p, c.SettingsFor(a)).ReadyQuiet)
 	},
+	"hangup_grace": func(c *configs.Config, a configs.Agent) []int64 {
+		p, _ := c.ProfileOf(a)
+		return d(behaviorFor(p, c.SettingsFor(a)).HangupGrace)
+	},
 	"batch_items":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchItems) },
 	"batch_bytes":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchBytes) },
 	"mail_timeout": func(c *configs.Config, a configs.Agent) []int64 { return d(inboxOptions(c.Settings).MailDeadline) },

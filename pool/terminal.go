@@ -16,12 +16,11 @@ import (
 	"time"
 
 	"office/automation"
+	"office/configs"
 )
 
 // Timing of a terminal's own goroutines.
 const (
-	// HangupGrace is how long Close waits after SIGHUP before SIGKILL.
-	HangupGrace = 2 * time.Second
 	// monitorTick is how often the monitor re-judges status when no output
 	// arrives (quiescence, readiness settle and the idle debounce are timed).
 	monitorTick = 100 * time.Millisecond
@@ -63,6 +62,9 @@ type Behavior struct {
 	// RecoverSettle is the settling after RecoverPrompt; 0 means
 	// automation.RecoverPromptSettle (recover_settle).
 	RecoverSettle time.Duration
+	// HangupGrace is how long Close waits after SIGHUP before SIGKILL; 0
+	// means the settings table's 2 s (hangup_grace).
+	HangupGrace time.Duration
 }
 
 // EventKind says what changed in a Terminal.
@@ -427,7 +429,7 @@ func (t *Terminal) LastOutput() time.Time {
 }
 
 // Close hangs up the agent: SIGHUP to its process group, SIGKILL after
-// HangupGrace, then reaps it and releases the PTY. It is idempotent and
+// Behavior.HangupGrace, then reaps it and releases the PTY. It is idempotent and
 // returns once the process is gone.
 func (t *Terminal) Close() error {
 	t.closeOnce.Do(func() {
@@ -435,7 +437,7 @@ func (t *Terminal) Close() error {
 		_ = syscall.Kill(-t.pid, syscall.SIGHUP)
 		select {
 		case <-t.done:
-		case <-time.After(HangupGrace):
+		case <-time.After(orDefault(t.behavior.HangupGrace, configs.Defaults().HangupGrace)):
 			_ = syscall.Kill(-t.pid, syscall.SIGKILL)
 			<-t.done
 		}
