@@ -70,7 +70,11 @@ type Mail struct {
 	InReplyTo string `json:"in_reply_to,omitempty"`
 	State     string `json:"state"`
 	// Reason says why it failed or was cancelled.
-	Reason    string        `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Deadline is how long it may stay working; 0 means the office's
+	// mail_timeout, applied by the engine's ticker (Options.MailDeadline of
+	// the Service that ticks), so mail sent from any process follows the
+	// office file.
 	Deadline  time.Duration `json:"deadline_ns"`
 	Created   time.Time     `json:"created"`
 	WorkingAt time.Time     `json:"working_at,omitzero"`
@@ -97,7 +101,8 @@ type MailRequestArgs struct {
 	Request bool
 	// InReplyTo names the mail this one answers.
 	InReplyTo string
-	// Deadline overrides the Service's mail deadline; 0 keeps it.
+	// Deadline overrides the office's mail deadline; 0 leaves it to the
+	// ticking Service (see Mail.Deadline).
 	Deadline time.Duration
 }
 
@@ -154,10 +159,7 @@ func (s *Service) SendMailTx(tx *queue.Tx, a MailRequestArgs) (string, error) {
 	if a.Request {
 		typ = MailRequest
 	}
-	deadline := a.Deadline
-	if deadline <= 0 {
-		deadline = s.deadline
-	}
+	deadline := max(a.Deadline, 0)
 	id, _, err := s.insertItem(tx, a.To, a.From, KindMail, text, "")
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", op, err)

@@ -54,3 +54,21 @@ func TestStallThresholdFromOptionsAndObservation(t *testing.T) {
 		}
 	}
 }
+
+// TestMailTimeoutIsTheTickingOffices: mail sent without --deadline by a
+// process that knows no office file (an agent's `office mail send`) times
+// out by the mail_timeout of the office that ticks.
+func TestMailTimeoutIsTheTickingOffices(t *testing.T) {
+	e := newEnv(t)
+	id := e.mail(MailRequestArgs{To: "a", From: "b", Title: "q", Text: "x"}) // Options{}: 30 min
+	e.deliverAll("a")
+	start := e.clock.Now()
+	e.withOptions(Options{MailDeadline: 5 * time.Minute})
+	if out, _ := e.svc.Tick(e.ctx, start.Add(5*time.Minute)); len(out) != 0 {
+		t.Fatalf("settled at exactly the office's deadline: %+v", out)
+	}
+	out, err := e.svc.Tick(e.ctx, start.Add(5*time.Minute+time.Second))
+	if err != nil || len(out) != 1 || out[0].Mail.ID != id || out[0].Reason != ReasonTimeout {
+		t.Fatalf("tick past the office's 5m: %+v %v", out, err)
+	}
+}

@@ -12,7 +12,7 @@ import (
 )
 
 // Tick fails working mail past its deadline (elapsed since working >
-// deadline): a request whose reply already exists (the reply gate passes)
+// deadline; a mail sent without one has Options.MailDeadline): a request whose reply already exists (the reply gate passes)
 // ends done instead, so a reply that races the ticker is never lost;
 // everything else ends failed(timeout) and its sender is told. It returns
 // the mail it settled.
@@ -20,7 +20,8 @@ func (s *Service) Tick(ctx context.Context, now time.Time) ([]Outcome, error) {
 	var out []Outcome
 	err := s.store.Update(ctx, func(tx *queue.Tx) error {
 		out = nil
-		ms, err := mailWhere(tx, `state = ? AND working_at > 0 AND working_at + deadline < ?`, MailWorking, toNanos(now))
+		ms, err := mailWhere(tx, `state = ? AND working_at > 0 AND working_at + (CASE WHEN deadline > 0 THEN deadline ELSE ? END) < ?`,
+			MailWorking, int64(s.deadline), toNanos(now))
 		if err != nil {
 			return err
 		}
