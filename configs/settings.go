@@ -173,7 +173,7 @@ var table = []Setting{
 		"bound on each write into an agent's PTY: an agent that stops reading its input blocks writes once about 18 KB are unread; a write past this is a failed attempt"),
 
 	// Status.
-	durRow("quiet", 12*sec, sec, hr, "automation.StatusRules.Quiet", func(s *Settings) *time.Duration { return &s.Quiet },
+	durRow("quiet", automation.QuietAfter, sec, hr, "automation.StatusRules.Quiet", func(s *Settings) *time.Duration { return &s.Quiet },
 		"busy with no output this long reads idle, when no stronger signal (hook, title, OSC state, screen pattern) decides; a profile's own quiet wins over this"),
 	perAgent(durRow("boot_grace", automation.BootGrace, sec, 10*minute, "pool.Behavior.BootGrace", func(s *Settings) *time.Duration { return &s.BootGrace },
 		"seed 002 (BOOT_GRACE_MS = 35_000): after spawn, no automated write until the profile's ready markers show or this long passed: a freshly started CLI draws its banner first and keys typed then are lost; a slow CLI may need more")),
