@@ -8,6 +8,7 @@ package drain
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 
 	"office/queue"
@@ -176,12 +177,13 @@ func (d *Drainer) notSubmitted(ack context.Context, log *slog.Logger, name strin
 	d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: NoticeTypedNotSubmitted, Text: t.text})
 }
 
-// preview shortens text for a log line.
+// preview shortens text for a log line: its first 80 runes and, when cut,
+// its length (the log never carries a whole body).
 func preview(text string) string {
 	const max = 80
 	r := []rune(text)
 	if len(r) <= max {
 		return text
 	}
-	return string(r[:max]) + "…"
+	return string(r[:max]) + fmt.Sprintf("… (%d bytes)", len(text))
 }

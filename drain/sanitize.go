@@ -48,3 +48,10 @@ func Sanitize(s string, inPaste bool) string {
 func isControl(r rune) bool {
 	return r < 0x20 || (r >= 0x7f && r <= 0x9f)
 }
+
+// Typeable reports whether anything but white space is left of s after
+// Sanitize: a body of only controls (NUL, C1, ESC) would be dropped at
+// delivery as "nothing left to type", so the door refuses it instead.
+func Typeable(s string) bool {
+	return strings.TrimSpace(Sanitize(s, true)) != ""
+}

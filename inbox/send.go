@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"office/drain"
 	"office/queue"
 )
 
@@ -125,7 +126,10 @@ func cleanBody(b string) (string, error) {
 		return "", fmt.Errorf("%w (%w)", ErrBlankBody, queue.ErrBlank)
 	}
 	if len(b) > MaxBodyBytes {
-		return "", fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(b), MaxBodyBytes)
+		return "", fmt.Errorf("%w: %d bytes, at most %d (%w)", ErrTooLarge, len(b), MaxBodyBytes, queue.ErrTooLarge)
+	}
+	if !drain.Typeable(b) {
+		return "", fmt.Errorf("%w after removing control characters (%w)", ErrBlankBody, queue.ErrBlank)
 	}
 	return b, nil
 }

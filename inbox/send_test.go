@@ -46,7 +46,7 @@ func TestSendToRemovedAgentIsRefused(t *testing.T) {
 
 func TestBlankBodyIsRejectedAtSend(t *testing.T) {
 	e := newEnv(t)
-	for _, body := range []string{"", "   ", "\n\t\n"} {
+	for _, body := range []string{"", "   ", "\n\t\n", "\x00\x00", "\u0085\u009b"} {
 		if _, _, err := e.svc.Send(e.ctx, Message{To: "a", Body: body}); !errors.Is(err, ErrBlankBody) || !errors.Is(err, queue.ErrBlank) {
 			t.Fatalf("body %q: %v", body, err)
 		}

@@ -29,7 +29,7 @@ const (
 	// PreviewBytes is the size of the preview of a long body.
 	PreviewBytes = 2 * 1024
 	// MaxBodyBytes is the largest body Send accepts (stored whole).
-	MaxBodyBytes = 1 << 20
+	MaxBodyBytes = queue.MaxBody
 )
 
 // Person and System are the parties that are not agents: the person at the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -37,6 +38,11 @@ type EnqueueOptions struct {
 	// Source says who enqueued ("send", "composer", "brief", ...): free text
 	// recorded with the message and in the "enqueued" event.
 	Source string
+	// Key, when set, makes the enqueue idempotent (see keys.go): a second
+	// enqueue with the same key, agent and text writes nothing and returns an
+	// unwrapped *KeyUsedError carrying the first message's id; the same key
+	// with another agent or text is ErrKeyConflict.
+	Key string
 }
 
 // Message is one queued message, waiting to be typed into its agent's
@@ -105,7 +111,9 @@ func (s *Store) IsCompaction(text string) bool { return s.compactVerbs[firstToke
 // once the row is durable (fsynced): a crash after Enqueue returns loses
 // nothing.
 //
-// Nothing is written when: the text is blank (ErrBlank); the agent is absent
+// Nothing is written when: the text is blank (ErrBlank), over MaxBody bytes
+// (ErrTooLarge) or not valid UTF-8 (ErrInvalidUTF8); opt.Key was used
+// before (*KeyUsedError, ErrKeyConflict); the agent is absent
 // or removed (ErrUnknownAgent, naming the agent); the text is a compaction
 // command and the agent already has one pending, or opt.Kind is KindInbox and
 // the agent already has an inbox delivery pending (an unwrapped
@@ -132,6 +140,20 @@ func (t *Tx) Enqueue(agent, text string, opt EnqueueOptions) (int64, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return 0, opErr(op, fmt.Errorf("message text is %w", ErrBlank))
+	}
+	if err := CheckBody(text); err != nil {
+		return 0, opErr(op, fmt.Errorf("message text: %w", err))
+	}
+	var fp string
+	if opt.Key != "" {
+		fp = Fingerprint("message", agent, text)
+		prev, err := t.KeyedID(opt.Key, fp)
+		if err != nil {
+			return 0, opErr(op, err)
+		}
+		if prev != "" {
+			return 0, &KeyUsedError{Key: opt.Key, ExistingID: prev}
+		}
 	}
 	// One read for the registry check and the next position.
 	var removed sql.NullInt64
@@ -171,6 +193,11 @@ func (t *Tx) Enqueue(agent, text string, opt EnqueueOptions) (int64, error) {
 	id, err := res.LastInsertId()
 	if err != nil {
 		return 0, opErr(op, err)
+	}
+	if opt.Key != "" {
+		if err := t.RecordKey(opt.Key, fp, strconv.FormatInt(id, 10)); err != nil {
+			return 0, opErr(op, err)
+		}
 	}
 	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventEnqueued, Detail: enqueueDetail(text, opt)}); err != nil {
 		return 0, opErr(op, err)

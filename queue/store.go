@@ -404,6 +404,8 @@ INSERT INTO meta (k, v) VALUES ('rev', 0), ('floor_paused', 0);
 ALTER TABLE messages ADD COLUMN in_flight   INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;
 `,
+		// 3: idempotent sends (keys.go).
+		keysSchema,
 	}
 }
 

@@ -11,21 +11,33 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"office/engine"
 )
 
+func newApproveCmd(e *env, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:               "approve AGENT OPTION",
+		Short:             "answer an agent's permission dialog (an option number or its label)",
+		Args:              minArgs(2),
+		ValidArgsFunction: completeAgent(e, g),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runApprove(c.Context(), e, g, args)
+		},
+	}
+}
+
 func runApprove(ctx context.Context, e *env, g *globals, args []string) error {
-	if err := rejectFlags("approve", args); err != nil {
-		return err
-	}
-	if len(args) < 2 {
-		return usagef("usage: office approve AGENT OPTION (an option number or its label)")
-	}
 	dir, err := stateDir(g, e)
 	if err != nil {
 		return err
 	}
-	raw, err := json.Marshal(map[string]string{"agent": args[0], "option": strings.Join(args[1:], " "), "by": caller(e)})
+	by, err := senderOf(ctx, e, g)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(map[string]string{"agent": args[0], "option": strings.Join(args[1:], " "), "by": by})
 	if err != nil {
 		return err
 	}

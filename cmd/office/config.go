@@ -5,26 +5,31 @@ package main
 // the work).
 
 import (
-	"context"
+	"github.com/spf13/cobra"
 
 	"office/configs"
 )
 
-// runConfig runs `office config show [--json]`.
-func runConfig(_ context.Context, e *env, g *globals, args []string) error {
-	if len(args) == 0 || args[0] != "show" {
-		return usagef("office config: want 'office config show [--json]'")
+// newConfigCmd is `office config`, grouping `show`.
+func newConfigCmd(e *env, g *globals) *cobra.Command {
+	c := groupCmd(&cobra.Command{
+		Use:   "config",
+		Short: "the office file's settings (run 'office config show')",
+	})
+	var asJSON bool
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "every setting with its value, its source (default, fixed or FILE:LINE) and the rule it comes from",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			cfg, _, err := loadConfig(g, e)
+			if err != nil {
+				return err
+			}
+			return configs.FormatSettings(e.stdout, cfg, asJSON)
+		},
 	}
-	rest, asJSON := takeFlag(args[1:], "--json")
-	if err := rejectFlags("config show", rest); err != nil {
-		return err
-	}
-	if len(rest) > 0 {
-		return usagef("office config show: unexpected argument %q", rest[0])
-	}
-	cfg, _, err := loadConfig(g, e)
-	if err != nil {
-		return err
-	}
-	return configs.FormatSettings(e.stdout, cfg, asJSON)
+	show.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	c.AddCommand(show)
+	return c
 }

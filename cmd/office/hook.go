@@ -13,16 +13,29 @@ import (
 	"io"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"office/engine"
 )
 
 // hookTimeout bounds the whole call: a hook must never stall the CLI.
 const hookTimeout = 2 * time.Second
 
-func runHook(ctx context.Context, e *env, g *globals, args []string) error {
-	if len(args) != 1 {
-		return usagef("usage: office hook EVENT (run by a CLI's hooks, with OFFICE_AGENT set)")
+func newHookCmd(e *env, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "hook EVENT",
+		Short: "called by a CLI's hooks (Claude Code) to report its state; never fails the CLI",
+		Args:  exactArgs(1),
+		// Claude Code takes a hook's exit code 2 as "block this prompt or
+		// tool call": even a bad command line exits 0 here.
+		Annotations: map[string]string{neverFails: "true"},
+		RunE: func(c *cobra.Command, args []string) error {
+			return runHook(c.Context(), e, g, args[0])
+		},
 	}
+}
+
+func runHook(ctx context.Context, e *env, g *globals, event string) error {
 	agent := e.getenv("OFFICE_AGENT")
 	if agent == "" {
 		fmt.Fprintln(e.stderr, "office hook: OFFICE_AGENT is not set (not run by an office agent); ignored")
@@ -31,7 +44,7 @@ func runHook(ctx context.Context, e *env, g *globals, args []string) error {
 	ctx, cancel := context.WithTimeout(ctx, hookTimeout)
 	defer cancel()
 	payload := readStdin(ctx, e.stdin)
-	hargs := engine.DecodeHookPayload(args[0], payload)
+	hargs := engine.DecodeHookPayload(event, payload)
 	dir, err := stateDir(g, e)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "office hook:", err)

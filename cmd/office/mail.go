@@ -1,95 +1,148 @@
 package main
 
 // mail.go is `office mail`: send, reply, ls, show and cancel mail between
-// agents and the person. The sender is the agent named by OFFICE_AGENT, or
-// the person. The system owns each envelope's state (queued, claimed,
-// working, done, failed, cancelled); these commands only write the store and
-// poke a running office, so they work with no office running.
+// agents and the person. The sender is the agent named by OFFICE_AGENT (it
+// must be one of the office), or the person. The system owns each envelope's
+// state (queued, claimed, working, done, failed, cancelled); these commands
+// only write the store and poke a running office, so they work with no
+// office running.
 
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"office/engine"
 	"office/inbox"
+	"office/queue"
 )
 
-const mailUsage = `usage:
-  office mail send --to AGENT [--request] [--title T] [--deadline 45m] TEXT...|-   prints the new mail's id
-  office mail reply ID TEXT...|-                                                  answer a request (inform mail to its sender)
-  office mail ls [STATE] [--json]                                                 STATE: queued claimed working done failed cancelled
-  office mail show ID [--json]                                                    state, reason, text and timeline
-  office mail cancel ID                                                           cancel queued or claimed mail (its sender or the person)`
-
-func runMail(ctx context.Context, e *env, g *globals, args []string) error {
-	if len(args) == 0 {
-		return usagef("%s", mailUsage)
-	}
-	switch args[0] {
-	case "send":
-		return mailSend(ctx, e, g, args[1:])
-	case "reply":
-		return mailReply(ctx, e, g, args[1:])
-	case "ls", "list":
-		return mailList(ctx, e, g, args[1:])
-	case "show":
-		return mailShow(ctx, e, g, args[1:])
-	case "cancel":
-		return mailCancel(ctx, e, g, args[1:])
-	}
-	return usagef("office mail: unknown subcommand %q\n%s", args[0], mailUsage)
+func newMailCmd(e *env, g *globals) *cobra.Command {
+	c := groupCmd(&cobra.Command{
+		Use:   "mail",
+		Short: "mail between agents and the person (send, reply, ls, show, cancel)",
+		Long: `Mail between agents and the person. The sender is the agent named by
+OFFICE_AGENT (office sets it in each agent's environment; a name that is not an
+agent of the office is refused, exit 2), or the person when it is unset.`,
+	})
+	c.AddCommand(newMailSendCmd(e, g), newMailReplyCmd(e, g), newMailListCmd(e, g), newMailShowCmd(e, g), newMailCancelCmd(e, g))
+	return c
 }
 
-func mailSend(ctx context.Context, e *env, g *globals, args []string) error {
-	fs, rest, err := parseFlags("mail send", args, []string{"--to", "--title", "--deadline"}, []string{"--request"})
-	if err != nil {
-		return err
+// mailSendArgs are `office mail send`'s flags.
+type mailSendArgs struct {
+	to, title, deadline, key string
+	request                  bool
+}
+
+func newMailSendCmd(e *env, g *globals) *cobra.Command {
+	var a mailSendArgs
+	c := &cobra.Command{
+		Use:   "send --to AGENT TEXT...|-",
+		Short: "send mail (a request with --request); prints the new mail's id",
+		Long: `Send mail to an agent (or "person"). TEXT is the arguments joined by spaces, or
+stdin for a lone "-": at most 1 MiB of valid UTF-8. A --request waits for the
+receiver's reply (office mail reply) and fails at its deadline.`,
+		Args: minArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if a.to == "" {
+				return usagef("office mail send: --to AGENT is required")
+			}
+			if err := checkKeyFlag(c, a.key); err != nil {
+				return err
+			}
+			return mailSend(c.Context(), e, g, a, args)
+		},
 	}
-	to := fs.values["--to"]
-	if to == "" || len(rest) == 0 {
-		return usagef("%s", mailUsage)
-	}
+	f := c.Flags()
+	f.StringVar(&a.to, "to", "", "the receiver: an agent, or person")
+	f.BoolVar(&a.request, "request", false, "a request: the receiver must reply")
+	f.StringVar(&a.title, "title", "", "the title (default: the text's first line)")
+	f.StringVar(&a.deadline, "deadline", "", "how long a request may stay working, e.g. 45m (default 30m)")
+	f.StringVar(&a.key, "id", "", "idempotency key: a second send with the same key stores nothing and prints the first id")
+	_ = c.RegisterFlagCompletionFunc("to", completeAgent(e, g))
+	return c
+}
+
+func mailSend(ctx context.Context, e *env, g *globals, a mailSendArgs, args []string) error {
 	var deadline time.Duration
-	if d, ok := fs.values["--deadline"]; ok {
-		if deadline, err = time.ParseDuration(d); err != nil || deadline <= 0 {
-			return usagef("office mail send: --deadline %q is not a positive duration (e.g. 45m)", d)
+	if a.deadline != "" {
+		d, err := time.ParseDuration(a.deadline)
+		if err != nil || d <= 0 {
+			return usagef("office mail send: --deadline %q is not a positive duration (e.g. 45m)", a.deadline)
 		}
+		deadline = d
 	}
-	text, err := textArg(e, rest)
+	text, err := bodyArg(e, "mail", args)
 	if err != nil {
 		return err
 	}
-	title := fs.values["--title"]
+	title := a.title
 	if strings.TrimSpace(title) == "" {
-		title = oneLine(strings.TrimSpace(text), 60)
+		title = cell(strings.TrimSpace(text), 60)
+	} else if err := checkBody("title", title); err != nil {
+		return err
 	}
 	svc, s, dir, err := openInbox(ctx, e, g)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	id, err := svc.SendMail(ctx, inbox.MailRequestArgs{To: to, From: caller(e), Title: title, Text: text,
-		Request: fs.bools["--request"], Deadline: deadline})
+	from, err := sender(ctx, e, s)
+	if err != nil {
+		return err
+	}
+	req := inbox.MailRequestArgs{To: a.to, From: from, Title: title, Text: text, Request: a.request, Deadline: deadline}
+	var id, prev string
+	err = s.Update(ctx, func(tx *queue.Tx) error {
+		var fp string
+		if a.key != "" {
+			fp = queue.Fingerprint("mail", req.To, req.From, req.Title, req.Text, strconv.FormatBool(req.Request), req.Deadline.String())
+			var err error
+			if prev, err = tx.KeyedID(a.key, fp); err != nil || prev != "" {
+				return err
+			}
+		}
+		var err error
+		if id, err = svc.SendMailTx(tx, req); err != nil {
+			return err
+		}
+		if a.key != "" {
+			return tx.RecordKey(a.key, fp, id)
+		}
+		return nil
+	})
 	if err != nil {
 		return inboxErr(fmt.Errorf("mail send: %w", err))
 	}
+	if prev != "" {
+		fmt.Fprintf(e.stderr, "office: not sent again: %v\n", &queue.KeyUsedError{Key: a.key, ExistingID: prev})
+		fmt.Fprintln(e.stdout, prev)
+		return nil
+	}
 	engine.Poke(dir)
 	fmt.Fprintln(e.stdout, id)
-	fmt.Fprintf(e.stderr, "office: mail %s to %s stored (delivered when %s can take it)\n", id, to, to)
+	fmt.Fprintf(e.stderr, "office: mail %s to %s stored (delivered when %s can take it)\n", id, a.to, a.to)
 	return nil
 }
 
-func mailReply(ctx context.Context, e *env, g *globals, args []string) error {
-	if err := rejectFlags("mail reply", args); err != nil {
-		return err
+func newMailReplyCmd(e *env, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "reply ID TEXT...|-",
+		Short: "answer a request (inform mail to its sender); prints the reply's id",
+		Args:  minArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			return mailReply(c.Context(), e, g, args[0], args[1:])
+		},
 	}
-	if len(args) < 2 {
-		return usagef("%s", mailUsage)
-	}
-	text, err := textArg(e, args[1:])
+}
+
+func mailReply(ctx context.Context, e *env, g *globals, id string, args []string) error {
+	text, err := bodyArg(e, "reply", args)
 	if err != nil {
 		return err
 	}
@@ -98,28 +151,43 @@ func mailReply(ctx context.Context, e *env, g *globals, args []string) error {
 		return err
 	}
 	defer s.Close()
-	id, err := svc.Reply(ctx, caller(e), args[0], text)
+	from, err := sender(ctx, e, s)
+	if err != nil {
+		return err
+	}
+	rid, err := svc.Reply(ctx, from, id, text)
 	if err != nil {
 		return inboxErr(fmt.Errorf("mail reply: %w", err))
 	}
 	engine.Poke(dir)
-	fmt.Fprintln(e.stdout, id)
-	fmt.Fprintf(e.stderr, "office: reply %s stored\n", id)
+	fmt.Fprintln(e.stdout, rid)
+	fmt.Fprintf(e.stderr, "office: reply %s stored\n", rid)
 	return nil
 }
 
-func mailList(ctx context.Context, e *env, g *globals, args []string) error {
-	fs, rest, err := parseFlags("mail ls", args, nil, []string{"--json"})
-	if err != nil {
-		return err
+func newMailListCmd(e *env, g *globals) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:     "ls [STATE]",
+		Aliases: []string{"list"},
+		Short:   "list mail; STATE: queued claimed working done failed cancelled",
+		Args:    argsBetween(0, 1),
+		RunE: func(c *cobra.Command, args []string) error {
+			state := ""
+			if len(args) == 1 {
+				if !inbox.ValidMailState(args[0]) {
+					return usagef("office mail ls: %q is not a state (queued claimed working done failed cancelled)", args[0])
+				}
+				state = strings.ToLower(args[0])
+			}
+			return mailList(c.Context(), e, g, state, asJSON)
+		},
 	}
-	state := ""
-	switch {
-	case len(rest) == 1 && inbox.ValidMailState(rest[0]):
-		state = strings.ToLower(rest[0])
-	case len(rest) > 0:
-		return usagef("%s", mailUsage)
-	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}
+
+func mailList(ctx context.Context, e *env, g *globals, state string, asJSON bool) error {
 	svc, s, _, err := openInbox(ctx, e, g)
 	if err != nil {
 		return err
@@ -129,7 +197,7 @@ func mailList(ctx context.Context, e *env, g *globals, args []string) error {
 	if err != nil {
 		return err
 	}
-	if fs.bools["--json"] {
+	if asJSON {
 		if ms == nil {
 			ms = []inbox.Mail{}
 		}
@@ -139,14 +207,14 @@ func mailList(ctx context.Context, e *env, g *globals, args []string) error {
 		fmt.Fprintln(e.stdout, "no mail")
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	tw := newTable(e.stdout)
 	fmt.Fprintln(tw, "ID\tFROM\tTO\tTYPE\tSTATE\tTITLE")
 	for _, m := range ms {
 		st := m.State
 		if m.Reason != "" {
 			st += "(" + m.Reason + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", m.ID, m.Sender, m.Receiver, m.Type, st, oneLine(m.Title, 50))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", m.ID, cell(m.Sender, 0), cell(m.Receiver, 0), m.Type, cell(st, 0), cell(m.Title, 50))
 	}
 	return tw.Flush()
 }
@@ -158,20 +226,27 @@ type mailView struct {
 	Timeline []inbox.TimelineEntry `json:"timeline"`
 }
 
-func mailShow(ctx context.Context, e *env, g *globals, args []string) error {
-	fs, rest, err := parseFlags("mail show", args, nil, []string{"--json"})
-	if err != nil {
-		return err
+func newMailShowCmd(e *env, g *globals) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "show ID",
+		Short: "one mail: state, reason, text and timeline",
+		Args:  exactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return mailShow(c.Context(), e, g, args[0], asJSON)
+		},
 	}
-	if len(rest) != 1 {
-		return usagef("%s", mailUsage)
-	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}
+
+func mailShow(ctx context.Context, e *env, g *globals, id string, asJSON bool) error {
 	svc, s, _, err := openInbox(ctx, e, g)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	m, tl, err := svc.GetMail(ctx, rest[0])
+	m, tl, err := svc.GetMail(ctx, id)
 	if err != nil {
 		return inboxErr(fmt.Errorf("mail show: %w", err))
 	}
@@ -179,14 +254,14 @@ func mailShow(ctx context.Context, e *env, g *globals, args []string) error {
 	if err != nil {
 		text = "(text purged)"
 	}
-	if fs.bools["--json"] {
+	if asJSON {
 		return printJSON(e, mailView{Mail: m, Text: text, Timeline: tl})
 	}
 	st := m.State
 	if m.Reason != "" {
 		st += " (" + m.Reason + ")"
 	}
-	fmt.Fprintf(e.stdout, "id: %s\nfrom: %s\nto: %s\ntype: %s\ntitle: %s\nstate: %s\n", m.ID, m.Sender, m.Receiver, m.Type, m.Title, st)
+	fmt.Fprintf(e.stdout, "id: %s\nfrom: %s\nto: %s\ntype: %s\ntitle: %s\nstate: %s\n", m.ID, cell(m.Sender, 0), cell(m.Receiver, 0), m.Type, cell(m.Title, 0), cell(st, 0))
 	if m.InReplyTo != "" {
 		fmt.Fprintf(e.stdout, "in reply to: %s\n", m.InReplyTo)
 	}
@@ -194,29 +269,38 @@ func mailShow(ctx context.Context, e *env, g *globals, args []string) error {
 	if m.Deadline > 0 {
 		deadline = m.Deadline.String()
 	}
-	fmt.Fprintf(e.stdout, "deadline: %s after it goes working\n\n%s\n\ntimeline:\n", deadline, text)
+	fmt.Fprintf(e.stdout, "deadline: %s after it goes working\n\n%s\n\ntimeline:\n", deadline, safeText(text))
 	for _, t := range tl {
-		fmt.Fprintf(e.stdout, "  %s  %-9s %s\n", t.At.Local().Format("2006-01-02 15:04:05"), t.State, t.Detail)
+		fmt.Fprintf(e.stdout, "  %s  %-9s %s\n", t.At.Local().Format("2006-01-02 15:04:05"), t.State, cell(t.Detail, 0))
 	}
 	return nil
 }
 
-func mailCancel(ctx context.Context, e *env, g *globals, args []string) error {
-	if err := rejectFlags("mail cancel", args); err != nil {
-		return err
+func newMailCancelCmd(e *env, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "cancel ID",
+		Short: "cancel queued or claimed mail (its sender or the person)",
+		Args:  exactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return mailCancel(c.Context(), e, g, args[0])
+		},
 	}
-	if len(args) != 1 {
-		return usagef("%s", mailUsage)
-	}
+}
+
+func mailCancel(ctx context.Context, e *env, g *globals, id string) error {
 	svc, s, dir, err := openInbox(ctx, e, g)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	if err := svc.Cancel(ctx, caller(e), args[0]); err != nil {
+	by, err := sender(ctx, e, s)
+	if err != nil {
+		return err
+	}
+	if err := svc.Cancel(ctx, by, id); err != nil {
 		return inboxErr(fmt.Errorf("mail cancel: %w", err))
 	}
 	engine.Poke(dir)
-	fmt.Fprintf(e.stdout, "cancelled %s\n", args[0])
+	fmt.Fprintf(e.stdout, "cancelled %s\n", id)
 	return nil
 }

@@ -1,7 +1,7 @@
 // Command office runs an office of coding-agent CLIs side by side in one
 // terminal, and is also the command line through which people and agents
 // queue messages for them. `office` alone opens the office on its embedded
-// default config; `office help` lists the subcommands.
+// default config; `office --help` lists the commands.
 package main
 
 import (
@@ -37,20 +37,30 @@ func main() {
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
 
-// run executes one command line and returns the process exit code: 0 success,
-// 2 a usage or input error (the command wrote nothing), 1 anything else.
+// run executes one command line and returns the process exit code: 0
+// success, 2 a usage or input error (the command wrote nothing), 1 anything
+// else (see exitCode). Errors go to stderr, a usage error with the way to the
+// command's help.
 func run(ctx context.Context, e *env, args []string) int {
-	err := dispatch(ctx, e, args)
+	root := newRoot(e)
+	root.SetArgs(args)
+	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return 0
 	}
-	if errors.Is(err, errHelpShown) {
+	if c != nil && c.Annotations[neverFails] != "" {
+		fmt.Fprintf(e.stderr, "office %s: %v (ignored)\n", c.Name(), err)
 		return 0
 	}
-	fmt.Fprintf(e.stderr, "office: %v\n", err)
 	var ue *usageError
-	if errors.As(err, &ue) || isInputError(err) {
+	if errors.As(err, &ue) {
+		// A usage error names its command ("office send: ...").
+		fmt.Fprintln(e.stderr, err)
+		if c != nil {
+			fmt.Fprintf(e.stderr, "usage: %s\nRun '%s --help' for more.\n", c.UseLine(), c.CommandPath())
+		}
 		return 2
 	}
-	return 1
+	fmt.Fprintf(e.stderr, "office: %v\n", err)
+	return exitCode(err)
 }

@@ -9,29 +9,52 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"office/inbox"
 )
 
-func runReport(ctx context.Context, e *env, g *globals, args []string) error {
-	if len(args) < 1 || !inbox.ValidReport(args[0]) {
-		return usagef("usage: office report success|partial|failed|blocked [SUMMARY...]")
+func newReportCmd(e *env, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:       "report success|partial|failed|blocked [SUMMARY...|-]",
+		Short:     "an agent reports the outcome of its turn to its parent (run by the agent: OFFICE_AGENT)",
+		Args:      minArgs(1),
+		ValidArgs: []cobra.Completion{"success", "partial", "failed", "blocked"},
+		RunE: func(c *cobra.Command, args []string) error {
+			if !inbox.ValidReport(args[0]) {
+				return usagef("office report: %q is not an outcome (success, partial, failed, blocked)", args[0])
+			}
+			return runReport(c.Context(), e, g, args[0], args[1:])
+		},
 	}
-	agent := strings.TrimSpace(e.getenv("OFFICE_AGENT"))
-	if agent == "" {
+}
+
+func runReport(ctx context.Context, e *env, g *globals, outcome string, args []string) error {
+	if strings.TrimSpace(e.getenv("OFFICE_AGENT")) == "" {
 		return usagef("office report: run it from an agent of the office (OFFICE_AGENT is not set)")
 	}
-	summary, err := textArg(e, args[1:])
+	// The summary is optional: blank is none.
+	summary, err := readText(e, "summary", args)
 	if err != nil {
 		return err
+	}
+	if strings.TrimSpace(summary) != "" {
+		if err := checkBody("summary", summary); err != nil {
+			return err
+		}
 	}
 	svc, s, _, err := openInbox(ctx, e, g)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	if err := svc.SetReport(ctx, agent, args[0], summary); err != nil {
+	agent, err := sender(ctx, e, s)
+	if err != nil {
+		return err
+	}
+	if err := svc.SetReport(ctx, agent, outcome, summary); err != nil {
 		return inboxErr(err)
 	}
-	fmt.Fprintf(e.stdout, "reported %s for %s\n", args[0], agent)
+	fmt.Fprintf(e.stdout, "reported %s for %s\n", outcome, agent)
 	return nil
 }

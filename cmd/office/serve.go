@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
 
 	"office/engine"
 	"office/ui"
@@ -54,17 +56,22 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 	return eng, logf, notice, nil
 }
 
-func runServe(ctx context.Context, e *env, g *globals, args []string) error {
-	if err := rejectFlags("serve", args); err != nil {
-		return err
+func newServeCmd(e *env, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "run the office's engine without a UI (scripts, tests)",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runServe(c.Context(), e, g)
+		},
 	}
-	if len(args) > 0 {
-		return usagef("usage: office serve [--config FILE] [--state DIR]")
-	}
+}
+
+func runServe(ctx context.Context, e *env, g *globals) error {
 	eng, logf, notice, err := openEngine(e, g, 0, 0, func(o *engine.Options) {
 		log := o.Logger
 		o.OnNotice = func(n drainNotice) {
-			log.Warn("notice", "agent", n.Agent, "kind", n.Kind, "msg", n.MsgID, "text", n.Text)
+			log.Warn("notice", "agent", n.Agent, "kind", n.Kind, "msg", n.MsgID, "text", logPreview(n.Text), "bytes", len(n.Text))
 		}
 	})
 	if err != nil {
@@ -88,45 +95,42 @@ func engineDir(g *globals, e *env) string {
 	return d
 }
 
-func runUI(ctx context.Context, e *env, g *globals, args []string) error {
-	uo := ui.Options{}
-	if v := e.getenv("OFFICE_PREFIX"); v != "" {
-		k, err := ui.ParsePrefix(v)
+// uiFlags are the UI's own flags, on `office` and `office run`.
+type uiFlags struct {
+	noMouse, roster bool
+}
+
+func (u *uiFlags) add(c *cobra.Command) {
+	c.Flags().BoolVar(&u.noMouse, "no-mouse", false, "leave the mouse to the terminal (no click to focus)")
+	c.Flags().BoolVar(&u.roster, "roster", false, "start with the roster rail open")
+}
+
+func newRunCmd(e *env, g *globals) *cobra.Command {
+	var uf uiFlags
+	c := &cobra.Command{
+		Use:   "run",
+		Short: "open the office with its UI (the default command)",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runUI(c.Context(), e, g, uf)
+		},
+	}
+	uf.add(c)
+	return c
+}
+
+func runUI(ctx context.Context, e *env, g *globals, uf uiFlags) error {
+	uo := ui.Options{NoMouse: uf.noMouse, Roster: uf.roster}
+	prefix, from := g.prefix, "--prefix"
+	if prefix == "" {
+		prefix, from = e.getenv("OFFICE_PREFIX"), "OFFICE_PREFIX"
+	}
+	if prefix != "" {
+		k, err := ui.ParsePrefix(prefix)
 		if err != nil {
-			return usagef("OFFICE_PREFIX: %v", err)
+			return usagef("office: %s: %v", from, err)
 		}
 		uo.Prefix = k
-	}
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--no-mouse":
-			uo.NoMouse = true
-		case a == "--roster":
-			uo.Roster = true
-		case a == "--prefix" || strings.HasPrefix(a, "--prefix="):
-			v, ok := strings.CutPrefix(a, "--prefix=")
-			if !ok {
-				if i+1 >= len(args) {
-					return usagef("office: --prefix needs a key (C-] or C-a)")
-				}
-				i++
-				v = args[i]
-			}
-			k, err := ui.ParsePrefix(v)
-			if err != nil {
-				return usagef("office: %v", err)
-			}
-			uo.Prefix = k
-		default:
-			rest = append(rest, a)
-		}
-	}
-	if err := rejectFlags("run", rest); err != nil {
-		return err
-	}
-	if len(rest) > 0 {
-		return usagef("usage: office [run] [--config FILE] [--state DIR] [--prefix KEY] [--no-mouse] [--roster]")
 	}
 	cols, rows := ui.TerminalSize()
 	// The engine's callbacks start before the UI exists (agents start in
@@ -161,4 +165,14 @@ func runUI(ctx context.Context, e *env, g *globals, args []string) error {
 	a := ui.New(eng, uo)
 	app.Store(a)
 	return a.Run(ctx)
+}
+
+// logPreview is what the log keeps of a body: its first 80 runes (a body is
+// up to 1 MiB; the log never carries it whole). Log its length beside it.
+func logPreview(text string) string {
+	const max = 80
+	if utf8.RuneCountInString(text) <= max {
+		return text
+	}
+	return string([]rune(text[:min(len(text), 4*max)])[:max]) + "…"
 }

@@ -6,39 +6,60 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
 	"office/engine"
+	"office/queue"
 )
 
-func runStatus(ctx context.Context, e *env, g *globals, args []string) error {
-	args, asJSON := takeFlag(args, "--json")
-	args, explain := takeFlag(args, "--explain")
-	if err := rejectFlags("status", args); err != nil {
-		return err
+func newStatusCmd(e *env, g *globals) *cobra.Command {
+	var asJSON, explain bool
+	c := &cobra.Command{
+		Use:   "status [AGENT]",
+		Short: "each agent's status and the signal that decided it (needs a running office)",
+		Long: `Each agent's live status (starting, idle, busy, waiting, exited), the signal
+that decided it, whether your draft is on its prompt and why delivery is held.
+--explain lists every signal office reads, what each says and which decided.
+An unknown AGENT is exit 2.`,
+		Args:              argsBetween(0, 1),
+		ValidArgsFunction: completeAgent(e, g),
+		RunE: func(c *cobra.Command, args []string) error {
+			agent := ""
+			if len(args) == 1 {
+				agent = args[0]
+			}
+			return runStatus(c.Context(), e, g, agent, asJSON, explain)
+		},
 	}
-	if len(args) > 1 {
-		return usagef("usage: office status [AGENT] [--json] [--explain]")
-	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	c.Flags().BoolVar(&explain, "explain", false, "list every signal, what it says and which one decided")
+	return c
+}
+
+func runStatus(ctx context.Context, e *env, g *globals, agent string, asJSON, explain bool) error {
 	dir, err := stateDir(g, e)
 	if err != nil {
 		return err
 	}
-	req := engine.Request{Op: "status"}
-	if len(args) == 1 {
-		req.Agent = args[0]
+	var st []engine.AgentStatus
+	if err := engine.Call(ctx, dir, engine.Request{Op: "status"}, &st); err != nil {
+		return err
 	}
+	if agent != "" {
+		st, err = oneAgent(st, agent)
+		if err != nil {
+			return err
+		}
+	}
+	req := engine.Request{Op: "status", Agent: agent}
 	if explain {
 		return runExplain(ctx, e, dir, req, asJSON)
 	}
-	var st []engine.AgentStatus
-	if err := engine.Call(ctx, dir, req, &st); err != nil {
-		return err
-	}
 	if asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return printJSON(e, st)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tPROFILE\tSTATUS\tSIGNAL\tDRAFT\tHELD")
@@ -51,9 +72,22 @@ func runStatus(ctx context.Context, e *env, g *globals, args []string) error {
 		if s.Draft {
 			draft = "your draft"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Profile, status, s.Signal, draft, s.Hold)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(s.Name, 0), cell(s.Profile, 0), status, cell(s.Signal, 0), draft, cell(s.Hold, 0))
 	}
 	return tw.Flush()
+}
+
+// oneAgent picks agent's row out of the running office's statuses; an agent
+// the office does not run is an inputError (exit 2) naming the ones it runs.
+func oneAgent(st []engine.AgentStatus, agent string) ([]engine.AgentStatus, error) {
+	var names []string
+	for _, s := range st {
+		if s.Name == agent {
+			return []engine.AgentStatus{s}, nil
+		}
+		names = append(names, s.Name)
+	}
+	return nil, &inputError{fmt.Errorf("status: %w %q (the office runs: %s)", queue.ErrUnknownAgent, agent, strings.Join(names, ", "))}
 }
 
 // runExplain prints, per agent, its status, the signal that decided it and

@@ -10,102 +10,147 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/spf13/cobra"
 
 	"office/engine"
 )
 
-const teamUsage = `usage:
-  office team [--json]
-  office team add NAME --profile P [--cwd DIR] [--role R] [--parent A] [--task T] [--command "PROG ARGS"] [--env K=V]...
-  office team rm NAME`
+func newTeamCmd(e *env, g *globals) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "team",
+		Short: "the roster; add or remove agents while the office runs (add, rm)",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return listTeam(c.Context(), e, g, asJSON)
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	c.AddCommand(newTeamAddCmd(e, g), &cobra.Command{
+		Use:   "rm NAME",
+		Short: "stop an agent and remove it from the team (its queue and inbox are kept until purged)",
+		Args:  exactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return teamRm(c.Context(), e, g, args[0])
+		},
+	})
+	return c
+}
 
-func runTeam(ctx context.Context, e *env, g *globals, args []string) error {
+func listTeam(ctx context.Context, e *env, g *globals, asJSON bool) error {
 	dir, err := stateDir(g, e)
 	if err != nil {
 		return err
-	}
-	if len(args) > 0 && args[0] == "add" {
-		return teamAdd(ctx, e, dir, args[1:])
-	}
-	if len(args) > 0 && args[0] == "rm" {
-		if len(args) != 2 {
-			return usagef("%s", teamUsage)
-		}
-		raw, _ := json.Marshal(map[string]string{"name": args[1], "by": caller(e)})
-		if err := engine.Call(ctx, dir, engine.Request{Op: "team.rm", Args: raw}, nil); err != nil {
-			return fmt.Errorf("team rm %s: %w", args[1], err)
-		}
-		fmt.Fprintf(e.stdout, "removed %s (its queue and inbox are kept until purged)\n", args[1])
-		return nil
-	}
-	fs, rest, err := parseFlags("team", args, nil, []string{"--json"})
-	if err != nil {
-		return err
-	}
-	if len(rest) > 0 {
-		return usagef("%s", teamUsage)
 	}
 	var members []engine.TeamMember
 	if err := engine.Call(ctx, dir, engine.Request{Op: "team"}, &members); err != nil {
 		return err
 	}
-	if fs.bools["--json"] {
+	if asJSON {
 		if members == nil {
 			members = []engine.TeamMember{}
 		}
 		return printJSON(e, members)
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	tw := newTable(e.stdout)
 	fmt.Fprintln(tw, "NAME\tROLE\tPROFILE\tPARENT\tSTATUS\tQUEUE\tINBOX")
 	for _, m := range members {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", m.Name, m.Role, m.Profile, m.Parent, m.Status, m.Queue, m.Inbox)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", cell(m.Name, 0), cell(m.Role, 40), cell(m.Profile, 0), cell(m.Parent, 0), cell(m.Status, 0), m.Queue, m.Inbox)
 	}
 	return tw.Flush()
 }
 
-func teamAdd(ctx context.Context, e *env, dir string, args []string) error {
-	// --env may repeat: collect it first.
-	env := map[string]string{}
-	var other []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--env" && i+1 < len(args):
-			k, v, ok := strings.Cut(args[i+1], "=")
-			if !ok || k == "" {
-				return usagef("office team add: --env wants KEY=VALUE, got %q", args[i+1])
-			}
-			env[k] = v
-			i++
-		case strings.HasPrefix(a, "--env="):
-			k, v, ok := strings.Cut(strings.TrimPrefix(a, "--env="), "=")
-			if !ok || k == "" {
-				return usagef("office team add: --env wants KEY=VALUE, got %q", a)
-			}
-			env[k] = v
-		default:
-			other = append(other, a)
-		}
-	}
-	fs, rest, err := parseFlags("team add", other, []string{"--profile", "--cwd", "--role", "--parent", "--task", "--command"}, nil)
+func teamRm(ctx context.Context, e *env, g *globals, name string) error {
+	dir, err := stateDir(g, e)
 	if err != nil {
 		return err
 	}
-	if len(rest) != 1 || (fs.values["--profile"] == "" && fs.values["--command"] == "") {
-		return usagef("%s", teamUsage)
+	by, err := senderOf(ctx, e, g)
+	if err != nil {
+		return err
 	}
-	spec := engine.TeamSpec{Name: rest[0], Profile: fs.values["--profile"], Role: fs.values["--role"],
-		Parent: fs.values["--parent"], Task: fs.values["--task"], Command: strings.Fields(fs.values["--command"])}
-	if len(env) > 0 {
-		spec.Env = env
+	raw, _ := json.Marshal(map[string]string{"name": name, "by": by})
+	if err := engine.Call(ctx, dir, engine.Request{Op: "team.rm", Args: raw}, nil); err != nil {
+		return fmt.Errorf("team rm %s: %w", name, err)
 	}
-	if c := fs.values["--cwd"]; c != "" {
-		abs, err := filepath.Abs(c)
+	fmt.Fprintf(e.stdout, "removed %s (its queue and inbox are kept until purged)\n", name)
+	return nil
+}
+
+// teamAddFlags are `office team add`'s flags.
+type teamAddFlags struct {
+	profile, cwd, role, parent, task string
+	command, env                     []string
+}
+
+func newTeamAddCmd(e *env, g *globals) *cobra.Command {
+	var f teamAddFlags
+	c := &cobra.Command{
+		Use:   "add NAME (--profile P | --command ARG... | -- PROG ARGS...)",
+		Short: "start a new agent in the running office",
+		Long: `Start a new agent in the running office. Its command is a real argv, never split
+on spaces: repeat --command for each word, or put the whole command after "--".`,
+		Example: `  office team add reviewer --profile claude --role "reviews diffs" --parent planner
+  office team add tests --command bash --command -lc --command "make watch"
+  office team add tests --env CI=1 -- bash -lc "make watch"`,
+		Args: minArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			name := args[0]
+			command := f.command
+			if dash := c.ArgsLenAtDash(); dash >= 0 {
+				if dash != 1 {
+					return usagef("office team add: give NAME before \"--\" and the command after it")
+				}
+				if len(command) > 0 {
+					return usagef("office team add: give the command with --command or after \"--\", not both")
+				}
+				command = args[1:]
+			} else if len(args) > 1 {
+				return usagef("office team add: unexpected argument %q (a command goes after \"--\" or in --command)", args[1])
+			}
+			if f.profile == "" && len(command) == 0 {
+				return usagef("office team add: give --profile or a command")
+			}
+			return teamAdd(c.Context(), e, g, name, command, f)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.profile, "profile", "", "the profile: claude, codex, gemini, shell, custom or one of the config's")
+	fl.StringVar(&f.cwd, "cwd", "", "its working directory")
+	fl.StringVar(&f.role, "role", "", "its role, shown in the roster and its brief")
+	fl.StringVar(&f.parent, "parent", "", "the agent its notices go to")
+	fl.StringVar(&f.task, "task", "", "its first task")
+	fl.StringArrayVar(&f.command, "command", nil, "one word of its command (repeat for each word)")
+	fl.StringArrayVar(&f.env, "env", nil, "KEY=VALUE for its environment (repeatable)")
+	return c
+}
+
+func teamAdd(ctx context.Context, e *env, g *globals, name string, command []string, f teamAddFlags) error {
+	spec := engine.TeamSpec{Name: name, Profile: f.profile, Role: f.role, Parent: f.parent, Task: f.task, Command: command}
+	for _, kv := range f.env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usagef("office team add: --env wants KEY=VALUE, got %q", kv)
+		}
+		if spec.Env == nil {
+			spec.Env = map[string]string{}
+		}
+		spec.Env[k] = v
+	}
+	if f.cwd != "" {
+		abs, err := filepath.Abs(f.cwd)
 		if err != nil {
 			return fmt.Errorf("team add: cwd: %w", err)
 		}
 		spec.Cwd = abs
+	}
+	dir, err := stateDir(g, e)
+	if err != nil {
+		return err
+	}
+	if _, err := senderOf(ctx, e, g); err != nil {
+		return err
 	}
 	raw, err := json.Marshal(map[string]any{"spec": spec})
 	if err != nil {

@@ -46,9 +46,10 @@ func TestTeamAddRemoveAndRestart(t *testing.T) {
 		t.Fatalf("team add without an office: exit %d %q", code, errOut)
 	}
 	o.startServe()
-	cmdline := fakeBin + " --busy 200ms --log " + o.dir + "/helper.jsonl"
+	// The command is a real argv, one --command per word (never split).
 	o.logs["helper"] = o.dir + "/helper.jsonl"
-	o.mustAs("", "team", "add", "helper", "--profile", "claude", "--command", cmdline, "--parent", "lead", "--role", "second pair of eyes")
+	o.mustAs("", "team", "add", "helper", "--profile", "claude", "--command", fakeBin, "--command", "--busy", "--command", "200ms",
+		"--command", "--log", "--command", o.logs["helper"], "--parent", "lead", "--role", "second pair of eyes")
 	if _, errOut, code := o.runAs("", "team", "add", "lead", "--profile", "claude"); code == 0 || !strings.Contains(errOut, "already in use") {
 		t.Fatalf("name in use: exit %d %q", code, errOut)
 	}

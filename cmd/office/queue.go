@@ -1,0 +1,198 @@
+package main
+
+// queue.go is `office queue`: the queued messages with why each is held, and
+// its subcommands release, rm and clear that edit the queue.
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"office/engine"
+	"office/queue"
+)
+
+func newQueueCmd(e *env, g *globals) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "queue [AGENT]",
+		Short: "list queued messages with why each is held, or edit the queue (release, rm, clear)",
+		Long: `List the queued messages, oldest first, with age, attempts, last error and why
+each is held (the words of 'office status'); of one agent with AGENT.`,
+		Args:              argsBetween(0, 1),
+		ValidArgsFunction: completeAgent(e, g),
+		RunE: func(c *cobra.Command, args []string) error {
+			agent := ""
+			if len(args) == 1 {
+				agent = args[0]
+			}
+			return listQueue(c.Context(), e, g, agent, asJSON)
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	edit := func(use, short string, fn func(ctx context.Context, s *queue.Store, id int64) error) *cobra.Command {
+		return &cobra.Command{
+			Use:   use + " ID",
+			Short: short,
+			Args:  exactArgs(1),
+			RunE: func(c *cobra.Command, args []string) error {
+				id, err := strconv.ParseInt(args[0], 10, 64)
+				if err != nil {
+					return usagef("office queue %s: %q is not a message id", use, args[0])
+				}
+				s, dir, err := openStore(c.Context(), e, g)
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				if err := fn(c.Context(), s, id); err != nil {
+					return fmt.Errorf("queue %s %d: %w", use, id, err)
+				}
+				engine.Poke(dir)
+				return nil
+			},
+		}
+	}
+	c.AddCommand(
+		edit("release", "send a held message now (ignores the pause only; types an interrupted one again)",
+			func(ctx context.Context, s *queue.Store, id int64) error { return s.Release(ctx, id) }),
+		edit("rm", "remove one queued message",
+			func(ctx context.Context, s *queue.Store, id int64) error {
+				return s.Remove(ctx, id, "removed by the person")
+			}),
+		&cobra.Command{
+			Use:               "clear AGENT",
+			Short:             "remove every queued message of an agent",
+			Args:              exactArgs(1),
+			ValidArgsFunction: completeAgent(e, g),
+			RunE: func(c *cobra.Command, args []string) error {
+				return clearQueue(c.Context(), e, g, args[0])
+			},
+		},
+	)
+	return c
+}
+
+func clearQueue(ctx context.Context, e *env, g *globals, agent string) error {
+	s, dir, err := openStore(ctx, e, g)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if _, err := s.Agent(ctx, agent); err != nil {
+		return fmt.Errorf("queue clear: %w", err)
+	}
+	n, err := s.Clear(ctx, agent)
+	if err != nil {
+		return fmt.Errorf("queue clear %s: %w", agent, err)
+	}
+	engine.Poke(dir)
+	fmt.Fprintf(e.stdout, "cleared %d message(s) for %s\n", n, agent)
+	return nil
+}
+
+// queueRow is one message as `office queue --json` prints it.
+type queueRow struct {
+	ID         int64     `json:"id"`
+	Agent      string    `json:"agent"`
+	Text       string    `json:"text"`
+	Created    time.Time `json:"created"`
+	AgeSeconds float64   `json:"age_seconds"`
+	Attempts   int       `json:"attempts"`
+	LastError  string    `json:"last_error,omitempty"`
+	Manual     bool      `json:"manual"`
+	Held       string    `json:"held"`
+}
+
+func listQueue(ctx context.Context, e *env, g *globals, agent string, asJSON bool) error {
+	s, dir, err := openStore(ctx, e, g)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if agent != "" {
+		if _, err := s.Agent(ctx, agent); err != nil {
+			return fmt.Errorf("queue: %w", err)
+		}
+	}
+	rows, err := queueRows(ctx, s, dir, agent)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return printJSON(e, rows)
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(e.stdout, "no queued messages")
+		return nil
+	}
+	tw := newTable(e.stdout)
+	fmt.Fprintln(tw, "ID\tAGENT\tAGE\tATTEMPTS\tHELD\tTEXT")
+	for _, r := range rows {
+		held := r.Held
+		if r.LastError != "" {
+			held += " (last error: " + r.LastError + ")"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", r.ID, cell(r.Agent, 0), age(time.Duration(r.AgeSeconds*float64(time.Second))),
+			r.Attempts, cell(held, 0), cell(r.Text, 60))
+	}
+	return tw.Flush()
+}
+
+// queueRows lists messages with the reason each is held: the running engine's
+// recorded hold for the head, "queued" behind it, "paused" or "office not
+// running" when no engine runs.
+func queueRows(ctx context.Context, s *queue.Store, dir, agent string) ([]queueRow, error) {
+	msgs, err := s.List(ctx, agent)
+	if err != nil {
+		return nil, err
+	}
+	holds, err := s.Holds(ctx)
+	if err != nil {
+		return nil, err
+	}
+	running := engine.Running(dir)
+	now := time.Now()
+	rows := make([]queueRow, 0, len(msgs))
+	heads := map[string]bool{}
+	for _, m := range msgs {
+		r := queueRow{ID: m.ID, Agent: m.Agent, Text: m.Text, Created: m.Created, AgeSeconds: now.Sub(m.Created).Seconds(),
+			Attempts: m.Attempts, LastError: m.LastError, Manual: m.Manual}
+		agentPaused, floorPaused, err := s.Paused(ctx, m.Agent)
+		if err != nil {
+			return nil, err
+		}
+		head := !heads[m.Agent]
+		heads[m.Agent] = true
+		switch {
+		case m.Interrupted:
+			r.Held = "interrupted"
+		case running && head && holds[m.Agent].Reason != "":
+			r.Held = holds[m.Agent].Reason
+		case (agentPaused || floorPaused) && !m.Manual:
+			r.Held = "paused"
+		case !running:
+			r.Held = "office not running"
+		case head:
+			r.Held = "delivering"
+		default:
+			r.Held = "queued"
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	default:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+}

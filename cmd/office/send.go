@@ -1,0 +1,85 @@
+package main
+
+// send.go is `office send AGENT TEXT...|-`: queue a message for an agent and
+// print its id. With --id KEY a retry of the same send (after a crash, a
+// kill, a lost answer) stores nothing and prints the first id.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"office/engine"
+	"office/queue"
+)
+
+func newSendCmd(e *env, g *globals) *cobra.Command {
+	var key string
+	c := &cobra.Command{
+		Use:   "send AGENT TEXT...|-",
+		Short: "queue a message for an agent (TEXT, or stdin with -); prints its id",
+		Long: `Queue a message for an agent; prints its id once it is stored durably.
+TEXT is the arguments joined by spaces, or stdin for a lone "-". Every body is
+at most 1 MiB of valid UTF-8 with something left to type once control
+characters are removed. Put "--" before a text that starts with "-".
+Unknown agent or bad text: exit 2, nothing written.`,
+		Example: `  office send builder "run the tests"
+  git diff | office send reviewer -
+  office send --id deploy-42 builder "deploy"   # a retry prints the same id
+  office send builder -- --help is literal text`,
+		Args:              minArgs(2),
+		ValidArgsFunction: completeAgent(e, g),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkKeyFlag(c, key); err != nil {
+				return err
+			}
+			return send(c.Context(), e, g, args[0], args[1:], key)
+		},
+	}
+	c.Flags().StringVar(&key, "id", "", "idempotency key: a second send with the same key stores nothing and prints the first id")
+	return c
+}
+
+func send(ctx context.Context, e *env, g *globals, agent string, args []string, key string) error {
+	text, err := bodyArg(e, "message", args)
+	if err != nil {
+		return err
+	}
+	s, dir, err := openStore(ctx, e, g)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	id, err := s.Enqueue(ctx, agent, text, queue.EnqueueOptions{Source: "send", Key: key})
+	var dup *queue.DuplicateError
+	var used *queue.KeyUsedError
+	switch {
+	case errors.As(err, &used):
+		fmt.Fprintf(e.stderr, "office: not queued again: %v\n", used)
+		fmt.Fprintln(e.stdout, used.ExistingID)
+		return nil
+	case errors.As(err, &dup):
+		fmt.Fprintf(e.stderr, "office: not queued again: %v\n", dup)
+		fmt.Fprintln(e.stdout, dup.ExistingID)
+		return nil
+	case err != nil:
+		return fmt.Errorf("send to %q: %w", agent, err)
+	}
+	engine.Poke(dir)
+	fmt.Fprintln(e.stdout, id)
+	return nil
+}
+
+// checkKeyFlag refuses an --id that was given but cannot be a key (blank,
+// too long, controls).
+func checkKeyFlag(c *cobra.Command, key string) error {
+	if !c.Flags().Changed("id") {
+		return nil
+	}
+	if err := queue.CheckKey(key); err != nil {
+		return &inputError{fmt.Errorf("--id: %w", err)}
+	}
+	return nil
+}
