@@ -15,7 +15,7 @@ import (
 // is an [[agent]] table with the keys name, profile, command, cwd, env, role,
 // parent, task, restart, brief, optional, fallback, compact_every, worktree
 // and read_only, and the settings the table marks per agent (cooldown,
-// boot_grace, stall, history; see SettingsFor).
+// quiet, boot_grace, stall, history; see SettingsFor).
 type Agent struct {
 	// Name identifies the agent everywhere (mail, queue, UI). Required;
 	// ^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$, unique, and not "person" or

@@ -140,7 +140,7 @@ func TestParseErrors(t *testing.T) {
 			`office.toml:1: restart_backoff 1m is more than restart_backoff_max 10s`},
 		{"office-wide setting in an agent",
 			"[[agent]]\nname = \"x\"\nprofile = \"shell\"\ntick = \"1s\"\n",
-			`office.toml:4: agent "x": tick: is set for the whole office, not per agent: move it above the first [[agent]] (per-agent settings: cooldown, boot_grace, stall, history)`},
+			`office.toml:4: agent "x": tick: is set for the whole office, not per agent: move it above the first [[agent]] (per-agent settings: cooldown, quiet, boot_grace, stall, history)`},
 		{"per-agent setting out of range",
 			"[[agent]]\nname = \"x\"\nprofile = \"shell\"\n\ncooldown = \"-2s\"\n",
 			`office.toml:5: agent "x": cooldown: -2s is out of range (100ms to 1h)`},

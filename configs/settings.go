@@ -65,7 +65,7 @@ type Settings struct {
 	WriteTimeout   time.Duration // write_timeout
 
 	// Status (pool and automation).
-	Quiet          time.Duration // quiet
+	Quiet          time.Duration // quiet (per agent)
 	BootGrace      time.Duration // boot_grace (per agent)
 	Stale          time.Duration // stale (fixed)
 	EchoGrace      time.Duration // echo_grace (fixed)
@@ -173,8 +173,8 @@ var table = []Setting{
 		"bound on each write into an agent's PTY: an agent that stops reading its input blocks writes once about 18 KB are unread; a write past this is a failed attempt"),
 
 	// Status.
-	durRow("quiet", automation.QuietAfter, sec, hr, "automation.StatusRules.Quiet", func(s *Settings) *time.Duration { return &s.Quiet },
-		"busy with no output this long reads idle, when no stronger signal (hook, title, OSC state, screen pattern) decides; a profile's own quiet wins over this"),
+	perAgent(durRow("quiet", automation.QuietAfter, sec, hr, "automation.StatusRules.Quiet", func(s *Settings) *time.Duration { return &s.Quiet },
+		"busy with no output this long reads idle, when no stronger signal (hook, title, OSC state, screen pattern) decides; an agent's own quiet wins over its profile's, which wins over the office's")),
 	perAgent(durRow("boot_grace", automation.BootGrace, sec, 10*minute, "pool.Behavior.BootGrace", func(s *Settings) *time.Duration { return &s.BootGrace },
 		"seed 002 (BOOT_GRACE_MS = 35_000): after spawn, no automated write until the profile's ready markers show or this long passed: a freshly started CLI draws its banner first and keys typed then are lost; a slow CLI may need more")),
 	fixedRow("stale", automation.StaleAfter, "automation.StaleAfter", func(s *Settings) *time.Duration { return &s.Stale },

@@ -88,7 +88,7 @@ func checkSettings(s Settings, line func(string) int, label string, probs *probl
 
 // SettingsFor returns the settings agent a runs on: c.Settings with the
 // keys a's own [[agent]] table sets (the rows marked PerAgent: cooldown,
-// boot_grace, stall, history).
+// quiet, boot_grace, stall, history).
 func (c *Config) SettingsFor(a Agent) Settings {
 	s := c.Settings
 	for key, o := range a.overrides {
@@ -97,6 +97,12 @@ func (c *Config) SettingsFor(a Agent) Settings {
 		}
 	}
 	return s
+}
+
+// SetsOwn reports whether a's own [[agent]] table sets the setting key.
+func (a Agent) SetsOwn(key string) bool {
+	_, ok := a.overrides[key]
+	return ok
 }
 
 // Source says where c's top-level value of the row came from: "default",

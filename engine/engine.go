@@ -225,7 +225,7 @@ func (e *Engine) spawn(a *Agent) {
 		Dir:      dir,
 		Cols:     e.opts.Cols,
 		Rows:     e.opts.Rows,
-		Behavior: behaviorFor(a.Profile, e.settingsFor(a.Config)),
+		Behavior: behaviorFor(a.Config, a.Profile, e.settingsFor(a.Config)),
 		Notify:   e.terminalEvent,
 	})
 	if err != nil {

@@ -42,12 +42,12 @@ func inboxOptions(s configs.Settings) inbox.Options {
 	}
 }
 
-// behaviorFor is Behavior(p) with the settings s: the quiet window where
-// the profile sets none, the boot grace, the ready quiet, the recover
-// settle and the hang-up grace.
-func behaviorFor(p configs.Profile, s configs.Settings) pool.Behavior {
+// behaviorFor is Behavior(p) for agent a running on settings s: the quiet
+// window (a's own, else the profile's, else the office's), the boot grace,
+// the ready quiet, the recover settle and the hang-up grace.
+func behaviorFor(a configs.Agent, p configs.Profile, s configs.Settings) pool.Behavior {
 	b := Behavior(p)
-	if b.Status.Quiet <= 0 {
+	if b.Status.Quiet <= 0 || a.SetsOwn("quiet") {
 		b.Status.Quiet = s.Quiet
 	}
 	b.BootGrace, b.ReadyQuiet, b.RecoverSettle, b.HangupGrace = s.BootGrace, s.ReadyQuiet, s.RecoverSettle, s.HangupGrace

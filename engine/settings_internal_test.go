@@ -26,27 +26,27 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 	},
 	"quiet": func(c *configs.Config, a configs.Agent) []int64 {
 		p, _ := c.ProfileOf(a) // claude: the profile sets no quiet of its own
-		return d(behaviorFor(p, c.SettingsFor(a)).Status.Quiet)
+		return d(behaviorFor(a, p, c.SettingsFor(a)).Status.Quiet)
 	},
 	"boot_grace": func(c *configs.Config, a configs.Agent) []int64 {
 		p, _ := c.ProfileOf(a)
-		return d(behaviorFor(p, c.SettingsFor(a)).BootGrace)
+		return d(behaviorFor(a, p, c.SettingsFor(a)).BootGrace)
 	},
 	"stale":         func(*configs.Config, configs.Agent) []int64 { return d(automation.StaleAfter) },
 	"echo_grace":    func(*configs.Config, configs.Agent) []int64 { return d(automation.EchoGrace) },
 	"picker_settle": func(*configs.Config, configs.Agent) []int64 { return d(automation.PickerCloseSettle) },
 	"recover_settle": func(c *configs.Config, a configs.Agent) []int64 {
 		p, _ := c.ProfileOf(a)
-		return d(behaviorFor(p, c.SettingsFor(a)).RecoverSettle)
+		return d(behaviorFor(a, p, c.SettingsFor(a)).RecoverSettle)
 	},
 	"status_debounce": func(*configs.Config, configs.Agent) []int64 { return d(automation.StatusDebounce) },
 	"ready_quiet": func(c *configs.Config, a configs.Agent) []int64 {
 		p, _ := c.ProfileOf(a)
-		return d(behaviorFor(p, c.SettingsFor(a)).ReadyQuiet)
+		return d(behaviorFor(a, p, c.SettingsFor(a)).ReadyQuiet)
 	},
 	"hangup_grace": func(c *configs.Config, a configs.Agent) []int64 {
 		p, _ := c.ProfileOf(a)
-		return d(behaviorFor(p, c.SettingsFor(a)).HangupGrace)
+		return d(behaviorFor(a, p, c.SettingsFor(a)).HangupGrace)
 	},
 	"batch_items":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchItems) },
 	"batch_bytes":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchBytes) },
@@ -139,5 +139,26 @@ func TestSettingsReachEveryConsumer(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestQuietPrecedence: an agent's own quiet wins over its profile's, which
+// wins over the office's.
+func TestQuietPrecedence(t *testing.T) {
+	src := "quiet = \"20s\"\n" +
+		"[profile.slow]\ncommand = [\"x\"]\nquiet = \"40s\"\n" +
+		"[[agent]]\nname = \"office\"\nprofile = \"claude\"\n" +
+		"[[agent]]\nname = \"prof\"\nprofile = \"slow\"\n" +
+		"[[agent]]\nname = \"own\"\nprofile = \"slow\"\nquiet = \"5s\"\n"
+	c, err := configs.Parse("office.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []time.Duration{20 * time.Second, 40 * time.Second, 5 * time.Second} {
+		a := c.Agents[i]
+		p, _ := c.ProfileOf(a)
+		if got := behaviorFor(a, p, c.SettingsFor(a)).Status.Quiet; got != want {
+			t.Errorf("%s: quiet %v, want %v", a.Name, got, want)
+		}
 	}
 }
