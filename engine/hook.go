@@ -359,10 +359,7 @@ func (e *Engine) explain(s AgentStatus) Explanation {
 	} else {
 		add("screen", "", "no busy or idle pattern on screen")
 	}
-	quiet := p.Quiet.Duration
-	if quiet <= 0 {
-		quiet = e.settings().Quiet
-	}
+	quiet := behaviorFor(a.Config, p, e.settingsFor(a.Config)).Status.Quiet
 	if lo := t.LastOutput(); lo.IsZero() {
 		add("quiescence", "idle", "no output yet")
 	} else if ago := now.Sub(lo); ago < quiet {
