@@ -339,9 +339,9 @@ func (e *Engine) Agent(name string) (*Agent, bool) {
 // Holds returns the drain's current hold reason per agent.
 func (e *Engine) Holds() map[string]string { return e.drain.Holds() }
 
-// Close stops every agent (SIGHUP to its process group, SIGKILL after the hangup_grace setting, 2 s by default),
-// closes the socket and the store, and releases the lock. Queued messages stay
-// in the store. It is idempotent.
+// Close stops every agent (SIGHUP to its process group, SIGKILL after the
+// hangup_grace setting, 2 s by default), closes the socket and the store, and
+// releases the lock. Queued messages stay in the store. It is idempotent.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
 		if e.ln != nil {

@@ -429,8 +429,8 @@ func (t *Terminal) LastOutput() time.Time {
 }
 
 // Close hangs up the agent: SIGHUP to its process group, SIGKILL after
-// Behavior.HangupGrace, then reaps it and releases the PTY. It is idempotent and
-// returns once the process is gone.
+// Behavior.HangupGrace, then reaps it and releases the PTY. It is idempotent
+// and returns once the process is gone.
 func (t *Terminal) Close() error {
 	t.closeOnce.Do(func() {
 		close(t.closed)
