@@ -168,3 +168,42 @@ func TestMissingCwdAndEmptyFileRefused(t *testing.T) {
 	}
 	refused(t, o, o.config+":1: no agents")
 }
+
+// TestMailTimeoutFromTheFileReachesAgentMail: `mail_timeout = "3s"` in the
+// office file fails a request an agent sent from its own shell (no
+// --config: that process knows no office file) 3 s after it went working,
+// while the receiver is still busy (its turn takes 30 s, so no turn end
+// settles it first).
+func TestMailTimeoutFromTheFileReachesAgentMail(t *testing.T) {
+	t.Parallel()
+	o := newTeamOffice(t, teamAgent{name: "lead"}, teamAgent{name: "dev", args: []string{"--busy", "30s"}, parent: "lead"})
+	o.withSettings(`mail_timeout = "3s"`, `mail_sweep = "1s"`, `stall_sample = "1s"`)
+	o.startServe()
+	id := o.mustAs("lead", "mail", "send", "--to", "dev", "--request", "--title", "Q", "what is the plan?")
+	o.waitFor(20*time.Second, "the mail failed at its deadline", o.mailState(id, "failed"))
+	if m := o.mailShow(id); m.Reason != "timeout" {
+		t.Fatalf("mail %s(%s), want failed(timeout)", m.State, m.Reason)
+	}
+	// From working to failed: the 3 s deadline, checked every 1 s.
+	var tl struct {
+		Timeline []struct {
+			At    time.Time `json:"at"`
+			State string    `json:"state"`
+		} `json:"timeline"`
+	}
+	if err := json.Unmarshal([]byte(o.mustAs("", "mail", "show", id, "--json")), &tl); err != nil {
+		t.Fatal(err)
+	}
+	var working, failed time.Time
+	for _, e := range tl.Timeline {
+		switch e.State {
+		case "working":
+			working = e.At
+		case "failed":
+			failed = e.At
+		}
+	}
+	if d := failed.Sub(working); working.IsZero() || d < 3*time.Second || d > 10*time.Second {
+		t.Errorf("failed %v after going working, want the 3s mail_timeout (checked every second)", d)
+	}
+}
