@@ -27,6 +27,11 @@ var loneKeys = map[string]keyAction{
 	"\x1b": actClearRelease, // Esc: closes a picker, clears the line
 	"\x03": actClearRelease, // Ctrl-C: the same
 	"\x15": actClear,        // Ctrl-U: kills the input line; a picker stays open (seed 002 §3.2)
+	// The same keys in the kitty keyboard protocol, as the UI sends them to
+	// an agent that pushed its flags (Codex).
+	"\x1b[27u":    actClearRelease,
+	"\x1b[99;5u":  actClearRelease,
+	"\x1b[117;5u": actClear,
 }
 
 // inputClass is the kind of a rune in a chunk of the person's input.

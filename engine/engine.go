@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"office/automation"
@@ -64,6 +65,8 @@ type Engine struct {
 	drain *drain.Drainer
 	ops   map[string]opFunc
 	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
+
+	srv atomic.Pointer[server] // the clients' side (engine/server.go)
 
 	hookOnce  sync.Once
 	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
@@ -148,6 +151,9 @@ func Open(o Options) (e *Engine, err error) {
 		return nil, err
 	}
 	go serve(e.ln, e.handle)
+	if err := e.startServer(); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 
@@ -268,6 +274,9 @@ func submitProfile(p configs.Profile) drain.SubmitProfile {
 }
 
 func (e *Engine) terminalEvent(ev pool.Event) {
+	if s := e.srv.Load(); s != nil {
+		s.terminalEvent(ev)
+	}
 	if ev.Kind != pool.EventOutput && e.drain != nil {
 		e.drain.Wake()
 	}
@@ -287,6 +296,9 @@ func (e *Engine) terminalEvent(ev pool.Event) {
 }
 
 func (e *Engine) notice(n drain.Notice) {
+	if s := e.srv.Load(); s != nil {
+		s.notice(n)
+	}
 	if e.opts.OnNotice != nil {
 		e.opts.OnNotice(n)
 	}
@@ -344,6 +356,9 @@ func (e *Engine) Holds() map[string]string { return e.drain.Holds() }
 // releases the lock. Queued messages stay in the store. It is idempotent.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
+		if s := e.srv.Load(); s != nil {
+			s.close("the office is stopping")
+		}
 		if e.ln != nil {
 			e.ln.Close()
 			_ = os.Remove(filepath.Join(e.opts.StateDir, SocketFile))

@@ -26,6 +26,7 @@ func (e *Engine) registerOps() {
 	e.registerInboxOps()
 	e.registerTeamOps()
 	e.registerHookOps()
+	e.registerServerOps()
 }
 
 // handle answers one socket request from the table.

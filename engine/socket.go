@@ -105,6 +105,10 @@ func serve(ln net.Listener, handle func(Request) (any, error)) {
 		go func(c net.Conn) {
 			defer c.Close()
 			_ = c.SetDeadline(time.Now().Add(callTimeout))
+			if err := CheckPeer(c, os.Getuid()); err != nil { // engine/server.go
+				_ = json.NewEncoder(c).Encode(Response{Error: err.Error()})
+				return
+			}
 			var req Request
 			if err := json.NewDecoder(bufio.NewReader(c)).Decode(&req); err != nil {
 				_ = json.NewEncoder(c).Encode(Response{Error: "bad request: " + err.Error()})

@@ -79,7 +79,18 @@ type Modes struct {
 	// OSCState is the state= field of the last OSC 7501 (Codex:
 	// "OSC 7501;state=working:app=codex" gives "working").
 	OSCState string
+	// KittyKeys are the kitty keyboard flags in effect (the top of the
+	// stack the child pushed with CSI > flags u, changed with CSI = flags;
+	// mode u, popped with CSI < n u); 0 means legacy key encoding.
+	KittyKeys uint8
+	// CursorShape is the last DECSCUSR (CSI Ps SP q) parameter, 0-6: 0 the
+	// terminal's default, 1/2 block, 3/4 underline, 5/6 bar (odd blinks).
+	CursorShape uint8
 }
+
+// maxKittyStack bounds the kitty keyboard flag stack; a deeper push
+// drops the oldest entry, as terminals do.
+const maxKittyStack = 8
 
 // Limits of the Filter.
 const (
@@ -216,6 +227,10 @@ type Filter struct {
 	modes   Modes
 	reply   []byte
 	replied bool
+
+	// kitty is the kitty keyboard flag stack below modes.KittyKeys.
+	kitty  [maxKittyStack]uint8
+	kittyN int
 }
 
 // NewFilter returns a Filter in the ground state with all modes off. Widths
@@ -508,6 +523,8 @@ func (f *Filter) escByte(dst []byte, b byte) (out []byte, again bool) {
 			f.modes.AppCursor = false
 			f.modes.FocusEvents = false
 			f.modes.Mouse = MouseNone
+			f.modes.KittyKeys, f.kittyN = 0, 0
+			f.modes.CursorShape = 0
 			f.dimMaybe = false
 		}
 		// Anything else (ESC \ alone, SS2/SS3, DECID, ...) is dropped:
@@ -711,6 +728,12 @@ func (f *Filter) dispatchCSI(dst []byte, final byte) []byte {
 		if f.csiInterN == 1 && f.csiInter == '$' && final == 'p' && (prefix == 0 || prefix == '?') && f.pn >= 1 {
 			f.replyDECRQM(prefix == '?')
 		}
+		if f.csiInterN == 1 && f.csiInter == ' ' && final == 'q' && prefix == 0 {
+			// DECSCUSR: tracked for the person's cursor, not passed on.
+			if v := f.param(0); v <= 6 {
+				f.modes.CursorShape = uint8(max(v, 0))
+			}
+		}
 		return dst
 	}
 	switch prefix {
@@ -730,12 +753,61 @@ func (f *Filter) dispatchCSI(dst []byte, final byte) []byte {
 		if final == 'c' && f.onlyDefault() {
 			f.addReply(replyDA2)
 		}
+		if final == 'u' {
+			f.kittyPush(uint8(max(f.param(0), 0)))
+		}
 		// XTVERSION (>q), kitty push (>u), modifyOtherKeys (>m), ...:
-		// dropped without an answer.
+		// dropped without an answer (kitty pushes are tracked).
 		return dst
+	case '<':
+		if final == 'u' {
+			f.kittyPop(int(max(f.param(0), 1)))
+		}
+		return dst
+	case '=':
+		if final == 'u' {
+			f.kittySet(uint8(max(f.param(0), 0)), f.param(1))
+		}
 	}
-	// '<' (kitty pop) and '=' sequences.
+	// Other '<' and '=' sequences are dropped.
 	return dst
+}
+
+// kittyPush pushes flags on the kitty keyboard stack (CSI > flags u).
+func (f *Filter) kittyPush(flags uint8) {
+	if f.kittyN == maxKittyStack {
+		copy(f.kitty[:], f.kitty[1:])
+		f.kittyN--
+	}
+	f.kitty[f.kittyN] = f.modes.KittyKeys
+	f.kittyN++
+	f.modes.KittyKeys = flags & 31
+}
+
+// kittyPop pops n entries (CSI < n u); popping past the bottom resets.
+func (f *Filter) kittyPop(n int) {
+	for ; n > 0; n-- {
+		if f.kittyN == 0 {
+			f.modes.KittyKeys = 0
+			return
+		}
+		f.kittyN--
+		f.modes.KittyKeys = f.kitty[f.kittyN]
+	}
+}
+
+// kittySet changes the flags in effect (CSI = flags ; mode u): mode 1 (the
+// default) sets them, 2 adds them, 3 removes them.
+func (f *Filter) kittySet(flags uint8, mode int32) {
+	flags &= 31
+	switch mode {
+	case 2:
+		f.modes.KittyKeys |= flags
+	case 3:
+		f.modes.KittyKeys &^= flags
+	default:
+		f.modes.KittyKeys = flags
+	}
 }
 
 // csiPlain handles a CSI sequence without prefix or intermediates.

@@ -286,3 +286,37 @@ func TestFilterNoAllocs(t *testing.T) {
 		t.Fatalf("%v allocs per Process", n)
 	}
 }
+
+// TestFilterKittyKeysAndCursorShape: the kitty keyboard flags the child
+// pushed, set and popped, and its DECSCUSR cursor shape, are tracked so
+// the UI encodes keys and shapes the person's cursor as the child asked.
+func TestFilterKittyKeysAndCursorShape(t *testing.T) {
+	f := NewFilter()
+	feed := func(s string) Modes {
+		for i := 0; i < len(s); i++ {
+			f.Process(nil, []byte{s[i]})
+		}
+		return f.Modes()
+	}
+	steps := []struct {
+		in    string
+		kitty uint8
+		shape uint8
+	}{
+		{"", 0, 0},
+		{"\x1b[>1u", 1, 0},
+		{"\x1b[>7u", 7, 0},
+		{"\x1b[=8;2u", 15, 0},
+		{"\x1b[=2;3u", 13, 0},
+		{"\x1b[<u", 1, 0},
+		{"\x1b[<5u", 0, 0},
+		{"\x1b[>3u\x1b[5 q", 3, 5},
+		{"\x1b[ q", 3, 0},
+		{"\x1b[2 q\x1bc", 0, 0},
+	}
+	for _, s := range steps {
+		if m := feed(s.in); m.KittyKeys != s.kitty || m.CursorShape != s.shape {
+			t.Fatalf("after %q: kitty %d shape %d, want %d %d", s.in, m.KittyKeys, m.CursorShape, s.kitty, s.shape)
+		}
+	}
+}

@@ -226,8 +226,12 @@ func (t *Terminal) readLoop() {
 	for {
 		n, err := t.master.Read(buf)
 		if n > 0 {
+			gen := t.screen.Generation()
 			t.screen.Feed(buf[:n])
 			t.lastOutput.Store(t.now().UnixNano())
+			if t.screen.Generation() != gen {
+				t.emit(EventOutput) // a UI or client draws it now, not at a tick
+			}
 			select {
 			case t.outputSig <- struct{}{}:
 			default:

@@ -1,8 +1,10 @@
 package ui
 
-// app.go runs the Bubble Tea program around an engine: the person's terminal
-// in raw mode (bracketed paste and SGR mouse reporting on), stdin read raw,
-// and the notices that arrive from the engine's goroutines.
+// app.go runs the UI on the person's terminal: raw mode, the alternate
+// screen, bracketed paste, SGR mouse, focus reports and the kitty keyboard
+// protocol asked of the outer terminal; Bubble Tea v2 reads and decodes the
+// input and runs the loop, the model draws its own frames through
+// ultraviolet's renderer (screen.go) whenever something changed.
 
 import (
 	"context"
@@ -10,55 +12,49 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
-
-	"office/automation"
-	"office/drain"
-	"office/engine"
-	"office/pool"
 )
 
 // DefaultPrefix is the prefix key: Ctrl-] (0x1d), as in telnet.
 const DefaultPrefix byte = 0x1d
 
-// Terminal modes office sets on the person's terminal while it runs.
-const (
-	pasteOn  = "\x1b[?2004h"
-	pasteOff = "\x1b[?2004l"
-	// mouseOn asks for press, release and drag reports in SGR encoding.
-	mouseOn  = "\x1b[?1000h\x1b[?1002h\x1b[?1006h"
-	mouseOff = "\x1b[?1006l\x1b[?1002l\x1b[?1000l"
-)
-
-// Options configure the UI. The zero value reads os.Stdin, writes os.Stdout,
-// uses DefaultPrefix and turns mouse reporting on.
+// Options configure the UI. The zero value reads os.Stdin, writes
+// os.Stdout, uses DefaultPrefix, turns mouse reporting on and takes NO_COLOR
+// and TERM from the environment.
 type Options struct {
-	// Notice is put in the notice list at start (e.g. which default agents
-	// were not found).
+	// Notice is put in the notice list at start.
 	Notice string
 	// Prefix is the prefix key's byte; 0 means DefaultPrefix.
 	Prefix byte
-	// NoMouse leaves the person's terminal's mouse alone (no click to
-	// focus, no mouse for agents; the terminal's own selection works).
+	// NoMouse leaves the person's terminal's mouse alone.
 	NoMouse bool
 	// Roster shows the roster rail at start.
 	Roster bool
+	// NoColor draws the chrome without colours (NO_COLOR set).
+	NoColor bool
+	// Env is the environment (TERM, COLORTERM, NO_COLOR); nil means
+	// os.Environ().
+	Env []string
 	// In and Out are the person's terminal; nil means os.Stdin / os.Stdout.
 	In  *os.File
 	Out *os.File
 }
 
-// App is the office UI for one engine.
+// App is the office UI for one office.
 type App struct {
-	eng    *engine.Engine
+	office Office
 	opts   Options
-	intake intake
 }
 
-// New returns the UI for eng.
-func New(eng *engine.Engine, opts Options) *App {
+// New returns the UI for office.
+func New(office Office, opts Options) *App {
 	if opts.Prefix == 0 {
 		opts.Prefix = DefaultPrefix
 	}
@@ -68,7 +64,15 @@ func New(eng *engine.Engine, opts Options) *App {
 	if opts.Out == nil {
 		opts.Out = os.Stdout
 	}
-	return &App{eng: eng, opts: opts}
+	if opts.Env == nil {
+		opts.Env = os.Environ()
+	}
+	for _, kv := range opts.Env {
+		if v, ok := strings.CutPrefix(kv, "NO_COLOR="); ok && v != "" {
+			opts.NoColor = true
+		}
+	}
+	return &App{office: office, opts: opts}
 }
 
 // TerminalSize returns the size of the person's terminal (stdout), or 120×40
@@ -81,36 +85,30 @@ func TerminalSize() (cols, rows int) {
 	return c, r
 }
 
-// TerminalChanged is the engine's terminal callback (engine.Options.OnTerminal):
-// an exit, and a status that turns to waiting for the person, become notices.
-// It never blocks.
-func (a *App) TerminalChanged(ev pool.Event) {
-	if ev.Kind != pool.EventExit && ev.Kind != pool.EventStatus {
-		return
+// Sequences office sends the person's terminal.
+const (
+	// kittyPush asks for disambiguated keys (Shift+Enter and the like),
+	// modifyOtherKeys 2 the same of an xterm-like terminal; kittyPop and
+	// the reset take them back.
+	kittyPush = "\x1b[>1u\x1b[>4;2m"
+	kittyPop  = "\x1b[>4m\x1b[<u"
+	mouseOn   = "\x1b[?1000h\x1b[?1002h\x1b[?1006h"
+	mouseOff  = "\x1b[?1006l\x1b[?1002l\x1b[?1000l"
+)
+
+// colorEnv is env without NO_COLOR: agents' own colours are downsampled to
+// what the terminal shows, NO_COLOR applies to office's chrome.
+func colorEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "NO_COLOR=") {
+			out = append(out, kv)
+		}
 	}
-	ag, ok := a.eng.Agent(ev.Agent)
-	if !ok || ag.Term == nil {
-		return
-	}
-	if ev.Kind == pool.EventExit {
-		_, code := ag.Term.Exited()
-		a.intake.add(notice{agent: ev.Agent, kind: "exit", text: fmt.Sprintf("exited with code %d", code)})
-		return
-	}
-	if a.intake.setWaiting(ev.Agent, ag.Term.Status() == automation.StatusWaiting) {
-		a.intake.add(notice{agent: ev.Agent, kind: "waiting", text: "is waiting for you"})
-	}
+	return out
 }
 
-// Notice is the engine's notice callback (engine.Options.OnNotice): the
-// drain gave up on a message. It never blocks.
-func (a *App) Notice(n drain.Notice) {
-	a.intake.add(drainNotice(n))
-}
-
-// Run shows the UI until the person quits (prefix, x, y) or ctx ends. The
-// engine's drain runs alongside; the caller closes the engine afterwards
-// (which stops the agents; queued messages stay in the store).
+// Run shows the UI until the person quits (prefix, x, y) or ctx ends.
 func (a *App) Run(ctx context.Context) error {
 	inFd := int(a.opts.In.Fd())
 	if !term.IsTerminal(inFd) {
@@ -121,43 +119,56 @@ func (a *App) Run(ctx context.Context) error {
 		return fmt.Errorf("ui: raw mode: %w", err)
 	}
 	defer term.Restore(inFd, old)
-	modesOn, modesOff := pasteOn, pasteOff
+	on := ansi.SetModeAltScreenSaveCursor + ansi.SetModeBracketedPaste + ansi.SetModeFocusEvent + kittyPush +
+		ansi.RequestKittyKeyboard + ansi.RequestBackgroundColor
+	off := kittyPop + ansi.ResetModeFocusEvent + ansi.ResetModeBracketedPaste + ansi.SetCursorStyle(0) +
+		ansi.ShowCursor + ansi.ResetModeAltScreenSaveCursor
 	if !a.opts.NoMouse {
-		modesOn, modesOff = modesOn+mouseOn, mouseOff+modesOff
+		on += mouseOn
+		off = mouseOff + off
 	}
-	io.WriteString(a.opts.Out, modesOn)
-	defer io.WriteString(a.opts.Out, modesOff)
+	io.WriteString(a.opts.Out, on)
+	defer io.WriteString(a.opts.Out, off)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	runErr := make(chan error, 1)
-	go func() { runErr <- a.eng.Run(ctx) }()
+	cols, rows, err := term.GetSize(int(a.opts.Out.Fd()))
+	if err != nil {
+		cols, rows = 120, 40
+	}
+	env := colorEnv(a.opts.Env)
+	profile := colorprofile.Detect(a.opts.Out, env)
+	m := newModel(a.office, a.opts)
+	m.out = newOutput(a.opts.Out, env, profile)
+	prog := tea.NewProgram(m, tea.WithInput(a.opts.In), tea.WithOutput(a.opts.Out), tea.WithoutRenderer(),
+		tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithWindowSize(cols, rows), tea.WithEnvironment(a.opts.Env),
+		tea.WithColorProfile(profile))
+	m.notify = newNotifier(func(c changedMsg) { prog.Send(c) })
+	m.focusChanged()
+	stop := a.office.Watch(m.notify.change)
+	defer stop()
 
-	m := newModel(engineSource{a.eng}, &a.intake, a.opts.Out, a.opts)
-	prog := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(nil), tea.WithOutput(a.opts.Out),
-		tea.WithContext(ctx), tea.WithoutSignalHandler())
-	go readInput(a.opts.In, prog)
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer signal.Stop(winch)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-winch:
+				if c, r, err := term.GetSize(int(a.opts.Out.Fd())); err == nil {
+					prog.Send(tea.WindowSizeMsg{Width: c, Height: r})
+				}
+			}
+		}
+	}()
 	_, err = prog.Run()
 	cancel()
-	<-runErr
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("ui: %w", err)
 	}
 	return nil
-}
-
-// readInput forwards raw stdin chunks to the program until stdin fails.
-func readInput(in io.Reader, prog *tea.Program) {
-	buf := make([]byte, 4096)
-	for {
-		n, err := in.Read(buf)
-		if n > 0 {
-			prog.Send(inputMsg(append([]byte(nil), buf[:n]...)))
-		}
-		if err != nil {
-			return
-		}
-	}
 }
 
 // ParsePrefix reads a prefix key as the person writes it: "C-]", "C-a",

@@ -10,7 +10,7 @@ package ui
 import (
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // composer is the composer's state. Its text survives closing it.
@@ -29,9 +29,8 @@ func (m *model) openComposer() tea.Cmd {
 		return nil
 	}
 	c := &m.composer
-	c.agent, c.err, c.note = p.name, "", ""
+	c.agent, c.err, c.note = p.info.Name, "", ""
 	m.overlay = overlayComposer
-	m.keys = keyDecoder{}
 	return nil
 }
 
@@ -39,59 +38,39 @@ func (m *model) openComposer() tea.Cmd {
 // the composer's agent: a picker (or draft) holds its queue, or is open.
 func (m *model) pickerButton() bool {
 	p := m.paneNamed(m.composer.agent)
-	return p != nil && !p.exited && (p.picker || m.holds[p.name] == "picker open")
+	return p != nil && !p.info.Exited && (p.info.Picker || m.floor.Holds[p.info.Name] == "picker open")
 }
 
 func (m *model) draftButton() bool {
 	p := m.paneNamed(m.composer.agent)
-	return p != nil && !p.exited && (p.draft || m.holds[p.name] == "your draft")
+	return p != nil && !p.info.Exited && (p.info.Draft || m.floor.Holds[p.info.Name] == "your draft")
 }
 
 // paneNamed returns the agent's pane, or nil.
 func (m *model) paneNamed(name string) *pane {
 	for _, p := range m.panes {
-		if p.name == name {
+		if p.info.Name == name {
 			return p
 		}
 	}
 	return nil
 }
 
+// insert adds pasted text.
+func (c *composer) insert(text string) {
+	t := strings.ReplaceAll(text, "\r\n", "\n")
+	c.text = append(c.text, []rune(strings.ReplaceAll(t, "\r", "\n"))...)
+}
+
 // composerKey edits the text or acts.
-func (m *model) composerKey(k key) tea.Cmd {
+func (m *model) composerKey(k tea.Key) tea.Cmd {
 	c := &m.composer
-	switch k.kind {
-	case keyRune:
-		c.text = append(c.text, k.r)
-	case keyPaste:
-		t := strings.ReplaceAll(k.text, "\r\n", "\n")
-		c.text = append(c.text, []rune(strings.ReplaceAll(t, "\r", "\n"))...)
-	case keyNewline:
+	ctrl := k.Mod.Contains(tea.ModCtrl)
+	switch {
+	case k.Code == tea.KeyEnter && k.Mod&(tea.ModShift|tea.ModAlt|tea.ModCtrl) != 0,
+		ctrl && k.Code == 'j':
 		c.text = append(c.text, '\n')
-	case keyTab:
-		c.text = append(c.text, '\t')
-	case keyBackspace:
-		if n := len(c.text); n > 0 {
-			c.text = c.text[:n-1]
-		}
-	case keyEsc:
-		m.overlay = overlayNone
-	case keyCtrl:
-		switch k.r {
-		case 'u':
-			c.text = c.text[:0]
-		case 'o':
-			if m.pickerButton() {
-				c.note, c.err = "", ""
-				return closePickerCmd(c.agent, m.paneNamed(c.agent).term)
-			}
-		case 'r':
-			if m.draftButton() {
-				c.note, c.err = "", ""
-				return recoverPromptCmd(c.agent, m.paneNamed(c.agent).term)
-			}
-		}
-	case keyEnter:
+	case k.Code == tea.KeyEnter:
 		if c.pending {
 			return nil
 		}
@@ -101,7 +80,29 @@ func (m *model) composerKey(k key) tea.Cmd {
 			return nil
 		}
 		c.pending, c.err, c.note = true, "", ""
-		return enqueueCmd(m.src, c.agent, text)
+		return enqueueCmd(m.office, c.agent, text)
+	case k.Code == tea.KeyEscape:
+		m.overlay = overlayNone
+	case k.Code == tea.KeyBackspace:
+		if n := len(c.text); n > 0 {
+			c.text = c.text[:n-1]
+		}
+	case k.Code == tea.KeyTab:
+		c.text = append(c.text, '\t')
+	case ctrl && k.Code == 'u':
+		c.text = c.text[:0]
+	case ctrl && k.Code == 'o':
+		if m.pickerButton() {
+			c.note, c.err = "", ""
+			return closePickerCmd(m.office, c.agent)
+		}
+	case ctrl && k.Code == 'r':
+		if m.draftButton() {
+			c.note, c.err = "", ""
+			return recoverPromptCmd(m.office, c.agent)
+		}
+	case k.Text != "" && !ctrl && !k.Mod.Contains(tea.ModAlt):
+		c.text = append(c.text, []rune(k.Text)...)
 	}
 	return nil
 }
@@ -135,16 +136,19 @@ func (c *composer) recovered(msg recoveredMsg) {
 // composerView is the composer's box.
 func (m *model) composerView(w int) boxView {
 	c := &m.composer
-	v := boxView{title: " message for " + c.agent + " "}
+	v := boxView{title: " message for " + c.agent + " ", caretLine: -1}
 	inner := w - 2
-	lines := wrapText(string(c.text)+"█", inner)
+	lines := wrapText(string(c.text), inner)
 	if c.pending {
-		v.lines = append(v.lines, boxLine{text: "queueing…", st: boxDim})
+		v.lines = append(v.lines, boxLine{text: "queueing…", st: m.pal.boxDim})
 	}
 	for _, l := range lines {
-		v.lines = append(v.lines, boxLine{text: l, st: boxText})
+		v.lines = append(v.lines, boxLine{text: l, st: m.pal.boxText})
 	}
-	v.lines = append(v.lines, boxLine{st: boxText})
+	last := lines[len(lines)-1]
+	v.caretLine, v.caretCol = len(v.lines)-1, stringCells(strings.ReplaceAll(last, "\t", "    "))
+	v.scroll = v.caretLine
+	v.lines = append(v.lines, boxLine{st: m.pal.boxText})
 	var buttons []string
 	if m.pickerButton() {
 		buttons = append(buttons, "[ Ctrl-O close picker ]")
@@ -153,13 +157,13 @@ func (m *model) composerView(w int) boxView {
 		buttons = append(buttons, "[ Ctrl-R recover prompt ]")
 	}
 	if len(buttons) > 0 {
-		v.lines = append(v.lines, boxLine{text: strings.Join(buttons, "  "), st: boxButton})
+		v.lines = append(v.lines, boxLine{text: strings.Join(buttons, "  "), st: m.pal.boxButton})
 	}
-	v.lines = append(v.lines, boxLine{text: "Enter queue · Alt/Shift+Enter new line · Ctrl-U clear · Esc close", st: boxDim})
+	v.lines = append(v.lines, boxLine{text: "Enter queue · Alt/Shift+Enter new line · Ctrl-U clear · Esc close", st: m.pal.boxDim})
 	if c.err != "" {
-		v.lines = append(v.lines, boxLine{text: c.err, st: boxError})
+		v.lines = append(v.lines, boxLine{text: c.err, st: m.pal.boxError})
 	} else if c.note != "" {
-		v.lines = append(v.lines, boxLine{text: c.note, st: boxText})
+		v.lines = append(v.lines, boxLine{text: c.note, st: m.pal.boxText})
 	}
 	return v
 }

@@ -1,105 +1,28 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
+	"image/color"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-
-	"office/automation"
-	"office/queue"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 )
 
-// updating reports -update (the flag is registered by teatest's golden
-// package, which this test binary links): rewrite testdata/*.golden.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// agentScreen is what a fake agent shows: a banner, a coloured line and a
-// prompt row.
-func agentScreen(name string) string {
-	return "\x1b[1m" + name + "\x1b[0m ready\r\n\x1b[32mgreen\x1b[0m \x1b[7mrev\x1b[0m \x1b[38;2;255;128;0mtrue\x1b[0m\r\n❯ "
-}
-
-// harness is a model over fake terminals, driven by hand (no program).
-type harness struct {
-	t     testing.TB
-	m     *model
-	src   *fakeSource
-	terms map[string]*fakeTerm
-}
-
-func newHarness(t testing.TB, names ...string) *harness {
-	t.Helper()
-	h := &harness{t: t, terms: map[string]*fakeTerm{}}
-	var ms []member
-	for _, n := range names {
-		ft := newFakeTerm(120, 40, agentScreen(n))
-		h.terms[n] = ft
-		ms = append(ms, member{Name: n, Profile: "claude", Term: ft})
-	}
-	h.src = newFakeSource(t, ms...)
-	h.m = newModel(h.src, &intake{}, nil, Options{Prefix: DefaultPrefix})
-	return h
-}
-
-// size lays the model out at w × h and resizes the fake PTYs as the layout
-// command would.
-func (h *harness) size(w, ht int) {
-	h.m.Update(tea.WindowSizeMsg{Width: w, Height: ht})
-	h.resize()
-	h.frame()
-}
-
-func (h *harness) resize() {
-	for _, idx := range h.m.vis {
-		p := h.m.panes[idx]
-		if p.term != nil {
-			p.term.Resize(p.box.W, p.box.H-1)
-		}
-	}
-}
-
-// frame runs one frame tick at the test clock.
-func (h *harness) frame() { h.m.Update(frameMsg(testClock)) }
-
-// readStore runs one store read synchronously.
-func (h *harness) readStore() {
-	h.m.Update(h.m.readStoreOnce()())
-}
-
-// key feeds raw input, then lays out again and takes a frame.
-func (h *harness) key(s string) tea.Cmd {
-	_, cmd := h.m.Update(inputMsg(s))
-	h.resize()
-	h.frame()
-	return cmd
-}
-
-var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
-
-// text is the frame without colours, trailing spaces trimmed.
-func (h *harness) text() string {
-	lines := strings.Split(sgr.ReplaceAllString(h.m.View(), ""), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n") + "\n"
-}
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if updating() {
+	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -117,10 +40,17 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// enqueue queues text for agent in the store.
+func names(n int) []string {
+	var out []string
+	for i := 1; i <= n; i++ {
+		out = append(out, fmt.Sprintf("agent%d", i))
+	}
+	return out
+}
+
 func (h *harness) enqueue(agent, text string) int64 {
 	h.t.Helper()
-	id, err := h.src.store.Enqueue(context.Background(), agent, text, queue.EnqueueOptions{})
+	id, err := h.o.Enqueue(context.Background(), agent, text)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -128,13 +58,6 @@ func (h *harness) enqueue(agent, text string) int64 {
 }
 
 func TestGoldenFrames(t *testing.T) {
-	names := func(n int) []string {
-		var out []string
-		for i := 1; i <= n; i++ {
-			out = append(out, fmt.Sprintf("agent%d", i))
-		}
-		return out
-	}
 	cases := []struct {
 		name  string
 		n     int
@@ -144,51 +67,77 @@ func TestGoldenFrames(t *testing.T) {
 		{name: "one_80x24", n: 1, w: 80, h: 24},
 		{name: "two_100x30", n: 2, w: 100, h: 30},
 		{name: "four_states_160x45", n: 4, w: 160, h: 45, setup: func(h *harness) {
-			h.terms["agent1"].set(func(t *fakeTerm) { t.draft = "my words" })
+			h.o.set("agent1", func(a *fakeAgent) { a.draft = "my words" })
 			h.enqueue("agent1", "one")
 			h.enqueue("agent1", "two")
-			h.src.setHold("agent1", "your draft")
-			h.terms["agent2"].set(func(t *fakeTerm) { t.status = automation.StatusBusy })
+			h.o.setHold("agent1", "your draft")
+			h.o.set("agent2", func(a *fakeAgent) { a.info.Status = "busy" })
 			h.enqueue("agent2", "later")
-			h.src.setHold("agent2", "busy")
-			h.terms["agent3"].set(func(t *fakeTerm) { t.status = automation.StatusWaiting; t.picker = true })
+			h.o.setHold("agent2", "busy")
+			h.o.set("agent3", func(a *fakeAgent) { a.info.Status = "waiting"; a.info.Picker = true })
 			h.enqueue("agent3", "after the picker")
-			h.src.setHold("agent3", "picker open")
-			h.terms["agent4"].set(func(t *fakeTerm) { t.exited, t.code, t.status = true, 3, automation.StatusExited })
+			h.o.setHold("agent3", "picker open")
+			h.o.set("agent4", func(a *fakeAgent) { a.info.Exited, a.info.ExitCode, a.info.Status = true, 3, "exited" })
+		}},
+		{name: "starting_120x30", n: 2, w: 120, h: 30, setup: func(h *harness) {
+			h.o.set("agent1", func(a *fakeAgent) {
+				a.info.Status, a.info.ReadyMarkers, a.info.Started, a.info.BootGrace = "starting", []string{"? for shortcuts"}, testClock.Add(-4e9), 35e9
+			})
+			h.o.set("agent2", func(a *fakeAgent) {
+				a.info.Status, a.info.ReadyMarkers, a.info.Started, a.info.BootGrace = "starting", []string{"Type your message"}, testClock.Add(-40e9), 35e9
+			})
 		}},
 		{name: "six_90x30", n: 6, w: 90, h: 30},
 		{name: "nine_cjk_200x60", n: 9, w: 200, h: 60, setup: func(h *harness) {
-			h.terms["agent5"].scr.Feed([]byte("\r\n中文 ok 🙂 end 全角テキスト"))
+			h.o.feed("agent5", "\r\n中文 ok 🙂 end 全角テキスト")
 		}},
 		{name: "zoom_120x40", n: 4, w: 120, h: 40, setup: func(h *harness) {
-			h.key("\x1d2")
-			h.key("\x1dz")
+			h.keys("\x1d2")
+			h.keys("\x1dz")
 		}},
 		{name: "pages_roster_paused_160x45", n: 12, w: 160, h: 45, setup: func(h *harness) {
-			if err := h.src.store.SetFloorPaused(context.Background(), true); err != nil {
-				h.t.Fatal(err)
-			}
+			h.o.SetFloorPaused(context.Background(), true)
 			h.enqueue("agent11", "held")
-			h.src.setHold("agent11", "paused")
-			h.key("\x1dr")
+			h.o.setHold("agent11", "paused")
+			h.keys("\x1dr")
 		}},
 		{name: "composer_120x40", n: 2, w: 120, h: 40, setup: func(h *harness) {
-			h.terms["agent1"].set(func(t *fakeTerm) { t.picker = true; t.draft = "half" })
-			h.src.setHold("agent1", "picker open")
-			h.key("\x1dm")
-			h.key("first line\x1b\rsecond line")
+			h.o.set("agent1", func(a *fakeAgent) { a.info.Picker = true; a.draft = "half" })
+			h.o.setHold("agent1", "picker open")
+			h.keys("\x1dm")
+			h.keys("first line\x1b\rsecond line")
 		}},
 		{name: "queue_panel_120x40", n: 2, w: 120, h: 40, setup: func(h *harness) {
 			id := h.enqueue("agent2", "will fail")
-			if _, _, err := h.src.store.AttemptFailed(context.Background(), id, "write: input/output error", 3); err != nil {
-				h.t.Fatal(err)
-			}
+			h.o.edit(id, func(agent string, i int) {
+				h.o.msgs[agent][i].Attempts, h.o.msgs[agent][i].LastError = 1, "write: input/output error"
+			})
 			h.enqueue("agent2", "second\nwith two lines")
-			h.src.setHold("agent2", "cooling down")
-			h.key("\x1dl")
-			h.key("\x1dq")
+			h.o.setHold("agent2", "cooling down")
+			h.keys("\x1dl")
+			h.keys("\x1dq")
 		}},
-		{name: "help_100x35", n: 1, w: 100, h: 35, setup: func(h *harness) { h.key("\x1d?") }},
+		{name: "notices_120x40", n: 2, w: 120, h: 40, setup: func(h *harness) {
+			h.run(h.m.Update(changedMsg{notices: []Notice{
+				{At: testClock, Agent: "agent1", Kind: "exit", Text: "exited with code 1"},
+				{At: testClock, Agent: "agent2", Kind: "waiting", Text: "is waiting for you"},
+			}}))
+			h.keys("\x1dn")
+		}},
+		{name: "notice_status_100x20", n: 2, w: 100, h: 20, setup: func(h *harness) {
+			h.run(h.m.Update(changedMsg{notices: []Notice{{At: testClock, Agent: "agent2", Kind: "waiting", Text: "is waiting for you"}}}))
+		}},
+		{name: "help_100x35", n: 1, w: 100, h: 35, setup: func(h *harness) { h.keys("\x1d?") }},
+		{name: "add_form_120x30", n: 1, w: 120, h: 30, setup: func(h *harness) {
+			h.keys("\x1da")
+			h.keys("helper\tshell\t/tmp")
+		}},
+		{name: "restart_busy_120x30", n: 2, w: 120, h: 30, setup: func(h *harness) {
+			h.o.set("agent1", func(a *fakeAgent) { a.info.Status = "busy" })
+			h.keys("\x1dR")
+		}},
+		{name: "quit_80x24", n: 1, w: 80, h: 24, setup: func(h *harness) { h.keys("\x1dx") }},
+		{name: "prefix_pending_160x24", n: 1, w: 160, h: 24, setup: func(h *harness) { h.keys("\x1d") }},
 		{name: "tiny_40x12", n: 4, w: 40, h: 12},
 	}
 	for _, c := range cases {
@@ -198,8 +147,7 @@ func TestGoldenFrames(t *testing.T) {
 			if c.setup != nil {
 				c.setup(h)
 			}
-			h.readStore()
-			h.frame()
+			h.changed()
 			got := h.text()
 			if n := strings.Count(got, "\n"); n != c.h {
 				t.Fatalf("frame has %d rows, want %d", n, c.h)
@@ -209,25 +157,67 @@ func TestGoldenFrames(t *testing.T) {
 	}
 }
 
+var sgrRe = regexp.MustCompile("\x1b\\[[0-9;:]*m")
+
+// TestGoldenColourProfiles checks the styled frame (chrome and agent
+// colours) with NO_COLOR and downsampled to 16 colours, with the queue
+// panel open over the panes.
+func TestGoldenColourProfiles(t *testing.T) {
+	cases := []struct {
+		name    string
+		noColor bool
+		profile colorprofile.Profile
+	}{
+		{"nocolor_styled_100x20", true, colorprofile.TrueColor},
+		{"ansi16_styled_100x20", false, colorprofile.ANSI},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarnessOpts(t, Options{NoColor: c.noColor}, "a", "b")
+			h.size(100, 20)
+			h.enqueue("b", "queued text")
+			h.keys("\x1dq")
+			h.m.draw()
+			got := h.m.frame.styled(c.profile)
+			golden(t, c.name, strings.ReplaceAll(got, "\x1b", "\\e"))
+			if c.noColor {
+				// The chrome has no colour at all: every SGR outside the
+				// agents' own cells is attributes only.
+				for y := 0; y < h.m.height; y++ {
+					for x := 0; x < h.m.width; x++ {
+						if h.m.frame.shadow[y*h.m.width+x] != chromeMark {
+							continue
+						}
+						if st := h.m.frame.buf.Lines[y][x].Style; st.Fg != nil || st.Bg != nil {
+							t.Fatalf("chrome cell (%d,%d) has colours %v/%v under NO_COLOR", x, y, st.Fg, st.Bg)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestFrameRowsAreExactlyTheWidth checks every row's cell width at several
 // sizes, with and without the rail, zoomed and with a box open.
 func TestFrameRowsAreExactlyTheWidth(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10} {
 		for _, sz := range [][2]int{{80, 24}, {133, 41}, {200, 60}, {61, 17}} {
-			for _, extra := range []string{"", "\x1dr", "\x1dz", "\x1d?", "\x1dm"} {
-				h := newHarness(t, namesN(n)...)
-				h.terms["a1"].scr.Feed([]byte("\r\n中文🙂x"))
+			for _, extra := range []string{"", "\x1dr", "\x1dz", "\x1d?", "\x1dm", "\x1da"} {
+				h := newHarness(t, names(n)...)
+				h.o.feed("agent1", "\r\n中文🙂x")
 				h.size(sz[0], sz[1])
 				if extra != "" {
-					h.key(extra)
+					h.keys(extra)
 				}
-				rows := strings.Split(sgr.ReplaceAllString(h.m.View(), ""), "\n")
-				if len(rows) != sz[1] {
-					t.Fatalf("n=%d %v %q: %d rows", n, sz, extra, len(rows))
-				}
-				for i, r := range rows {
-					if w := stringCells(r); w != sz[0] {
-						t.Fatalf("n=%d %v %q: row %d is %d cells wide, want %d: %q", n, sz, extra, i, w, sz[0], r)
+				h.m.draw()
+				for y, l := range h.m.frame.buf.Lines {
+					w := 0
+					for _, c := range l {
+						w += c.Width
+					}
+					if w != sz[0] {
+						t.Fatalf("n=%d %v %q: row %d is %d cells wide, want %d: %q", n, sz, extra, y, w, sz[0], l.String())
 					}
 				}
 			}
@@ -235,32 +225,53 @@ func TestFrameRowsAreExactlyTheWidth(t *testing.T) {
 	}
 }
 
-func namesN(n int) []string {
-	var out []string
-	for i := 1; i <= n; i++ {
-		out = append(out, fmt.Sprintf("a%d", i))
-	}
-	return out
-}
-
-// TestTitleColoursAndCells checks the styles the text goldens cannot see:
-// the focused title's colours, the agent's own SGR colours and the cursor.
-func TestTitleColoursAndCells(t *testing.T) {
+// TestAgentColoursReachTheFrame checks what the text goldens cannot see:
+// the agent's own colours, bold and reverse, and the focused title's style.
+func TestAgentColoursReachTheFrame(t *testing.T) {
 	h := newHarness(t, "a", "b")
 	h.size(100, 20)
-	v := h.m.View()
+	h.m.draw()
+	v := h.m.frame.styled(colorprofile.TrueColor)
 	for _, want := range []string{
-		"\x1b[0;1;30;106m 1 a · claude · idle", // focused title: bold black on bright cyan
-		"\x1b[0;97;100m 2 b · claude · idle",   // other title
-		"\x1b[0;32mgreen",                      // the agent's green
-		"\x1b[0;38;2;255;128;0mtrue",           // truecolour
-		"\x1b[0;1ma",                           // the agent's bold name
+		"\x1b[32mgreen",               // the agent's green
+		"\x1b[38;2;255;128;0mtrue",    // truecolour kept
+		"\x1b[1ma",                    // the agent's bold name
+		"\x1b[7mrev",                  // reverse left to the terminal
+		"\x1b[30;106;1m 1 a · claude", // focused title: bold black on bright cyan
 	} {
 		if !strings.Contains(v, want) {
-			t.Errorf("frame lacks %q", want)
+			t.Errorf("frame lacks %q:\n%q", want, v)
 		}
 	}
-	if bytes.Count([]byte(v), []byte("\x1b[0;30;107m")) != 1 {
-		t.Errorf("want exactly one cursor cell (focused pane only)")
+	if v16 := h.m.frame.styled(colorprofile.ANSI); strings.Contains(v16, "38;2;") {
+		t.Errorf("16-colour frame keeps a truecolour: %q", v16)
 	}
+}
+
+// TestLightBackgroundPalette: on a light terminal background (OSC 11
+// answer) the boxes turn light with dark text, and back on a dark one.
+func TestLightBackgroundPalette(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(80, 20)
+	h.keys("\x1d?")
+	boxCell := func() uv.Cell { h.m.draw(); return h.m.frame.buf.Lines[h.m.boxRect.Y+1][h.m.boxRect.X+2] }
+	dark := boxCell()
+	h.run(h.m.Update(tea.BackgroundColorMsg{Color: color.RGBA{0xfa, 0xfa, 0xfa, 0xff}}))
+	light := boxCell()
+	if colorEq(dark.Style.Bg, light.Style.Bg) || !colorEq(light.Style.Bg, ansi.BasicColor(15)) || !colorEq(light.Style.Fg, ansi.BasicColor(0)) {
+		t.Fatalf("box text on dark %v/%v, on light %v/%v", dark.Style.Fg, dark.Style.Bg, light.Style.Fg, light.Style.Bg)
+	}
+	h.run(h.m.Update(tea.BackgroundColorMsg{Color: color.RGBA{0x10, 0x10, 0x10, 0xff}}))
+	if again := boxCell(); !colorEq(again.Style.Bg, dark.Style.Bg) {
+		t.Fatalf("back on dark: %v", again.Style.Bg)
+	}
+}
+
+func colorEq(a, b color.Color) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
 }

@@ -15,23 +15,25 @@ var bindings = [][2]string{
 	{"r", "roster rail: every agent, on every page"},
 	{"n", "notice list"},
 	{"?", "this help"},
+	{"a", "add an agent (name, profile, cwd, command), as office team add"},
+	{"R", "restart the focused agent (asks first)"},
 	{"x", "quit office (asks first); queued messages are kept"},
 	{"prefix twice", "send the prefix key itself to the agent"},
 }
 
 // helpView is the help box.
 func (m *model) helpView(w int) boxView {
-	v := boxView{title: " office keys "}
-	v.lines = append(v.lines, boxLine{text: "Every key goes to the focused agent, except " + prefixName(m.prefix) + ", then:", st: boxText})
-	v.lines = append(v.lines, boxLine{st: boxText})
+	v := boxView{title: " office keys ", caretLine: -1}
+	v.lines = append(v.lines, boxLine{text: "Every key goes to the focused agent, except " + prefixName(m.prefix) + ", then:", st: m.pal.boxText})
+	v.lines = append(v.lines, boxLine{st: m.pal.boxText})
 	for _, b := range bindings {
-		v.lines = append(v.lines, boxLine{text: padRight(b[0], 18) + b[1], st: boxText})
+		v.lines = append(v.lines, boxLine{text: padRight(b[0], 18) + b[1], st: m.pal.boxText})
 	}
-	v.lines = append(v.lines, boxLine{st: boxText})
-	v.lines = append(v.lines, boxLine{text: "A mouse click focuses a pane; agents that asked for the mouse get it.", st: boxDim})
-	v.lines = append(v.lines, boxLine{text: "Composer: Enter queues · Alt/Shift+Enter new line · Ctrl-O close picker · Ctrl-R recover prompt", st: boxDim})
-	v.lines = append(v.lines, boxLine{text: "Queue panel: j/k move · s send now (when paused) · d delete · c clear all", st: boxDim})
-	v.lines = append(v.lines, boxLine{text: "any key closes this help", st: boxDim})
+	v.lines = append(v.lines, boxLine{st: m.pal.boxText})
+	v.lines = append(v.lines, boxLine{text: "A mouse click focuses a pane; agents that asked for the mouse get it.", st: m.pal.boxDim})
+	v.lines = append(v.lines, boxLine{text: "Composer: Enter queues · Alt/Shift+Enter new line · Ctrl-O close picker · Ctrl-R recover prompt", st: m.pal.boxDim})
+	v.lines = append(v.lines, boxLine{text: "Queue panel: j/k move · s send now (when paused) · d delete · c clear all", st: m.pal.boxDim})
+	v.lines = append(v.lines, boxLine{text: "any key closes this help", st: m.pal.boxDim})
 	return v
 }
 

@@ -1,168 +1,168 @@
 package ui
 
-// input.go routes the person's raw bytes, as tmux does: everything goes
-// unchanged to the focused pane, except the prefix key and the one key after
-// it, and SGR mouse reports (office turned mouse reporting on). While one of
-// office's boxes is open its keys are decoded for it instead.
+// input.go routes the person's keys, pastes and mouse: everything goes to
+// the focused agent, encoded for its modes (encode.go), except the prefix
+// key and the one key after it, and clicks, which move focus. While one of
+// office's boxes is open its keys are its own.
 
 import (
-	"bytes"
 	"fmt"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"office/pool"
 )
 
-// Bracketed-paste markers as the person's terminal sends them.
-var (
-	pasteStart = []byte("\x1b[200~")
-	pasteEnd   = []byte("\x1b[201~")
-	mouseStart = []byte("\x1b[<")
-)
-
-// maxMouseReport bounds an SGR mouse report; a longer "report" is passed on.
-const maxMouseReport = 32
-
-// input handles one raw chunk from stdin.
-func (m *model) input(p []byte) tea.Cmd {
-	if len(m.carry) > 0 {
-		p = append(m.carry, p...)
-		m.carry = nil
-	}
-	var cmds []tea.Cmd
-	for len(p) > 0 {
-		if m.prefixPending {
-			m.prefixPending = false
-			k, n := decodeKey(p)
-			if p[0] == m.prefix {
-				k, n = key{kind: keyCtrl, r: -1}, 1
-			}
-			cmds = append(cmds, m.command(k))
-			p = p[n:]
-			continue
-		}
-		i := m.special(p)
-		if i < 0 {
-			cmds = append(cmds, m.deliver(p))
-			break
-		}
-		cmds = append(cmds, m.deliver(p[:i]))
-		p = p[i:]
-		if p[0] == m.prefix {
-			m.prefixPending = true
-			p = p[1:]
-			continue
-		}
-		ev, n := parseMouse(p)
-		if n == 0 { // a report cut by the end of the chunk
-			if len(p) < maxMouseReport {
-				m.carry = append([]byte(nil), p...)
-				break
-			}
-			n = len(p)
-		}
-		if ev.ok {
-			cmds = append(cmds, m.mouseEvent(ev))
-		} else {
-			cmds = append(cmds, m.deliver(p[:n]))
-		}
-		p = p[n:]
-	}
-	return tea.Batch(cmds...)
-}
-
-// special returns the index of the next prefix key or SGR mouse report in p,
-// or -1.
-func (m *model) special(p []byte) int {
-	i := bytes.IndexByte(p, m.prefix)
-	if !m.mouse {
-		return i
-	}
-	// A report cut before its "<" is not waited for: a lone ESC at the end of
-	// a chunk is the person's Esc and must reach the agent now.
-	j := bytes.Index(p, mouseStart)
+// isPrefix reports whether k is the prefix key.
+func (m *model) isPrefix(k tea.Key) bool {
+	b := m.prefix
+	mods := k.Mod &^ (tea.ModCapsLock | tea.ModNumLock | tea.ModScrollLock)
 	switch {
-	case i < 0:
-		return j
-	case j < 0 || i < j:
-		return i
+	case b == 0:
+		return k.Code == tea.KeySpace && mods == tea.ModCtrl
+	case b >= 1 && b <= 26:
+		return k.Code == rune('a'+b-1) && mods == tea.ModCtrl
+	case b < 0x20:
+		return k.Code == rune(b+0x40) && mods == tea.ModCtrl
 	}
-	return j
+	return k.Text == string(rune(b)) && mods&^tea.ModShift == 0
 }
 
-// deliver hands bytes to the open box, or else to the focused pane.
-func (m *model) deliver(p []byte) tea.Cmd {
-	if len(p) == 0 {
+// is reports whether k is the plain printable r (Shift allowed, as in '?').
+func is(k tea.Key, r rune) bool {
+	mods := k.Mod &^ (tea.ModShift | tea.ModCapsLock | tea.ModNumLock)
+	return mods == 0 && (k.Text == string(r) || k.Text == "" && k.Code == r && k.Mod == 0)
+}
+
+// key handles one key press.
+func (m *model) key(k tea.Key) tea.Cmd {
+	if m.prefixPending {
+		m.prefixPending = false
+		m.dirty = true
+		if m.isPrefix(k) {
+			if m.overlay == overlayNone {
+				m.forward([]byte{m.prefix})
+			}
+			return nil
+		}
+		return m.command(k)
+	}
+	if m.isPrefix(k) {
+		m.prefixPending = true
+		m.dirty = true
 		return nil
 	}
 	if m.overlay != overlayNone {
-		var cmds []tea.Cmd
-		for _, k := range m.keys.decode(p) {
-			cmds = append(cmds, m.overlayKey(k))
-		}
-		return tea.Batch(cmds...)
+		m.dirty = true
+		return m.overlayKey(k)
 	}
-	m.forward(p)
+	if p := m.focused(); p != nil {
+		m.forward(encodeKey(k, keyModes{kitty: p.snap.Modes.KittyKeys, appCursor: p.snap.Modes.AppCursor}))
+	}
 	return nil
 }
 
-// command runs the office command k (the key after the prefix).
-func (m *model) command(k key) tea.Cmd {
-	m.dirty = true
-	switch {
-	case k.kind == keyCtrl && k.r == -1:
-		// The prefix twice sends the prefix key itself.
-		if m.overlay == overlayNone {
-			m.forward([]byte{m.prefix})
+// paste hands a paste to the open box or to the focused agent.
+func (m *model) paste(text string) tea.Cmd {
+	if m.overlay != overlayNone {
+		m.dirty = true
+		switch m.overlay {
+		case overlayComposer:
+			m.composer.insert(text)
+		case overlayForm:
+			m.form.insert(text)
 		}
 		return nil
-	case k.kind == keyLeft || k.is('h'):
+	}
+	if p := m.focused(); p != nil {
+		m.forward(encodePaste(text, p.snap.Modes.BracketedPaste))
+	}
+	return nil
+}
+
+// forwardFocus tells the focused agent the person's terminal gained or lost
+// focus, if it asked (?1004h).
+func (m *model) forwardFocus(in bool) {
+	p := m.focused()
+	if p == nil || !p.snap.Modes.FocusEvents || m.overlay != overlayNone {
+		return
+	}
+	if in {
+		m.forward([]byte("\x1b[I"))
+	} else {
+		m.forward([]byte("\x1b[O"))
+	}
+}
+
+// forward sends bytes to the focused agent.
+func (m *model) forward(p []byte) {
+	pn := m.focused()
+	if len(p) == 0 || pn == nil || pn.info.SpawnErr != "" {
+		return
+	}
+	if err := m.office.Input(pn.info.Name, p); err != nil {
+		m.flash = err.Error()
+		m.dirty = true
+	}
+}
+
+// command runs the office command k (the key after the prefix).
+func (m *model) command(k tea.Key) tea.Cmd {
+	m.dirty = true
+	switch {
+	case k.Code == tea.KeyLeft || is(k, 'h'):
 		return m.move(-1, 0)
-	case k.kind == keyRight || k.is('l'):
+	case k.Code == tea.KeyRight || is(k, 'l'):
 		return m.move(1, 0)
-	case k.kind == keyUp || k.is('k'):
+	case k.Code == tea.KeyUp || is(k, 'k'):
 		return m.move(0, -1)
-	case k.kind == keyDown || k.is('j'):
+	case k.Code == tea.KeyDown || is(k, 'j'):
 		return m.move(0, 1)
-	case k.kind == keyTab:
-		if len(m.panes) > 0 {
-			return m.setFocus((m.focus + 1) % len(m.panes))
-		}
-	case k.kind == keyBackTab:
+	case k.Code == tea.KeyTab && k.Mod.Contains(tea.ModShift):
 		if len(m.panes) > 0 {
 			return m.setFocus((m.focus - 1 + len(m.panes)) % len(m.panes))
 		}
-	case k.kind == keyRune && !k.alt && k.r >= '1' && k.r <= '9':
+	case k.Code == tea.KeyTab:
+		if len(m.panes) > 0 {
+			return m.setFocus((m.focus + 1) % len(m.panes))
+		}
+	case len(k.Text) == 1 && k.Text[0] >= '1' && k.Text[0] <= '9' && k.Mod&tea.ModAlt == 0:
 		page, _ := m.page()
-		return m.setFocus(page*maxPerPage + int(k.r-'1'))
-	case k.kind == keyPgDn || k.is('>'):
+		return m.setFocus(page*maxPerPage + int(k.Text[0]-'1'))
+	case k.Code == tea.KeyPgDown || is(k, '>'):
 		page, pages := m.page()
 		if page+1 < pages {
 			return m.setFocus((page + 1) * maxPerPage)
 		}
-	case k.kind == keyPgUp || k.is('<'):
+	case k.Code == tea.KeyPgUp || is(k, '<'):
 		if page, _ := m.page(); page > 0 {
 			return m.setFocus((page - 1) * maxPerPage)
 		}
-	case k.is('z'):
+	case is(k, 'z'):
 		m.zoom = !m.zoom
 		return m.layout()
-	case k.is('r'):
+	case is(k, 'r'):
 		m.roster = !m.roster
 		return m.layout()
-	case k.is('m'):
+	case is(k, 'm'):
 		return m.openComposer()
-	case k.is('q'):
+	case is(k, 'q'):
 		return m.toggleQueuePanel()
-	case k.is('n'):
+	case is(k, 'n'):
 		m.toggle(overlayNotices)
 		m.notices.unread, m.notices.sel = 0, 0
-	case k.is('?'):
+	case is(k, '?'):
 		m.toggle(overlayHelp)
-	case k.is('p'):
-		return pauseCmd(m.src, !m.floorPaused)
-	case k.is('x'):
+	case is(k, 'p'):
+		return pauseCmd(m.office, !m.floor.Paused)
+	case is(k, 'a'):
+		m.openForm()
+	case is(k, 'R'):
+		if p := m.focused(); p != nil {
+			m.restartOf = p.info.Name
+			m.overlay = overlayRestart
+		}
+	case is(k, 'x'):
 		m.overlay = overlayQuit
 	}
 	return nil
@@ -175,11 +175,10 @@ func (m *model) toggle(o overlayKind) {
 		return
 	}
 	m.overlay = o
-	m.keys = keyDecoder{}
 }
 
 // overlayKey gives one key to the open box.
-func (m *model) overlayKey(k key) tea.Cmd {
+func (m *model) overlayKey(k tea.Key) tea.Cmd {
 	switch m.overlay {
 	case overlayComposer:
 		return m.composerKey(k)
@@ -187,10 +186,17 @@ func (m *model) overlayKey(k key) tea.Cmd {
 		return m.queueKey(k)
 	case overlayNotices:
 		return m.noticesKey(k)
+	case overlayForm:
+		return m.formKey(k)
+	case overlayRestart:
+		m.overlay = overlayNone
+		if is(k, 'y') || is(k, 'Y') {
+			return restartCmd(m.office, m.restartOf)
+		}
 	case overlayQuit:
 		m.overlay = overlayNone
-		if k.is('y') || k.is('Y') {
-			return tea.Quit
+		if is(k, 'y') || is(k, 'Y') {
+			return quitCmd(m.office)
 		}
 	case overlayHelp:
 		m.overlay = overlayNone
@@ -198,52 +204,9 @@ func (m *model) overlayKey(k key) tea.Cmd {
 	return nil
 }
 
-// forward sends bytes to the focused pane, adapted to its modes: cursor keys
-// in application form when it asked for DECCKM, paste markers only when it
-// turned bracketed paste on.
-func (m *model) forward(p []byte) {
-	pn := m.focused()
-	if len(p) == 0 || pn == nil || pn.term == nil {
-		return
-	}
-	modes := pn.term.Modes()
-	if !modes.BracketedPaste && bytes.Contains(p, []byte("\x1b[20")) {
-		p = bytes.ReplaceAll(p, pasteStart, nil)
-		p = bytes.ReplaceAll(p, pasteEnd, nil)
-	}
-	if modes.AppCursor {
-		p = appCursor(p)
-	}
-	if err := pn.term.Input(p); err != nil {
-		m.say(err.Error())
-		m.dirty = true
-	}
-}
-
-// appCursor rewrites CSI cursor keys (ESC [ A..D, H, F) to their SS3 form.
-func appCursor(p []byte) []byte {
-	if !bytes.Contains(p, []byte("\x1b[")) {
-		return p
-	}
-	out := make([]byte, 0, len(p))
-	for i := 0; i < len(p); i++ {
-		if p[i] == 0x1b && i+2 < len(p) && p[i+1] == '[' {
-			switch p[i+2] {
-			case 'A', 'B', 'C', 'D', 'H', 'F':
-				out = append(out, 0x1b, 'O', p[i+2])
-				i += 2
-				continue
-			}
-		}
-		out = append(out, p[i])
-	}
-	return out
-}
-
-// mouseEv is one SGR mouse report from the person's terminal.
+// mouseEv is one mouse report from the person's terminal, in SGR terms.
 type mouseEv struct {
-	ok      bool
-	b       int  // button and modifier bits as reported
+	b       int  // button and modifier bits as SGR reports them
 	x, y    int  // 0-based screen cell
 	release bool // final 'm'
 }
@@ -255,52 +218,58 @@ const (
 	mouseMods   = 4 | 8 | 16
 )
 
-// parseMouse parses an SGR report (ESC [ < b ; x ; y M|m) at the start of p.
-// n is 0 when p ends before the report does; ok is false (with the bytes it
-// covers) when p does not hold a well-formed report.
-func parseMouse(p []byte) (ev mouseEv, n int) {
-	if len(p) < len(mouseStart) {
-		if bytes.HasPrefix(mouseStart, p) {
-			return ev, 0
-		}
-		return ev, len(p)
+// sgrMouse turns Bubble Tea's mouse message into an SGR report.
+func sgrMouse(msg tea.MouseMsg) (mouseEv, bool) {
+	mm := msg.Mouse()
+	ev := mouseEv{x: mm.X, y: mm.Y}
+	switch mm.Button {
+	case tea.MouseLeft:
+		ev.b = 0
+	case tea.MouseMiddle:
+		ev.b = 1
+	case tea.MouseRight:
+		ev.b = 2
+	case tea.MouseNone:
+		ev.b = 3
+	case tea.MouseWheelUp:
+		ev.b = 64
+	case tea.MouseWheelDown:
+		ev.b = 65
+	case tea.MouseWheelLeft:
+		ev.b = 66
+	case tea.MouseWheelRight:
+		ev.b = 67
+	default:
+		return ev, false
 	}
-	if !bytes.HasPrefix(p, mouseStart) {
-		return ev, 1
+	if mm.Mod.Contains(tea.ModShift) {
+		ev.b |= 4
 	}
-	var vals [3]int
-	k := 0
-	for i := len(mouseStart); i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c >= '0' && c <= '9':
-			vals[k] = vals[k]*10 + int(c-'0')
-			if vals[k] > 1<<16 {
-				return ev, i + 1
-			}
-		case c == ';' && k < 2:
-			k++
-		case (c == 'M' || c == 'm') && k == 2:
-			if vals[1] < 1 || vals[2] < 1 {
-				return ev, i + 1
-			}
-			return mouseEv{ok: true, b: vals[0], x: vals[1] - 1, y: vals[2] - 1, release: c == 'm'}, i + 1
-		default:
-			return ev, i + 1
-		}
+	if mm.Mod.Contains(tea.ModAlt) {
+		ev.b |= 8
 	}
-	return ev, 0
+	if mm.Mod.Contains(tea.ModCtrl) {
+		ev.b |= 16
+	}
+	switch msg.(type) {
+	case tea.MouseMotionMsg:
+		ev.b |= mouseMotion
+	case tea.MouseReleaseMsg:
+		ev.release = true
+	}
+	return ev, true
 }
 
-// mouseEvent handles a report: a press on a pane or on the roster focuses
+// mouseMsg handles a report: a press on a pane or on the roster focuses
 // that agent (the click is office's); everything else over the focused pane
 // reaches its agent only if the agent asked for mouse reports, with
 // pane-relative coordinates.
-func (m *model) mouseEvent(ev mouseEv) tea.Cmd {
-	press := !ev.release && ev.b&(mouseMotion|mouseWheel) == 0 && ev.b&3 != 3
-	if m.overlay != overlayNone {
+func (m *model) mouseMsg(msg tea.MouseMsg) tea.Cmd {
+	ev, ok := sgrMouse(msg)
+	if !ok || m.overlay != overlayNone {
 		return nil
 	}
+	press := !ev.release && ev.b&(mouseMotion|mouseWheel) == 0 && ev.b&3 != 3
 	if press && m.rail.contains(ev.x, ev.y) {
 		if i := m.rosterIndexAt(ev.y); i >= 0 {
 			return m.setFocus(i)
@@ -321,14 +290,10 @@ func (m *model) mouseEvent(ev mouseEv) tea.Cmd {
 	}
 	p := m.panes[idx]
 	cy := ev.y - p.box.Y - 1
-	if cy < 0 || p.term == nil {
+	if cy < 0 {
 		return nil // the title row
 	}
-	if seq := encodeMouse(p.modes.Mouse, ev, ev.x-p.box.X, cy); seq != nil {
-		if err := p.term.Input(seq); err != nil {
-			m.say(err.Error())
-		}
-	}
+	m.forward(encodeMouse(p.snap.Modes.Mouse, ev, ev.x-p.box.X, cy))
 	return nil
 }
 
@@ -379,6 +344,5 @@ func encodeMouse(mode pool.MouseMode, ev mouseEv, cx, cy int) []byte {
 		}
 		b = b&^3 | 3
 	}
-	out := append([]byte("\x1b[M"), byte(32+b), byte(32+x), byte(32+y))
-	return out
+	return append([]byte("\x1b[M"), byte(32+b), byte(32+x), byte(32+y))
 }

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 const (
@@ -134,28 +134,29 @@ func (m *model) layout() tea.Cmd {
 	}
 	boxes := tile(len(m.vis), gridW, m.height-1)
 	type resize struct {
-		t    terminal
-		w, h int
+		agent string
+		w, h  int
 	}
 	var todo []resize
 	for i, idx := range m.vis {
 		p := m.panes[idx]
 		p.box = boxes[i]
 		p.stale = true // draw again at the new size
-		if p.term != nil {
-			w, h := p.box.W, p.box.H-1
-			if cw, ch := p.term.Size(); cw != w || ch != h {
-				todo = append(todo, resize{p.term, w, h})
-			}
+		w, h := p.box.W, p.box.H-1
+		if p.info.SpawnErr == "" && !p.info.Exited && (p.snap.Cols != w || p.snap.Rows != h) {
+			todo = append(todo, resize{p.info.Name, w, h})
 		}
 	}
+	m.frame.invalidate()
+	m.readScreens(true)
 	if len(todo) == 0 {
 		return nil
 	}
+	office := m.office
 	return func() tea.Msg {
 		var errs []string
 		for _, s := range todo {
-			if err := s.t.Resize(s.w, s.h); err != nil {
+			if err := office.Resize(s.agent, s.w, s.h); err != nil {
 				errs = append(errs, err.Error())
 			}
 		}

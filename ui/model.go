@@ -1,25 +1,24 @@
 package ui
 
 // model.go is the Bubble Tea model: its state, Init and Update. Update owns
-// every change; View (render.go) only draws; the store and the PTYs are
-// touched in commands (commands.go).
+// every change and, when something shown changed, draws the frame at once
+// (draw.go); there is no frame tick. The office is touched only in commands
+// (commands.go).
 
 import (
-	"io"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
-// Timing of the UI loop.
+// Timing of the UI.
 const (
-	// frameInterval caps redraws at 30 frames per second.
-	frameInterval = time.Second / 30
-	// storeInterval is how often queue depths, the floor flag and the event
-	// log are re-read.
-	storeInterval = 500 * time.Millisecond
 	// flashFor is how long the status line keeps a word.
 	flashFor = 5 * time.Second
+	// startingTick refreshes "waiting for … since Ns" while an agent starts.
+	startingTick = time.Second
 )
 
 // overlayKind is the box drawn over the panes, if any. At most one is open.
@@ -32,239 +31,298 @@ const (
 	overlayQueue
 	overlayNotices
 	overlayQuit
+	overlayForm
+	overlayRestart
 )
 
 // model is the UI state. Only the tea loop touches it.
 type model struct {
-	src    source
-	intake *intake   // notices from other goroutines
-	out    io.Writer // the person's terminal, for the bell and OSC 9; nil: none
+	office Office
+	notify *notifier // nil in tests that drive the model by hand
+	out    *output   // nil: nothing is written (tests read the frame)
+	now    func() time.Time
+	tick   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd // tea.Tick; tests take it out
 	prefix byte
-	mouse  bool // the outer terminal reports the mouse (SGR)
+	mouse  bool
+	pal    palette
+	dark   bool
+	nocol  bool
 
 	panes  []*pane
 	vis    []int // indexes of the panes on screen, in reading order
 	focus  int
 	zoom   bool
 	roster bool
-	rail   rect // the roster rail; zero when hidden
+	rail   rect
 	width  int
 	height int
-	now    time.Time // the last frame's time (ages in the queue panel)
 
 	prefixPending  bool
 	overlay        overlayKind
-	keys           keyDecoder // decodes keys for the overlays
-	carry          []byte     // an incomplete mouse report from the last chunk
-	swallowRelease bool       // the release of a click that moved focus
+	swallowRelease bool // the release of a click that moved focus
 	composer       composer
 	queuePanel     queuePanel
 	notices        noticeList
-	flash          string    // the status line's latest word (queued, errors)
-	flashAt        time.Time // the first frame that showed flash
+	form           agentForm
+	restartOf      string // the agent the restart question is about
+	flash          string
+	flashSeq       int
+	startTicking   bool
 
-	counts      map[string]int
-	holds       map[string]string
-	floorPaused bool
-	lastSeq     int64 // event log position; -1 until first read
-	storeErr    string
+	floor Floor
 
-	frame string   // cached View output
-	dirty bool     // the frame must be rebuilt
-	buf   frameBuf // reused by View
+	frame    *frame
+	status   cached
+	statusK  statusKey
+	railC    cached
+	boxC     cached
+	boxRect  rect
+	sepC     cached
+	boxCaret cursorState // the caret of the open box's text field, if any
+	dirty    bool        // the frame must be composed again
 }
 
-// newModel returns the model for src. Panes are taken from src at the first
-// frame.
-func newModel(src source, in *intake, out io.Writer, o Options) *model {
+// newModel returns the model for office. Panes are taken at the first
+// change or size.
+func newModel(office Office, o Options) *model {
 	m := &model{
-		src: src, intake: in, out: out, prefix: o.Prefix, mouse: !o.NoMouse,
-		counts: map[string]int{}, holds: map[string]string{}, lastSeq: -1, dirty: true,
-		roster: o.Roster,
+		office: office, now: time.Now, tick: tea.Tick, prefix: o.Prefix, mouse: !o.NoMouse,
+		roster: o.Roster, frame: newFrame(), dirty: true, dark: true, nocol: o.NoColor,
 	}
+	if m.prefix == 0 {
+		m.prefix = DefaultPrefix
+	}
+	m.pal = newPalette(m.nocol, m.dark)
 	if o.Notice != "" {
-		m.notices.add(notice{text: o.Notice})
+		m.notices.add(Notice{Text: o.Notice})
 	}
 	m.syncRoster()
+	m.floor = office.Floor()
 	return m
 }
 
-// Init starts the frame ticker and the first store read.
+// Init arms the starting panes' clock (Run has asked the outer terminal
+// for its background colour and keyboard modes already).
 func (m *model) Init() tea.Cmd {
-	return tea.Batch(frameTick(), m.readStoreTick())
+	return m.tickStarting()
 }
 
-func frameTick() tea.Cmd {
-	return tea.Tick(frameInterval, func(t time.Time) tea.Msg { return frameMsg(t) })
-}
+// View is unused: the model draws its own frames (draw.go) as soon as
+// something changed, instead of at Bubble Tea's frame rate.
+func (m *model) View() tea.View { return tea.View{} }
 
-func storeTick() tea.Cmd {
-	return tea.Tick(storeInterval, func(time.Time) tea.Msg { return queueTickMsg{} })
-}
+// flashDoneMsg clears the status line's word number seq.
+type flashDoneMsg struct{ seq int }
 
-// Update applies one message.
+// startingMsg refreshes the starting panes' waiting time.
+type startingMsg struct{}
+
+// Update applies one message and draws what changed.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.draw()
+	return m, cmd
+}
+
+func (m *model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case frameMsg:
-		cmd := m.refresh(time.Time(msg))
-		return m, tea.Batch(cmd, frameTick())
-	case queueTickMsg:
-		return m, m.readStoreTick()
-	}
-	m.dirty = true
-	switch msg := msg.(type) {
+	case changedMsg:
+		return m.changed(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		return m, m.layout()
-	case inputMsg:
-		return m, m.input([]byte(msg))
-	case queueMsg:
-		cmd := m.applyStore(msg)
-		if msg.tick {
-			cmd = tea.Batch(cmd, storeTick())
+		if m.out != nil {
+			m.out.resize(msg.Width, msg.Height)
 		}
-		return m, cmd
+		return m.layout()
+	case tea.BackgroundColorMsg:
+		if dark := msg.IsDark(); dark != m.dark {
+			m.dark = dark
+			m.pal = newPalette(m.nocol, dark)
+			m.restyle()
+		}
+	case tea.ColorProfileMsg:
+		if msg.Profile <= colorprofile.Ascii && !m.nocol {
+			m.nocol = true
+			m.pal = newPalette(true, m.dark)
+			m.restyle()
+		}
+	case tea.KeyPressMsg:
+		return m.key(tea.Key(msg))
+	case tea.PasteMsg:
+		return m.paste(msg.Content)
+	case tea.MouseMsg:
+		return m.mouseMsg(msg)
+	case tea.FocusMsg:
+		m.forwardFocus(true)
+	case tea.BlurMsg:
+		m.forwardFocus(false)
+	case flashDoneMsg:
+		if msg.seq == m.flashSeq {
+			m.flash = ""
+			m.dirty = true
+		}
+	case startingMsg:
+		m.startTicking = false
+		m.dirty = true
+		return tea.Batch(m.graceNotices(), m.tickStarting())
 	case resizedMsg:
+		for _, idx := range m.vis {
+			m.panes[idx].stale = true
+		}
+		m.readScreens(true)
 		if msg.err != nil {
-			m.say(msg.err.Error())
+			return m.say(msg.err.Error())
+		}
+	case uv.UnknownEvent:
+		// A sequence the decoder does not know reaches the agent as it came.
+		if m.overlay == overlayNone && !m.prefixPending {
+			m.forward([]byte(string(msg)))
 		}
 	case enqueuedMsg:
 		m.composer.sent(msg)
 		if m.overlay == overlayComposer {
 			m.overlay = overlayNone
 		}
-		m.say("queued for " + msg.agent)
-		return m, m.readStoreOnce()
+		m.dirty = true
+		return m.say("queued for " + msg.agent)
 	case composerErrMsg:
+		m.composer.pending = false
 		m.composer.err = msg.err.Error()
+		m.dirty = true
 	case actionDoneMsg:
+		m.dirty = true
 		if msg.err != nil {
-			m.say(msg.err.Error())
 			m.queuePanel.err = msg.err.Error()
-		} else {
-			m.say(msg.text)
+			return tea.Batch(m.say(msg.err.Error()), m.readQueue())
 		}
-		return m, m.readStoreOnce()
+		return tea.Batch(m.say(msg.text), m.readQueue())
+	case queueReadMsg:
+		if msg.agent == m.queuePanel.agent {
+			m.queuePanel.load(msg.listing, msg.err)
+			m.dirty = true
+		}
 	case recoveredMsg:
 		m.composer.recovered(msg)
+		m.dirty = true
 	case pickerClosedMsg:
 		if msg.err != nil {
 			m.composer.err = msg.err.Error()
 		} else {
 			m.composer.note = "sent Esc to " + msg.agent
 		}
+		m.dirty = true
+	case addedMsg:
+		return m.added(msg)
+	case restartedMsg:
+		if msg.err != nil {
+			return m.say(msg.err.Error())
+		}
+		return m.say("restarted " + msg.agent)
 	}
-	return m, nil
+	return nil
 }
 
-// refresh runs once per frame: it follows the roster, takes new notices,
-// snapshots the visible screens whose generation moved and rebuilds titles.
-func (m *model) refresh(now time.Time) tea.Cmd {
-	m.now = now
-	if m.flash != "" && m.flashAt.IsZero() {
-		m.flashAt = now
-	} else if m.flash != "" && now.Sub(m.flashAt) > flashFor {
-		m.flash, m.flashAt = "", time.Time{}
-		m.dirty = true
-	}
+// changed picks up what the office said changed.
+func (m *model) changed(c changedMsg) tea.Cmd {
 	var cmds []tea.Cmd
-	if m.syncRoster() {
-		cmds = append(cmds, m.layout())
-	}
-	if ns := m.intake.take(); len(ns) > 0 {
-		cmds = append(cmds, m.raise(now, ns))
-	}
-	holds := m.src.Holds()
-	if !sameHolds(holds, m.holds) {
-		m.holds = holds
+	if c.state {
+		if m.syncRoster() {
+			cmds = append(cmds, m.layout())
+		}
+		m.floor = m.office.Floor()
+		m.readInfo()
 		m.dirty = true
-	}
-	for _, p := range m.panes {
-		if p.read() {
-			m.dirty = true
+		if m.overlay == overlayQueue {
+			cmds = append(cmds, m.readQueue())
 		}
 	}
-	if f := m.focused(); f != nil && f.term != nil {
-		f.modes = f.term.Modes()
+	if len(c.notices) > 0 {
+		cmds = append(cmds, m.raise(c.notices))
 	}
-	for _, idx := range m.vis {
-		p := m.panes[idx]
-		if p.term == nil {
-			continue
-		}
-		if g := p.term.Generation(); g != p.gen || p.stale {
-			p.term.Snapshot(&p.snap)
-			p.gen, p.stale = g, false
-			m.dirty = true
-		}
+	if c.focus || c.bg || c.state {
+		m.readScreens(c.bg || c.state)
 	}
-	m.retitle()
+	cmds = append(cmds, m.tickStarting())
 	return tea.Batch(cmds...)
 }
 
-// retitle rebuilds the visible panes' titles.
-func (m *model) retitle() {
-	page, _ := m.page()
+// readScreens copies the visible screens that changed (only the focused
+// one unless all).
+func (m *model) readScreens(all bool) {
 	for _, idx := range m.vis {
 		p := m.panes[idx]
-		key := idx - page*maxPerPage + 1
-		if m.zoom {
-			key = 0
+		if !all && idx != m.focus && !p.stale {
+			continue
 		}
-		if t := p.titleText(key, m.counts[p.name], m.holds[p.name], m.floorPaused, p.box.W); t != p.title {
-			p.title = t
+		if p.stale {
+			p.snap.Generation = ^uint64(0)
+			p.stale = false
+		}
+		if m.office.Screen(p.info.Name, &p.snap) {
 			m.dirty = true
 		}
 	}
 }
 
-func sameHolds(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
+// readInfo takes every agent's state from the roster.
+func (m *model) readInfo() {
+	byName := make(map[string]AgentInfo, len(m.panes))
+	for _, a := range m.office.Agents() {
+		byName[a.Name] = a
 	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
+	for _, p := range m.panes {
+		if a, ok := byName[p.info.Name]; ok {
+			p.info = a
 		}
 	}
-	return true
 }
 
-// syncRoster follows the source's roster: new agents get panes, removed ones
-// lose theirs, and focus stays on the same agent. It reports a change.
+// syncRoster follows the office's roster: new agents get panes, removed ones
+// lose theirs, restarted ones start over, and focus stays on the same
+// agent. It reports a change.
 func (m *model) syncRoster() bool {
-	ms := m.src.Members()
-	same := len(ms) == len(m.panes)
-	for i := 0; same && i < len(ms); i++ {
-		same = ms[i].Name == m.panes[i].name && ms[i].Term == m.panes[i].term
+	as := m.office.Agents()
+	same := len(as) == len(m.panes)
+	for i := 0; same && i < len(as); i++ {
+		same = as[i].Name == m.panes[i].info.Name && as[i].Started.Equal(m.panes[i].info.Started)
 	}
 	if same {
 		return false
 	}
 	focused := ""
-	if m.focus >= 0 && m.focus < len(m.panes) {
-		focused = m.panes[m.focus].name
+	if f := m.focused(); f != nil {
+		focused = f.info.Name
 	}
 	old := make(map[string]*pane, len(m.panes))
 	for _, p := range m.panes {
-		old[p.name] = p
+		old[p.info.Name] = p
 	}
-	panes := make([]*pane, 0, len(ms))
+	panes := make([]*pane, 0, len(as))
 	m.focus = 0
-	for i, mb := range ms {
-		p := old[mb.Name]
-		if p == nil || p.term != mb.Term {
-			p = &pane{stale: true}
+	for i, a := range as {
+		p := old[a.Name]
+		if p == nil || !p.info.Started.Equal(a.Started) {
+			p = &pane{}
 		}
-		p.name, p.profile, p.term, p.spawnErr = mb.Name, mb.Profile, mb.Term, mb.SpawnErr
-		if mb.Name == focused {
+		p.info, p.stale = a, true
+		if a.Name == focused {
 			m.focus = i
 		}
 		panes = append(panes, p)
 	}
 	m.panes = panes
+	m.focusChanged()
 	m.dirty = true
 	return true
+}
+
+// restyle drops every cached render after a palette change.
+func (m *model) restyle() {
+	m.status, m.railC, m.boxC, m.sepC, m.statusK = cached{}, cached{}, cached{}, cached{}, statusKey{}
+	for _, p := range m.panes {
+		p.titleC, p.waitC, p.titleK = cached{}, cached{}, titleKey{}
+	}
+	m.dirty = true
 }
 
 // focused returns the focused pane, or nil.
@@ -275,6 +333,18 @@ func (m *model) focused() *pane {
 	return m.panes[m.focus]
 }
 
+// focusChanged tells the notifier which agent's output is drawn at once.
+func (m *model) focusChanged() {
+	if m.notify == nil {
+		return
+	}
+	if f := m.focused(); f != nil {
+		m.notify.setFocus(f.info.Name)
+	} else {
+		m.notify.setFocus("")
+	}
+}
+
 // setFocus moves focus to pane i, re-laying out when the page changes.
 func (m *model) setFocus(i int) tea.Cmd {
 	if i < 0 || i >= len(m.panes) || i == m.focus {
@@ -282,10 +352,12 @@ func (m *model) setFocus(i int) tea.Cmd {
 	}
 	oldPage := m.focus / maxPerPage
 	m.focus = i
+	m.focusChanged()
 	m.dirty = true
 	if m.zoom || i/maxPerPage != oldPage {
 		return m.layout()
 	}
+	m.readScreens(false)
 	return nil
 }
 
@@ -306,7 +378,43 @@ func (m *model) move(dx, dy int) tea.Cmd {
 }
 
 // say puts a word on the status line for flashFor.
-func (m *model) say(text string) {
-	m.flash, m.flashAt = text, time.Time{}
+func (m *model) say(text string) tea.Cmd {
+	m.flash = text
+	m.flashSeq++
 	m.dirty = true
+	seq := m.flashSeq
+	return m.tick(flashFor, func(time.Time) tea.Msg { return flashDoneMsg{seq} })
+}
+
+// graceNotices tells the person, once per start, of an agent still starting
+// after its boot grace (a first-run dialog, a changed prompt): its screen
+// stays visible in its pane.
+func (m *model) graceNotices() tea.Cmd {
+	var ns []Notice
+	now := m.now()
+	for _, p := range m.panes {
+		if p.starting() && !p.graceNoticed && p.info.BootGrace > 0 && now.Sub(p.info.Started) >= p.info.BootGrace {
+			p.graceNoticed = true
+			ns = append(ns, Notice{At: now, Agent: p.info.Name, Kind: "starting",
+				Text: "has not shown its prompt after " + p.info.BootGrace.String() + "; look at its pane (a first-run dialog?)"})
+		}
+	}
+	if len(ns) == 0 {
+		return nil
+	}
+	return m.raise(ns)
+}
+
+// tickStarting arms the one-second refresh while an agent is starting.
+func (m *model) tickStarting() tea.Cmd {
+	if m.startTicking {
+		return nil
+	}
+	for _, idx := range m.vis {
+		if m.panes[idx].starting() {
+			m.startTicking = true
+			return m.tick(startingTick, func(time.Time) tea.Msg { return startingMsg{} })
+		}
+	}
+	return nil
 }

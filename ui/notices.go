@@ -10,43 +10,29 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
-	"office/drain"
-	"office/inbox"
-	"office/queue"
+	tea "charm.land/bubbletea/v2"
 )
 
 // maxNotices bounds the notice list; older notices fall off.
 const maxNotices = 200
 
-// notice is one entry of the notice list.
-type notice struct {
-	at    time.Time
-	agent string
-	kind  string
-	text  string
-}
-
-// line is the notice as the status line and the list show it.
-func (n notice) line() string {
-	if n.agent == "" {
-		return n.text
+// noticeLine is a notice as the status line and the list show it.
+func noticeLine(n Notice) string {
+	if n.Agent == "" {
+		return n.Text
 	}
-	return n.agent + ": " + n.text
+	return n.Agent + ": " + n.Text
 }
 
 // noticeList is the person's notices, newest last.
 type noticeList struct {
-	items  []notice
+	items  []Notice
 	unread int
 	sel    int // selected row in the open list (0 = newest)
 }
 
-func (l *noticeList) add(n notice) {
+func (l *noticeList) add(n Notice) {
 	l.items = append(l.items, n)
 	if len(l.items) > maxNotices {
 		l.items = append(l.items[:0], l.items[len(l.items)-maxNotices:]...)
@@ -55,68 +41,28 @@ func (l *noticeList) add(n notice) {
 }
 
 // latest returns the newest notice.
-func (l *noticeList) latest() (notice, bool) {
+func (l *noticeList) latest() (Notice, bool) {
 	if len(l.items) == 0 {
-		return notice{}, false
+		return Notice{}, false
 	}
 	return l.items[len(l.items)-1], true
 }
 
-// raise records notices and rings the terminal once for the batch.
-func (m *model) raise(now time.Time, ns []notice) tea.Cmd {
+// raise records notices and rings the terminal once for the batch
+// (BEL and OSC 9), without taking focus.
+func (m *model) raise(ns []Notice) tea.Cmd {
 	for _, n := range ns {
-		if n.at.IsZero() {
-			n.at = now
+		if n.At.IsZero() {
+			n.At = m.now()
 		}
 		m.notices.add(n)
 	}
 	m.dirty = true
 	m.flash = "" // the news replaces the last word
-	last := ns[len(ns)-1]
-	return bellCmd(m.out, last.line())
-}
-
-// eventNotice turns an event-log row, written by the inbox layer, into a
-// notice when it is news for the person (design.md §6 and §9): every
-// notification sent to a parent (completed, failed, cancelled, stalled: the
-// person sees them whoever the parent is), anything sent to the person (mail,
-// permission requests), and dead letters. It reads the "KIND ID from
-// SENDER: PREVIEW" detail of inbox.EventInboxSent.
-func eventNotice(e queue.Event) (notice, bool) {
-	switch e.Kind {
-	case inbox.EventInboxSent:
-		kind, rest, _ := strings.Cut(e.Detail, " ")
-		_, rest, _ = strings.Cut(rest, " from ")
-		sender, text, ok := strings.Cut(rest, ": ")
-		if !ok {
-			sender, text = "", e.Detail
-		}
-		switch {
-		case kind == inbox.KindNotification && e.Agent == inbox.Person:
-			return notice{at: e.At, agent: sender, kind: kind, text: text}, true
-		case kind == inbox.KindNotification:
-			return notice{at: e.At, agent: sender, kind: kind, text: text + " (to " + e.Agent + ")"}, true
-		case e.Agent == inbox.Person:
-			return notice{at: e.At, agent: sender, kind: kind, text: kind + " for you: " + text}, true
-		}
-	case inbox.EventInboxDead:
-		return notice{at: e.At, agent: e.Agent, kind: e.Kind, text: "dead letter: " + e.Detail}, true
+	if m.out != nil {
+		_ = m.out.write(bellSequence(noticeLine(ns[len(ns)-1])))
 	}
-	return notice{}, false
-}
-
-// drainNotice turns a drain notice into the person's words.
-func drainNotice(n drain.Notice) notice {
-	text := n.Text
-	switch n.Kind {
-	case drain.NoticeDropped:
-		text = fmt.Sprintf("message %d dropped after its last failed attempt: %s", n.MsgID, preview(n.Text))
-	case drain.NoticeTypedNotSubmitted:
-		text = fmt.Sprintf("message %d typed but not submitted; it sits on the prompt as your draft", n.MsgID)
-	case drain.NoticePreconditionDropped:
-		text = fmt.Sprintf("message %d dropped: its precondition no longer held", n.MsgID)
-	}
-	return notice{agent: n.Agent, kind: n.Kind, text: text}
+	return nil
 }
 
 // preview is the first line of text, at most 60 runes.
@@ -132,55 +78,19 @@ func preview(text string) string {
 	return line
 }
 
-// intake collects notices from other goroutines (the engine's callbacks)
-// until the next frame takes them. Adding never blocks on the UI.
-type intake struct {
-	mu      sync.Mutex
-	pending []notice
-	waiting map[string]bool // agents last seen waiting, so one notice per wait
-}
-
-func (in *intake) add(n notice) {
-	in.mu.Lock()
-	in.pending = append(in.pending, n)
-	in.mu.Unlock()
-}
-
-// take returns and clears the pending notices.
-func (in *intake) take() []notice {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	ns := in.pending
-	in.pending = nil
-	return ns
-}
-
-// setWaiting records whether agent waits for the person and reports whether
-// it just started to.
-func (in *intake) setWaiting(agent string, waiting bool) bool {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if in.waiting == nil {
-		in.waiting = map[string]bool{}
-	}
-	was := in.waiting[agent]
-	in.waiting[agent] = waiting
-	return waiting && !was
-}
-
 // noticesKey handles a key in the open notice list.
-func (m *model) noticesKey(k key) tea.Cmd {
+func (m *model) noticesKey(k tea.Key) tea.Cmd {
 	l := &m.notices
 	switch {
-	case k.kind == keyUp || k.is('k'):
+	case k.Code == tea.KeyUp || is(k, 'k'):
 		if l.sel > 0 {
 			l.sel--
 		}
-	case k.kind == keyDown || k.is('j'):
+	case k.Code == tea.KeyDown || is(k, 'j'):
 		if l.sel+1 < len(l.items) {
 			l.sel++
 		}
-	case k.is('c'):
+	case is(k, 'c'):
 		l.items, l.sel = nil, 0
 	default:
 		m.overlay = overlayNone
@@ -191,20 +101,20 @@ func (m *model) noticesKey(k key) tea.Cmd {
 // noticesView is the notice list, newest first.
 func (m *model) noticesView(w int) boxView {
 	l := &m.notices
-	v := boxView{title: fmt.Sprintf(" notices (%d) ", len(l.items))}
+	v := boxView{title: fmt.Sprintf(" notices (%d) ", len(l.items)), caretLine: -1}
 	if len(l.items) == 0 {
-		v.lines = append(v.lines, boxLine{text: "no notices", st: boxDim})
+		v.lines = append(v.lines, boxLine{text: "no notices", st: m.pal.boxDim})
 	}
 	for i := len(l.items) - 1; i >= 0; i-- {
 		n := l.items[i]
-		st := boxText
+		st := m.pal.boxText
 		if len(l.items)-1-i == l.sel {
-			st = boxSelected
+			st = m.pal.boxSelected
 		}
-		v.lines = append(v.lines, boxLine{text: n.at.Format("15:04:05") + "  " + n.line(), st: st})
+		v.lines = append(v.lines, boxLine{text: n.At.Format("15:04:05") + "  " + noticeLine(n), st: st})
 	}
-	v.lines = append(v.lines, boxLine{st: boxText})
-	v.lines = append(v.lines, boxLine{text: "j/k move · c clear the list · any other key closes", st: boxDim})
+	v.lines = append(v.lines, boxLine{st: m.pal.boxText})
+	v.lines = append(v.lines, boxLine{text: "j/k move · c clear the list · any other key closes", st: m.pal.boxDim})
 	v.scroll = l.sel
 	return v
 }

@@ -1,67 +1,71 @@
 package ui
 
-// pane.go is one agent on screen: its snapshot (taken only when the screen's
-// generation moved), the state its title bar and the roster show (read once
-// per frame), and the title text.
+// pane.go is one agent on screen: its last screen copy (taken only when the
+// screen's generation moved), the state its title bar and the roster show,
+// and the title text.
 
 import (
 	"fmt"
 	"strings"
-
-	"office/automation"
-	"office/pool"
+	"time"
 )
 
 // pane is one agent. Only the tea loop touches it.
 type pane struct {
-	name     string
-	profile  string
-	term     terminal
-	spawnErr error
+	info  AgentInfo
+	snap  Screen
+	stale bool // copy the screen again whatever its generation (new box)
+	// graceNoticed: the person was told the agent is past its boot grace.
+	graceNoticed bool
+	// What of snap the frame holds: its generation, in which frame epoch,
+	// in which rectangle.
+	drawnGen   uint64
+	drawnEpoch uint64
+	drawnBody  rect
+	box        rect // whole box including the title row; zero when off screen
 
-	snap  pool.Snapshot
-	gen   uint64 // generation of snap
-	stale bool   // snapshot again whatever the generation (new box)
-	box   rect   // whole box including the title row; zero when off screen
-
-	// Read from the terminal once per frame.
-	status automation.Status
-	exited bool
-	code   int
-	draft  bool
-	picker bool
-	modes  pool.Modes // read for the focused pane only (mouse reports)
-
-	title string // rendered title text
+	titleC cached
+	titleK titleKey
+	waitC  cached
 }
 
-// read takes the terminal's state; it reports whether anything shown changed.
-func (p *pane) read() bool {
-	t := p.term
-	if t == nil {
-		changed := !p.exited
-		p.exited, p.status = true, automation.StatusExited
-		return changed
-	}
-	st := t.Status()
-	exited, code := t.Exited()
-	as := t.AutomationState()
-	changed := st != p.status || exited != p.exited || code != p.code || as.Dirty != p.draft || as.PickerLatched != p.picker
-	p.status, p.exited, p.code, p.draft, p.picker = st, exited, code, as.Dirty, as.PickerLatched
-	return changed
+// starting reports whether the agent is still starting.
+func (p *pane) starting() bool {
+	return p.info.SpawnErr == "" && !p.info.Exited && p.info.Status == "starting"
 }
 
 // statusText is the status as the person reads it.
 func (p *pane) statusText() string {
 	switch {
-	case p.term == nil:
+	case p.info.SpawnErr != "":
 		return "not started"
-	case p.exited:
-		return fmt.Sprintf("exited with code %d", p.code)
-	case p.status == automation.StatusWaiting:
+	case p.info.Exited:
+		return fmt.Sprintf("exited with code %d", p.info.ExitCode)
+	case p.info.Status == "waiting":
 		return "waiting for you"
 	}
-	return p.status.String()
+	return p.info.Status
+}
+
+// waitingFor says what a starting agent is waited for, and since when:
+// "waiting for “? for shortcuts” · 4s" or, past the boot grace, that it has
+// not shown its prompt.
+func (p *pane) waitingFor(now time.Time) string {
+	if !p.starting() {
+		return ""
+	}
+	d := now.Sub(p.info.Started).Truncate(time.Second)
+	if d < 0 {
+		d = 0
+	}
+	what := "its first output and a quiet spell"
+	if len(p.info.ReadyMarkers) > 0 {
+		what = "“" + strings.Join(p.info.ReadyMarkers, "” and “") + "”"
+	}
+	if p.info.BootGrace > 0 && d >= p.info.BootGrace {
+		return fmt.Sprintf("no prompt after %s (waited for %s); its screen is above", d, what)
+	}
+	return fmt.Sprintf("waiting for %s · %s", what, d)
 }
 
 // queueText is the queue part of a title: "2 queued · held: your draft",
@@ -79,21 +83,25 @@ func queueText(n int, hold string, floorPaused bool) string {
 }
 
 // titleText is a pane's title bar: key number, name, profile, status, the
-// draft badge and the queue. When that is wider than w cells the profile is
-// left out and the words shortened, so the status and the hold still show.
-func (p *pane) titleText(key int, n int, hold string, floorPaused bool, w int) string {
+// draft badge, the queue and, while starting, what office waits for. When
+// that is wider than w cells the profile is left out and the words
+// shortened, so the status and the hold still show.
+func (p *pane) titleText(key int, n int, hold string, floorPaused bool, w int, now time.Time) string {
 	var b strings.Builder
 	b.WriteByte(' ')
 	if key > 0 {
 		fmt.Fprintf(&b, "%d ", key)
 	}
-	fmt.Fprintf(&b, "%s · %s · %s", p.name, p.profile, p.statusText())
-	if p.draft && !p.exited {
+	fmt.Fprintf(&b, "%s · %s · %s", p.info.Name, p.info.Profile, p.statusText())
+	if p.info.Draft && !p.info.Exited {
 		b.WriteString(" · your draft")
 	}
 	if q := queueText(n, hold, floorPaused); q != "" {
 		b.WriteString(" · ")
 		b.WriteString(q)
+	}
+	if p.starting() {
+		fmt.Fprintf(&b, " %s", max(now.Sub(p.info.Started).Truncate(time.Second), 0))
 	}
 	b.WriteByte(' ')
 	if w <= 0 || stringCells(b.String()) <= w {
@@ -104,8 +112,8 @@ func (p *pane) titleText(key int, n int, hold string, floorPaused bool, w int) s
 	if key > 0 {
 		fmt.Fprintf(&b, "%d ", key)
 	}
-	fmt.Fprintf(&b, "%s %s", p.name, p.shortStatus())
-	if p.draft && !p.exited {
+	fmt.Fprintf(&b, "%s %s", p.info.Name, p.shortStatus())
+	if p.info.Draft && !p.info.Exited {
 		b.WriteString(" draft")
 	}
 	switch {
@@ -116,6 +124,10 @@ func (p *pane) titleText(key int, n int, hold string, floorPaused bool, w int) s
 	case floorPaused:
 		b.WriteString(" paused")
 	}
+	if p.starting() {
+		d := now.Sub(p.info.Started).Truncate(time.Second)
+		fmt.Fprintf(&b, " %s", max(d, 0))
+	}
 	b.WriteByte(' ')
 	return b.String()
 }
@@ -123,5 +135,5 @@ func (p *pane) titleText(key int, n int, hold string, floorPaused bool, w int) s
 // needsAttention reports whether the title should stand out: the agent waits
 // for the person, or exited.
 func (p *pane) needsAttention() bool {
-	return p.exited || p.status == automation.StatusWaiting
+	return p.info.Exited || p.info.SpawnErr != "" || p.info.Status == "waiting"
 }

@@ -10,15 +10,13 @@ import (
 	"fmt"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
-	"office/queue"
+	tea "charm.land/bubbletea/v2"
 )
 
 // queuePanel is the panel's state.
 type queuePanel struct {
 	agent        string
-	msgs         []queue.Message
+	msgs         []QueuedMessage
 	loaded       bool
 	paused       bool // the agent's own pause flag
 	sel          int
@@ -26,11 +24,15 @@ type queuePanel struct {
 	err          string
 }
 
-// load takes a store read.
-func (q *queuePanel) load(msgs []queue.Message, paused bool) {
-	q.msgs, q.paused, q.loaded = msgs, paused, true
-	if q.sel >= len(msgs) {
-		q.sel = len(msgs) - 1
+// load takes a read of the queue.
+func (q *queuePanel) load(l QueueListing, err error) {
+	if err != nil {
+		q.err = err.Error()
+		return
+	}
+	q.msgs, q.paused, q.loaded = l.Messages, l.Paused, true
+	if q.sel >= len(q.msgs) {
+		q.sel = len(q.msgs) - 1
 	}
 	if q.sel < 0 {
 		q.sel = 0
@@ -47,52 +49,51 @@ func (m *model) toggleQueuePanel() tea.Cmd {
 	if p == nil {
 		return nil
 	}
-	if m.queuePanel.agent != p.name {
-		m.queuePanel = queuePanel{agent: p.name}
+	if m.queuePanel.agent != p.info.Name {
+		m.queuePanel = queuePanel{agent: p.info.Name}
 	}
 	m.queuePanel.confirmClear, m.queuePanel.err = false, ""
 	m.overlay = overlayQueue
-	m.keys = keyDecoder{}
-	return m.readStoreOnce()
+	return m.readQueue()
 }
 
 // sendNowOffered reports whether send-now is offered: delivery to the
 // panel's agent is paused (its own flag, the floor's, or the drain says so).
 func (m *model) sendNowOffered() bool {
 	q := &m.queuePanel
-	return q.paused || m.floorPaused || m.holds[q.agent] == "paused"
+	return q.paused || m.floor.Paused || m.floor.Holds[q.agent] == "paused"
 }
 
 // queueKey handles a key in the panel.
-func (m *model) queueKey(k key) tea.Cmd {
+func (m *model) queueKey(k tea.Key) tea.Cmd {
 	q := &m.queuePanel
 	if q.confirmClear {
 		q.confirmClear = false
-		if k.is('y') || k.is('Y') {
-			return clearCmd(m.src, q.agent)
+		if is(k, 'y') || is(k, 'Y') {
+			return clearCmd(m.office, q.agent)
 		}
 		return nil
 	}
 	switch {
-	case k.kind == keyEsc || k.is('q'):
+	case k.Code == tea.KeyEscape || is(k, 'q'):
 		m.overlay = overlayNone
-	case k.kind == keyUp || k.is('k'):
+	case k.Code == tea.KeyUp || is(k, 'k'):
 		if q.sel > 0 {
 			q.sel--
 		}
-	case k.kind == keyDown || k.is('j'):
+	case k.Code == tea.KeyDown || is(k, 'j'):
 		if q.sel+1 < len(q.msgs) {
 			q.sel++
 		}
-	case k.is('s'):
+	case is(k, 's'):
 		if id, ok := q.selected(); ok && m.sendNowOffered() {
-			return releaseCmd(m.src, id)
+			return releaseCmd(m.office, id)
 		}
-	case k.is('d') || k.kind == keyDelete:
+	case is(k, 'd') || k.Code == tea.KeyDelete:
 		if id, ok := q.selected(); ok {
-			return removeCmd(m.src, id)
+			return removeCmd(m.office, id)
 		}
-	case k.is('c'):
+	case is(k, 'c'):
 		if len(q.msgs) > 0 {
 			q.confirmClear = true
 		}
@@ -129,53 +130,45 @@ func age(now, t time.Time) string {
 func (m *model) queueView(w int) boxView {
 	q := &m.queuePanel
 	head := fmt.Sprintf(" queue of %s · %d queued ", q.agent, len(q.msgs))
-	if h := m.holds[q.agent]; h != "" && len(q.msgs) > 0 {
+	if h := m.floor.Holds[q.agent]; h != "" && len(q.msgs) > 0 {
 		head = fmt.Sprintf(" queue of %s · %d queued · held: %s ", q.agent, len(q.msgs), h)
 	}
-	v := boxView{title: head}
+	v := boxView{title: head, caretLine: -1}
 	switch {
 	case !q.loaded:
-		v.lines = append(v.lines, boxLine{text: "reading…", st: boxDim})
+		v.lines = append(v.lines, boxLine{text: "reading…", st: m.pal.boxDim})
 	case len(q.msgs) == 0:
-		v.lines = append(v.lines, boxLine{text: "nothing queued", st: boxDim})
+		v.lines = append(v.lines, boxLine{text: "nothing queued", st: m.pal.boxDim})
 	}
 	for i, msg := range q.msgs {
-		st := boxText
+		st := m.pal.boxText
 		mark := "  "
 		if i == q.sel {
-			st, mark = boxSelected, "> "
+			st, mark = m.pal.boxSelected, "> "
 		}
 		flags := ""
 		if msg.Manual {
 			flags = " · send now"
 		}
-		line := fmt.Sprintf("%s#%d · %s ago · %s%s · %s", mark, msg.ID, age(m.now, msg.Created), plural(msg.Attempts, "attempt"), flags, preview(msg.Text))
+		line := fmt.Sprintf("%s#%d · %s ago · %s%s · %s", mark, msg.ID, age(m.now(), msg.Created), plural(msg.Attempts, "attempt"), flags, preview(msg.Text))
 		v.lines = append(v.lines, boxLine{text: line, st: st})
 		if msg.LastError != "" {
-			v.lines = append(v.lines, boxLine{text: "    last error: " + msg.LastError, st: boxError})
+			v.lines = append(v.lines, boxLine{text: "    last error: " + msg.LastError, st: m.pal.boxError})
 		}
 	}
-	v.lines = append(v.lines, boxLine{st: boxText})
+	v.lines = append(v.lines, boxLine{st: m.pal.boxText})
 	switch {
 	case q.confirmClear:
-		v.lines = append(v.lines, boxLine{text: fmt.Sprintf("clear all %s for %s? (y/n)", plural(len(q.msgs), "message"), q.agent), st: boxButton})
+		v.lines = append(v.lines, boxLine{text: fmt.Sprintf("clear all %s for %s? (y/n)", plural(len(q.msgs), "message"), q.agent), st: m.pal.boxButton})
 	default:
 		keys := "j/k move · d delete · c clear all · Esc close"
 		if m.sendNowOffered() {
 			keys = "j/k move · s send now · d delete · c clear all · Esc close"
 		}
-		v.lines = append(v.lines, boxLine{text: keys, st: boxDim})
+		v.lines = append(v.lines, boxLine{text: keys, st: m.pal.boxDim})
 	}
 	if q.err != "" {
-		v.lines = append(v.lines, boxLine{text: q.err, st: boxError})
+		v.lines = append(v.lines, boxLine{text: q.err, st: m.pal.boxError})
 	}
 	return v
-}
-
-// plural is "1 attempt", "2 attempts".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -7,7 +7,7 @@ package ui
 import (
 	"fmt"
 
-	"office/automation"
+	"charm.land/lipgloss/v2"
 )
 
 // rosterTop is the first rail row that lists an agent (after the header).
@@ -38,38 +38,38 @@ func (m *model) rosterIndexAt(y int) int {
 // shortStatus is a status in at most 8 cells.
 func (p *pane) shortStatus() string {
 	switch {
-	case p.term == nil:
+	case p.info.SpawnErr != "":
 		return "failed"
-	case p.exited:
-		return fmt.Sprintf("exit %d", p.code)
-	case p.status == automation.StatusWaiting:
+	case p.info.Exited:
+		return fmt.Sprintf("exit %d", p.info.ExitCode)
+	case p.info.Status == "waiting":
 		return "WAITING"
 	}
-	return p.status.String()
+	return p.info.Status
 }
 
 // rosterLine is row y of the rail (0 = its top), with its style.
-func (m *model) rosterLine(y int) (string, style) {
+func (m *model) rosterLine(y int) (string, lipgloss.Style) {
 	if y == 0 {
 		page, pages := m.page()
-		return fmt.Sprintf(" agents %d · page %d/%d", len(m.panes), page+1, pages), rosterHead
+		return fmt.Sprintf(" agents %d · page %d/%d", len(m.panes), page+1, pages), m.pal.rosterHead
 	}
 	i := m.rosterFirst() + y - rosterTop
 	if i < 0 || i >= len(m.panes) {
-		return "", rosterStyle
+		return "", m.pal.roster
 	}
 	p := m.panes[i]
-	mark, st := " ", rosterStyle
+	mark, st := " ", m.pal.roster
 	if i == m.focus {
-		mark, st = ">", rosterFocused
+		mark, st = ">", m.pal.rosterFocused
 	}
 	q := ""
-	if n := m.counts[p.name]; n > 0 {
+	if n := m.floor.Counts[p.info.Name]; n > 0 {
 		q = fmt.Sprintf("%dq", n)
 	}
 	badge := ""
-	if p.draft && !p.exited {
+	if p.info.Draft && !p.info.Exited {
 		badge = "draft"
 	}
-	return fmt.Sprintf("%s%-11.11s %-8.8s %3s %s", mark, p.name, p.shortStatus(), q, badge), st
+	return fmt.Sprintf("%s%-11.11s %-8.8s %3s %s", mark, p.info.Name, p.shortStatus(), q, badge), st
 }

@@ -63,6 +63,11 @@ func subcommands() []func(*env, *globals) *cobra.Command {
 	return []func(*env, *globals) *cobra.Command{
 		newRunCmd,
 		newServeCmd,
+		newStartCmd,
+		newStopCmd,
+		newAttachCmd,
+		newEventsCmd,
+		newWaitCmd,
 		newSendCmd,
 		newQueueCmd,
 		newPauseCmd,

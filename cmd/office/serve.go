@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -57,14 +56,24 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 }
 
 func newServeCmd(e *env, g *globals) *cobra.Command {
-	return &cobra.Command{
+	var background bool
+	c := &cobra.Command{
 		Use:   "serve",
-		Short: "run the office's engine without a UI (scripts, tests)",
-		Args:  noArgs,
+		Short: "run the office's server without a UI, in the foreground (scripts, systemd)",
+		Long: `Run the office's server (its agents, drain, inbox and mail) in the foreground
+until SIGTERM, SIGINT or 'office stop'. Clients attach to it on its socket:
+the UI, 'office events', 'office wait', 'office attach --stdio' over ssh.
+--background starts it detached instead, as 'office start' does.`,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if background {
+				return startBackground(c.Context(), e, g)
+			}
 			return runServe(c.Context(), e, g)
 		},
 	}
+	c.Flags().BoolVar(&background, "background", false, "start the server detached from this terminal and return once it answers (as 'office start')")
+	return c
 }
 
 func runServe(ctx context.Context, e *env, g *globals) error {
@@ -83,6 +92,15 @@ func runServe(ctx context.Context, e *env, g *globals) error {
 		fmt.Fprintln(e.stderr, "office:", notice)
 	}
 	fmt.Fprintf(e.stderr, "office: serving %d agent(s); state in %s\n", len(eng.Agents()), engineDir(g, e))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-eng.StopRequested(): // `office stop`
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	err = eng.Run(ctx)
 	if errors.Is(err, context.Canceled) {
 		return nil
@@ -133,26 +151,19 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags) error {
 		uo.Prefix = k
 	}
 	cols, rows := ui.TerminalSize()
-	// The engine's callbacks start before the UI exists (agents start in
-	// Open), on the engine's goroutines: hand the App over atomically.
-	var app atomic.Pointer[ui.App]
+	// The UI sees the engine through a view (ui.Office) made before the
+	// engine, since the engine's callbacks start in Open (agents start there).
+	view := engine.NewUIView()
 	eng, logf, notice, err := openEngine(e, g, cols, rows, func(o *engine.Options) {
-		o.OnTerminal = func(ev poolEvent) {
-			if a := app.Load(); a != nil {
-				a.TerminalChanged(ev)
-			}
-		}
-		o.OnNotice = func(n drainNotice) {
-			if a := app.Load(); a != nil {
-				a.Notice(n)
-			}
-		}
+		o.OnTerminal = view.TerminalEvent
+		o.OnNotice = view.DrainNotice
 	})
 	if err != nil {
 		return err
 	}
 	defer logf.Close()
 	defer eng.Close()
+	view.Attach(eng)
 	uo.Notice = notice
 	if uo.Prefix == 0 && eng.Config().Prefix != "" {
 		// The config's prefix, unless --prefix or OFFICE_PREFIX chose one.
@@ -162,9 +173,17 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags) error {
 		}
 		uo.Prefix = k
 	}
-	a := ui.New(eng, uo)
-	app.Store(a)
-	return a.Run(ctx)
+	uo.Env = e.environ
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	runErr := make(chan error, 1)
+	go func() { runErr <- eng.Run(ctx) }()
+	go view.Run(ctx)
+	view.OnQuit(cancel)
+	err = ui.New(view, uo).Run(ctx)
+	cancel()
+	<-runErr
+	return err
 }
 
 // logPreview is what the log keeps of a body: its first 80 runes (a body is

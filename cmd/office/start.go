@@ -1,0 +1,115 @@
+package main
+
+// start.go is `office start` (also `office serve --background`): the server
+// detached from the terminal, in its own session with no controlling
+// terminal, its stdin /dev/null and its output in the state dir's log, so a
+// SIGHUP or the death of the terminal that started it never reaches it.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"office/engine"
+)
+
+// startWait bounds how long start waits for the new server to answer.
+const startWait = 60 * time.Second
+
+// startPoll is how often start looks whether the server answers yet.
+const startPoll = 50 * time.Millisecond
+
+func newStartCmd(e *env, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "start",
+		Short: "start the office's server in the background (detached from this terminal)",
+		Long: `Start the office's server detached from this terminal: its own session, no
+controlling terminal, stdin /dev/null and its output in the state directory's
+office.log, so closing the terminal never stops the agents. Returns once the
+server answers. Already running: says so, exit 0. 'office stop' stops it.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return startBackground(c.Context(), e, g)
+		},
+	}
+}
+
+// startBackground starts `office serve` detached and returns once it
+// answers on its socket.
+func startBackground(ctx context.Context, e *env, g *globals) error {
+	dir, err := stateDir(g, e)
+	if err != nil {
+		return err
+	}
+	if err := engine.EnsureStateDir(dir); err != nil {
+		return err
+	}
+	if engine.Running(dir) {
+		fmt.Fprintf(e.stderr, "office: already running on %s\n", dir)
+		return nil
+	}
+	args := []string{"serve", "--state", dir}
+	if g.config != "" {
+		cfg, err := filepath.Abs(g.config)
+		if err != nil {
+			return fmt.Errorf("start: config %q: %w", g.config, err)
+		}
+		if _, err := os.Stat(cfg); err != nil {
+			return &inputError{fmt.Errorf("start: config: %w", err)}
+		}
+		args = append(args, "--config", cfg)
+	}
+	logPath := filepath.Join(dir, engine.LogFile)
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("start: open log: %w", err)
+	}
+	defer logf.Close()
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	defer null.Close()
+	cmd := exec.Command(e.bin, args...)
+	cmd.Env = e.environ
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, logf, logf
+	// Setsid: a new session and process group, no controlling terminal.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start: run %s: %w", e.bin, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.NewTimer(startWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(startPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-exited:
+			return fmt.Errorf("start: the server exited at once (%v); see %s", err, logPath)
+		case <-deadline.C:
+			return fmt.Errorf("start: the server (pid %d) did not answer within %v; see %s", cmd.Process.Pid, startWait, logPath)
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+		cctx, cancel := context.WithTimeout(ctx, time.Second)
+		err := engine.Call(cctx, dir, engine.Request{Op: "status"}, nil)
+		cancel()
+		if err == nil {
+			fmt.Fprintf(e.stderr, "office: started (pid %d); state in %s\n", cmd.Process.Pid, dir)
+			return nil
+		}
+		if !errors.Is(err, engine.ErrNoEngine) {
+			return fmt.Errorf("start: %w", err)
+		}
+	}
+}

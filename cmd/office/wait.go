@@ -1,0 +1,138 @@
+package main
+
+// wait.go is `office wait AGENT --until idle|exited|delivered:ID`: it exits 0
+// when that happens (at once if it already has), 1 on --timeout or when it
+// can no longer happen (the message was dropped or removed), 2 on bad input.
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"office/client"
+	"office/wire"
+)
+
+func newWaitCmd(e *env, g *globals) *cobra.Command {
+	var until string
+	var timeout time.Duration
+	var rf remoteFlags
+	c := &cobra.Command{
+		Use:   "wait AGENT --until idle|exited|delivered:ID",
+		Short: "wait until an agent is idle or exited, or a message is delivered",
+		Long: `Wait until AGENT is idle, or has exited, or message ID (as 'office send'
+printed it) was delivered to it. Exit 0 when that happens (at once if it already
+has); 1 after --timeout, or when it can no longer happen (the message was
+dropped, removed, or typed but not submitted); 2 on bad input (an unknown agent
+or message). --ssh HOST waits on the office on HOST through your ssh.`,
+		Args:              exactArgs(1),
+		ValidArgsFunction: completeAgent(e, g),
+		RunE: func(c *cobra.Command, args []string) error {
+			if until == "" {
+				return usagef("office wait: --until is required (idle, exited or delivered:ID)")
+			}
+			if c.Flags().Changed("timeout") && timeout <= 0 {
+				return usagef("office wait: --timeout %v must be positive", timeout)
+			}
+			return runWait(c.Context(), e, g, args[0], until, timeout, rf)
+		},
+	}
+	c.Flags().StringVar(&until, "until", "", "idle, exited or delivered:ID")
+	c.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (exit 1), e.g. 30s or 5m; default: wait forever")
+	rf.add(c)
+	return c
+}
+
+func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeout time.Duration, rf remoteFlags) error {
+	var msgID int64
+	var err error
+	switch {
+	case until == "idle" || until == "exited":
+	case strings.HasPrefix(until, "delivered:"):
+		msgID, err = strconv.ParseInt(strings.TrimPrefix(until, "delivered:"), 10, 64)
+		if err != nil || msgID <= 0 {
+			return usagef("office wait: --until %q: want delivered:ID with a message id", until)
+		}
+	default:
+		return usagef("office wait: --until %q: want idle, exited or delivered:ID", until)
+	}
+	tr, err := rf.transport(g, e)
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var timedOut atomic.Bool
+	if timeout > 0 {
+		t := time.AfterFunc(timeout, func() { timedOut.Store(true); cancel() })
+		defer t.Stop()
+	}
+	check := func(conn *client.Conn) (bool, error) {
+		if msgID != 0 {
+			f, err := conn.Message(wctx, msgID)
+			if err != nil {
+				return false, err
+			}
+			return fateDone(f, agent)
+		}
+		for _, a := range conn.State().Agents {
+			if a.Name != agent {
+				continue
+			}
+			if until == "idle" && a.Status == "idle" || until == "exited" && (a.ExitCode != nil || a.Status == "exited") {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	fn := func(conn *client.Conn, ev wire.Event) (bool, error) {
+		if msgID == 0 || ev.MsgID != msgID {
+			return false, nil
+		}
+		switch {
+		case ev.Type == wire.EventDelivery && (ev.State == wire.DeliverySubmitted || ev.State == wire.DeliveryVerified):
+			return true, nil
+		case ev.Type == wire.EventDelivery && (ev.State == wire.DeliveryDropped || ev.State == wire.DeliveryNotSubmitted),
+			ev.Type == wire.EventQueue && (ev.Kind == "removed" || ev.Kind == "cleared"):
+			return true, fmt.Errorf("wait: message %d will not be delivered: %s %s", msgID, ev.State+ev.Kind, ev.Detail)
+		}
+		return false, nil
+	}
+	// A delivered:ID wait checks the message once per connection (not on
+	// every state change); the events say the rest.
+	var lastConn *client.Conn
+	chk := func(conn *client.Conn) (bool, error) {
+		if msgID != 0 {
+			if conn == lastConn {
+				return false, nil
+			}
+			lastConn = conn
+		}
+		return check(conn)
+	}
+	result := followEvents(wctx, e, tr, []string{agent}, 0, fn, chk)
+	if timedOut.Load() {
+		return fmt.Errorf("wait: %s did not become %s within %v", agent, until, timeout)
+	}
+	return result
+}
+
+// fateDone judges a message's fate for wait.
+func fateDone(f wire.MessageFate, agent string) (bool, error) {
+	switch {
+	case f.State == "unknown":
+		return true, &inputError{fmt.Errorf("wait: no message %d", f.ID)}
+	case f.Agent != "" && f.Agent != agent:
+		return true, &inputError{fmt.Errorf("wait: message %d is for %s, not %s", f.ID, f.Agent, agent)}
+	case f.Delivered():
+		return true, nil
+	case f.Settled():
+		return true, fmt.Errorf("wait: message %d will not be delivered: %s %s", f.ID, f.State, f.Detail)
+	}
+	return false, nil
+}

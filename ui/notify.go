@@ -1,0 +1,116 @@
+package ui
+
+// notify.go turns the office's changes into the program's messages, with
+// no schedule of its own: the focused agent's screen is drawn as soon as it
+// changes (a change that arrives while one is pending joins it), other
+// panes at most bgFrameRate times a second, and everything else at once.
+
+import (
+	"sync"
+	"time"
+)
+
+// bgInterval caps redraws caused by panes other than the focused one.
+const bgInterval = time.Second / 30
+
+// changedMsg asks the model to pick up what changed: focus (the focused
+// screen), bg (other screens), state (statuses, roster, floor) and the
+// notices that arrived.
+type changedMsg struct {
+	focus, bg, state bool
+	notices          []Notice
+}
+
+// notifier coalesces changes into at most one pending changedMsg.
+type notifier struct {
+	send  func(changedMsg) // delivers one message; may block, so never called under mu
+	now   func() time.Time
+	after func(time.Duration, func())
+
+	mu       sync.Mutex
+	focused  string
+	pending  changedMsg
+	queued   bool // a message is on its way (send runs)
+	bgArmed  bool // a timer will add the background screens
+	lastBg   time.Time
+	bgWanted bool
+}
+
+func newNotifier(send func(changedMsg)) *notifier {
+	return &notifier{send: send, now: time.Now, after: func(d time.Duration, f func()) { time.AfterFunc(d, f) }}
+}
+
+// setFocus names the focused agent.
+func (n *notifier) setFocus(agent string) {
+	n.mu.Lock()
+	n.focused = agent
+	n.mu.Unlock()
+}
+
+// change takes one change from the office. It never blocks.
+func (n *notifier) change(c Change) {
+	n.mu.Lock()
+	switch {
+	case c.Kind == ChangeScreen && c.Agent == n.focused:
+		n.pending.focus = true
+	case c.Kind == ChangeScreen:
+		n.bgWanted = true
+		if wait := bgInterval - n.now().Sub(n.lastBg); wait > 0 {
+			if !n.bgArmed {
+				n.bgArmed = true
+				n.after(wait, n.bgDue)
+			}
+			n.mu.Unlock()
+			return
+		}
+		n.pending.bg = true
+		n.bgWanted = false
+		n.lastBg = n.now()
+	case c.Kind == ChangeNotice:
+		n.pending.notices = append(n.pending.notices, c.Notice)
+		n.pending.state = true
+	default:
+		n.pending.state = true
+	}
+	n.flushLocked()
+}
+
+// bgDue is the background timer.
+func (n *notifier) bgDue() {
+	n.mu.Lock()
+	n.bgArmed = false
+	if n.bgWanted {
+		n.bgWanted = false
+		n.pending.bg = true
+		n.lastBg = n.now()
+	}
+	n.flushLocked()
+}
+
+// flushLocked hands the pending message to a sender unless one is on its
+// way already (it will take what accumulated). It unlocks mu.
+func (n *notifier) flushLocked() {
+	if n.queued || (!n.pending.focus && !n.pending.bg && !n.pending.state) {
+		n.mu.Unlock()
+		return
+	}
+	n.queued = true
+	n.mu.Unlock()
+	go n.deliver()
+}
+
+// deliver sends pending messages until none is left.
+func (n *notifier) deliver() {
+	for {
+		n.mu.Lock()
+		msg := n.pending
+		n.pending = changedMsg{}
+		if !msg.focus && !msg.bg && !msg.state {
+			n.queued = false
+			n.mu.Unlock()
+			return
+		}
+		n.mu.Unlock()
+		n.send(msg)
+	}
+}

@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+)
+
+// loop is the program's loop for tests: the notifier's messages arrive on
+// a channel and the test hands them to Update.
+type loop struct {
+	msgs chan changedMsg
+
+	mu     sync.Mutex
+	now    time.Time
+	timers []time.Duration
+	due    []func()
+}
+
+func newLoop() *loop { return &loop{msgs: make(chan changedMsg, 16), now: testClock} }
+
+func (l *loop) notifier() *notifier {
+	n := newNotifier(func(c changedMsg) { l.msgs <- c })
+	n.now = func() time.Time { l.mu.Lock(); defer l.mu.Unlock(); return l.now }
+	n.after = func(d time.Duration, f func()) {
+		l.mu.Lock()
+		l.timers = append(l.timers, d)
+		l.due = append(l.due, f)
+		l.mu.Unlock()
+	}
+	return n
+}
+
+// next waits for the notifier's next message; the wait is only a guard
+// against a test hanging, the message is sent without any timer.
+func (l *loop) next(t *testing.T) changedMsg {
+	t.Helper()
+	select {
+	case m := <-l.msgs:
+		return m
+	case <-time.After(5 * time.Second):
+		t.Fatal("no message from the notifier")
+	}
+	return changedMsg{}
+}
+
+// TestKeyEchoDrawnWithoutATick: a key goes to the agent at once, and the
+// agent's echo is drawn to the person's terminal as soon as the agent's
+// screen changed: no timer is armed and no tick is waited for.
+func TestKeyEchoDrawnWithoutATick(t *testing.T) {
+	h := newHarness(t, "a", "b")
+	var out bytes.Buffer
+	h.m.out = newOutput(&out, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
+	l := newLoop()
+	h.m.notify = l.notifier()
+	h.m.focusChanged()
+	stop := h.o.Watch(h.m.notify.change)
+	defer stop()
+	h.o.agent("a").echo = true
+	h.size(100, 30)
+	out.Reset()
+
+	h.m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if got := h.o.got("a"); got != "x" {
+		t.Fatalf("the key reached a as %q", got)
+	}
+	msg := l.next(t)
+	for !msg.focus {
+		if msg.bg {
+			t.Fatalf("echo of the focused agent came as %+v", msg)
+		}
+		h.m.Update(msg) // an earlier state change
+		msg = l.next(t)
+	}
+	h.m.Update(msg)
+	if !strings.Contains(out.String(), "x") {
+		t.Fatalf("the echo was not written to the terminal: %q", out.String())
+	}
+	if !strings.Contains(h.m.frame.text(), "❯ x") {
+		t.Fatalf("frame:\n%s", h.m.frame.text())
+	}
+	if len(l.timers) != 0 {
+		t.Fatalf("a timer was armed for the focused pane: %v", l.timers)
+	}
+	// The person's cursor sits right after the echo, in pane a.
+	if c := h.m.cursor(); c.x != 3 || c.y != 3 || !c.visible {
+		t.Fatalf("cursor %+v, want (3,3) visible", c)
+	}
+}
+
+// TestBackgroundPanesAreCapped: output of a pane that is not focused is
+// drawn at most once per bgInterval; the focused one is never held.
+func TestBackgroundPanesAreCapped(t *testing.T) {
+	l := newLoop()
+	n := l.notifier()
+	n.setFocus("a")
+	n.change(Change{Kind: ChangeScreen, Agent: "b"})
+	if m := l.next(t); !m.bg {
+		t.Fatalf("first background change: %+v", m)
+	}
+	n.change(Change{Kind: ChangeScreen, Agent: "b"})
+	n.change(Change{Kind: ChangeScreen, Agent: "c"})
+	if len(l.timers) != 1 || l.timers[0] != bgInterval {
+		t.Fatalf("timers %v, want one of %v", l.timers, bgInterval)
+	}
+	n.change(Change{Kind: ChangeScreen, Agent: "a"})
+	if m := l.next(t); !m.focus || m.bg {
+		t.Fatalf("focused change while background is capped: %+v", m)
+	}
+	l.mu.Lock()
+	l.now = l.now.Add(bgInterval)
+	due := l.due[0]
+	l.mu.Unlock()
+	due()
+	if m := l.next(t); !m.bg {
+		t.Fatalf("capped background change at its time: %+v", m)
+	}
+}
+
+// TestCursorFollowsTheAgent: the person's cursor is the focused agent's:
+// its cell, hidden when the agent hides it, its DECSCUSR shape; focusing
+// another pane moves it; an open composer takes it.
+func TestCursorFollowsTheAgent(t *testing.T) {
+	h := newHarness(t, "a", "b")
+	h.size(100, 30)
+	h.o.feed("a", "abc")
+	h.changed()
+	if c := h.m.cursor(); c != (cursorState{x: 5, y: 3, visible: true}) {
+		t.Fatalf("cursor %+v", c)
+	}
+	h.o.feed("a", "\x1b[?25l\x1b[5 q")
+	h.changed()
+	if c := h.m.cursor(); c != (cursorState{x: 5, y: 3, visible: false, shape: 5}) {
+		t.Fatalf("hidden bar cursor %+v", c)
+	}
+	h.keys("\x1d2")
+	if c := h.m.cursor(); c.x != 52 || c.y != 3 || !c.visible {
+		t.Fatalf("b's cursor %+v", c)
+	}
+	h.keys("\x1dmhi")
+	if c := h.m.cursor(); !c.visible || c.y < 1 || c.x < 1 {
+		t.Fatalf("composer caret %+v", c)
+	}
+}
+
+// TestOutputPlacesTheRealCursor: the bytes written put the terminal's
+// cursor at the agent's cell, hide it when the agent hid it, give it the
+// agent's shape, and write nothing when nothing changed.
+func TestOutputPlacesTheRealCursor(t *testing.T) {
+	h := newHarness(t, "a")
+	var out bytes.Buffer
+	h.m.out = newOutput(&out, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
+	h.size(40, 10)
+	h.o.feed("a", "xy")
+	h.changed()
+	if s := out.String(); !strings.HasSuffix(s, "\x1b[?25h") || !strings.Contains(s, "xy") {
+		t.Fatalf("first frame: %q", s)
+	}
+	out.Reset()
+	h.changed()
+	if out.Len() != 0 {
+		t.Fatalf("an unchanged frame wrote %q", out.String())
+	}
+	h.o.feed("a", "\x1b[?25l\x1b[6 q")
+	h.changed()
+	if s := out.String(); !strings.Contains(s, "\x1b[?25l") || !strings.Contains(s, "\x1b[6 q") || strings.Contains(s, "\x1b[?25h") {
+		t.Fatalf("hidden bar cursor: %q", s)
+	}
+	if x, y := h.m.out.r.Position(); x != 4 || y != 3 {
+		t.Fatalf("cursor left at (%d,%d), want (4,3)", x, y)
+	}
+}

@@ -1,0 +1,164 @@
+package ui
+
+// office.go is everything the UI knows of a running office: a small
+// read-and-intents interface made of plain values, so the engine implements
+// it in the same process and a client implements it over a socket the same
+// way. Nothing here points into the engine, the pool or the store.
+
+import (
+	"context"
+	"time"
+
+	"office/pool"
+)
+
+// Office is the running office as the UI sees it. Reads return copies; the
+// UI learns that something changed from Watch, never by polling. Every
+// method is safe for concurrent use.
+type Office interface {
+	// Agents returns the roster in order.
+	Agents() []AgentInfo
+	// Screen copies agent's screen into dst (reusing dst.Cells) when its
+	// generation differs from dst.Generation, and reports whether it did.
+	// An unknown or unstarted agent leaves dst alone and returns false.
+	Screen(agent string, dst *Screen) bool
+	// Floor returns queue depths, hold reasons and the floor-wide pause.
+	Floor() Floor
+	// Queue lists the messages queued for agent, in delivery order.
+	Queue(ctx context.Context, agent string) (QueueListing, error)
+	// Watch calls fn for every change until stop is called. fn must not
+	// block; it runs on the office's goroutines.
+	Watch(fn func(Change)) (stop func())
+
+	// Input sends the person's bytes (keys, pastes, mouse reports, already
+	// encoded for the agent's modes) to agent's terminal. It never blocks.
+	Input(agent string, p []byte) error
+	// Resize sets agent's terminal size.
+	Resize(agent string, cols, rows int) error
+	// Enqueue queues text for agent, as `office send` does; it returns the
+	// message's id.
+	Enqueue(ctx context.Context, agent, text string) (int64, error)
+	// SetFloorPaused pauses or resumes delivery for the whole floor.
+	SetFloorPaused(ctx context.Context, paused bool) error
+	// Release sends message id now (ignoring pauses), Remove deletes it,
+	// Clear deletes every message queued for agent.
+	Release(ctx context.Context, id int64) error
+	Remove(ctx context.Context, id int64) error
+	Clear(ctx context.Context, agent string) error
+	// ClosePicker sends Esc for the person to close agent's picker.
+	ClosePicker(ctx context.Context, agent string) error
+	// RecoverPrompt clears agent's prompt for the person and returns the
+	// draft that was on it.
+	RecoverPrompt(ctx context.Context, agent string) (string, error)
+	// AddAgent adds an agent as `office team add` does (same validation,
+	// same errors).
+	AddAgent(ctx context.Context, spec AgentSpec) error
+	// RestartAgent stops agent's process and starts it again (its
+	// conversation resumed where the profile can).
+	RestartAgent(ctx context.Context, agent string) error
+	// Quit stops the office: every agent's process group is stopped,
+	// queued messages stay for next time.
+	Quit(ctx context.Context) error
+}
+
+// Screen is an agent's screen: cells, cursor (position, visibility, and
+// the shape in Modes.CursorShape), title and modes, as plain values.
+type Screen = pool.Snapshot
+
+// AgentInfo is one agent of the roster.
+type AgentInfo struct {
+	Name    string
+	Profile string
+	// Status is "starting", "idle", "busy", "waiting" or "exited".
+	Status string
+	// Exited and ExitCode say how the process ended.
+	Exited   bool
+	ExitCode int
+	// SpawnErr says why the process could not start ("" when it runs).
+	SpawnErr string
+	// Draft: the person's unsent text is on its prompt. Picker: a picker
+	// (a bare slash command's menu) is open.
+	Draft  bool
+	Picker bool
+	// Started is when the process started; a restart changes it.
+	Started time.Time
+	// ReadyMarkers are what office waits to see on screen before it
+	// counts the agent as ready (empty: first output and a quiet spell).
+	ReadyMarkers []string
+	// BootGrace is how long office waits for the markers before it tells
+	// the person the agent has not shown its prompt.
+	BootGrace time.Duration
+	// Generation is the screen's generation (see Office.Screen).
+	Generation uint64
+}
+
+// Floor is the delivery state of every queue.
+type Floor struct {
+	// Counts is the number of queued messages per agent.
+	Counts map[string]int
+	// Holds is why delivery to an agent is held ("busy", "your draft", ...).
+	Holds map[string]string
+	// Paused: delivery is paused for the whole floor.
+	Paused bool
+	// Err is the last store error ("" when reads work).
+	Err string
+}
+
+// QueueListing is one agent's queue.
+type QueueListing struct {
+	Agent    string
+	Messages []QueuedMessage
+	// Paused: delivery to this agent is paused by its own flag.
+	Paused bool
+}
+
+// QueuedMessage is one queued message.
+type QueuedMessage struct {
+	ID        int64
+	Created   time.Time
+	Attempts  int
+	Manual    bool // released by the person: sent even while paused
+	LastError string
+	Text      string
+}
+
+// AgentSpec is an agent added from the UI, as `office team add` takes it.
+type AgentSpec struct {
+	Name    string
+	Profile string
+	Cwd     string
+	Command []string
+}
+
+// ChangeKind says what changed.
+type ChangeKind int
+
+// The kinds of Change.
+const (
+	// ChangeScreen: Agent's screen changed.
+	ChangeScreen ChangeKind = iota
+	// ChangeAgent: Agent's status, gate or exit changed.
+	ChangeAgent
+	// ChangeRoster: agents were added, removed or restarted.
+	ChangeRoster
+	// ChangeFloor: queue depths, holds or the pause changed.
+	ChangeFloor
+	// ChangeNotice: Notice is news for the person.
+	ChangeNotice
+)
+
+// Change tells the UI what changed; it carries no state except a notice.
+type Change struct {
+	Kind   ChangeKind
+	Agent  string
+	Notice Notice
+}
+
+// Notice is news for the person: a drop, an exit, an agent waiting, a
+// completed or failed agent, mail to the person.
+type Notice struct {
+	At    time.Time
+	Agent string
+	Kind  string
+	Text  string
+}

@@ -1,0 +1,362 @@
+package ui
+
+// screen.go is the frame: one ultraviolet cell buffer the size of the
+// person's terminal. Pane bodies are written into it cell by cell from the
+// agents' screens (a shadow copy of what each cell holds skips unchanged
+// cells, so nothing is converted or compared twice and nothing allocates
+// per cell); chrome is copied in from lipgloss renders cached until their
+// text changes. The ultraviolet renderer then writes only the cells that
+// changed, and puts the person's real cursor where the focused agent's is.
+
+import (
+	"image/color"
+	"io"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+
+	"office/pool"
+)
+
+// chromeMark in the shadow grid means the cell holds chrome, not a body cell.
+var chromeMark = pool.Cell{Width: 255}
+
+// asciiCells are the one-byte cell strings, shared by every frame.
+var asciiCells = func() (t [128]string) {
+	for i := range t {
+		t[i] = string(rune(i))
+	}
+	return t
+}()
+
+// frame is the picture of the person's terminal.
+type frame struct {
+	w, h   int
+	buf    *uv.RenderBuffer
+	shadow []pool.Cell
+	runes  map[rune]string
+	colors map[pool.Color]color.Color
+	dirty  bool   // a cell changed since the last draw
+	epoch  uint64 // advances whenever every cell must be drawn again
+}
+
+// maxCache bounds the caches of non-ASCII cell strings and truecolours
+// (each is made once, then shared by every cell that shows it).
+const maxCache = 4096
+
+func newFrame() *frame {
+	return &frame{buf: uv.NewRenderBuffer(0, 0), runes: map[rune]string{}, colors: map[pool.Color]color.Color{}}
+}
+
+// resize makes the frame w×h and marks every cell for drawing.
+func (f *frame) resize(w, h int) {
+	if w == f.w && h == f.h {
+		return
+	}
+	f.w, f.h = w, h
+	f.buf.Resize(w, h)
+	f.shadow = make([]pool.Cell, w*h)
+	f.invalidate()
+	f.dirty = true
+}
+
+// invalidate makes the next draw rewrite every body cell.
+func (f *frame) invalidate() {
+	f.epoch++
+	for i := range f.shadow {
+		f.shadow[i] = chromeMark
+	}
+}
+
+// cellString is the cell content for r, without allocating in steady state.
+func (f *frame) cellString(r rune) string {
+	if r < utf8.RuneSelf {
+		if r < 0x20 {
+			return " "
+		}
+		return asciiCells[r]
+	}
+	s, ok := f.runes[r]
+	if !ok {
+		if len(f.runes) >= maxCache {
+			clear(f.runes)
+		}
+		s = string(r)
+		f.runes[r] = s
+	}
+	return s
+}
+
+// color converts an agent's colour.
+func (f *frame) color(c pool.Color) color.Color {
+	switch {
+	case c < 16:
+		return ansi.BasicColor(c)
+	case c < 256:
+		return ansi.IndexedColor(c)
+	case c.IsDefault():
+		return nil
+	}
+	col, ok := f.colors[c]
+	if !ok {
+		r, g, b, _ := c.RGB()
+		if len(f.colors) >= maxCache {
+			clear(f.colors)
+		}
+		col = color.RGBA{R: r, G: g, B: b, A: 0xff}
+		f.colors[c] = col
+	}
+	return col
+}
+
+// setBody writes an agent cell at (x, y) if it differs from what is there
+// and reports whether it did; the caller marks the row touched. wideCut:
+// the cell is the left half of a wide rune whose right half falls outside
+// the pane, so a blank in its colours is drawn instead.
+func (f *frame) setBody(x, y int, c *pool.Cell, wideCut bool) bool {
+	i := y*f.w + x
+	if !wideCut && f.shadow[i] == *c {
+		return false
+	}
+	f.shadow[i] = *c
+	if wideCut {
+		f.shadow[i].Width = 254 // never equal to a real cell
+	}
+	d := &f.buf.Lines[y][x]
+	d.Link = uv.Link{}
+	st := &d.Style
+	st.UnderlineColor = nil
+	st.Attrs = 0
+	st.Underline = uv.UnderlineStyleNone
+	if c.Attr&pool.AttrReverse != 0 {
+		// The snapshot's colours are already swapped; let the person's
+		// terminal swap the agent's own colours, defaults included.
+		st.Fg, st.Bg = f.color(c.BG), f.color(c.FG)
+		st.Attrs |= uv.AttrReverse
+	} else {
+		st.Fg, st.Bg = f.color(c.FG), f.color(c.BG)
+	}
+	if c.Attr&pool.AttrBold != 0 {
+		st.Attrs |= uv.AttrBold
+	}
+	if c.Attr&pool.AttrDim != 0 {
+		st.Attrs |= uv.AttrFaint
+	}
+	if c.Attr&pool.AttrItalic != 0 {
+		st.Attrs |= uv.AttrItalic
+	}
+	if c.Attr&pool.AttrUnderline != 0 {
+		st.Underline = uv.UnderlineStyleSingle
+	}
+	switch {
+	case c.Width == 0:
+		d.Content, d.Width = "", 0
+	case wideCut || c.Rune == pool.WidePlaceholder || c.Rune == 0:
+		d.Content, d.Width = " ", 1
+	default:
+		d.Content, d.Width = f.cellString(c.Rune), int(c.Width)
+	}
+	return true
+}
+
+// blankBody is the cell drawn where a pane's box is larger than its screen.
+var blankBody = pool.Cell{Rune: ' ', Width: 1, FG: pool.DefaultFG, BG: pool.DefaultBG}
+
+// body draws snap into the box r (the pane's body), skipping cells under
+// cover (an open box).
+func (f *frame) body(snap *Screen, r, cover rect) {
+	for y := 0; y < r.H; y++ {
+		fy := r.Y + y
+		if fy < 0 || fy >= f.h {
+			continue
+		}
+		var row []pool.Cell
+		if y < snap.Rows && (y+1)*snap.Cols <= len(snap.Cells) {
+			row = snap.Cells[y*snap.Cols : (y+1)*snap.Cols]
+		}
+		first, last := -1, -1
+		for x := 0; x < r.W; x++ {
+			fx := r.X + x
+			if fx >= f.w {
+				break
+			}
+			if cover.contains(fx, fy) {
+				continue
+			}
+			c := &blankBody
+			if x < len(row) {
+				c = &row[x]
+			}
+			cut := c.Width == 2 && (x+1 >= r.W || fx+1 >= f.w || cover.contains(fx+1, fy))
+			if c.Width == 0 && (x == 0 || cover.contains(fx-1, fy)) {
+				c, cut = &blankBody, false
+			}
+			if f.setBody(fx, fy, c, cut) {
+				if first < 0 {
+					first = fx
+				}
+				last = fx
+			}
+		}
+		if first >= 0 {
+			f.buf.TouchLine(first, fy, last-first+2)
+			f.dirty = true
+		}
+	}
+}
+
+// setChrome writes a chrome cell at (x, y) if it differs.
+func (f *frame) setChrome(x, y int, c *uv.Cell) {
+	if x < 0 || y < 0 || x >= f.w || y >= f.h {
+		return
+	}
+	i := y*f.w + x
+	d := &f.buf.Lines[y][x]
+	if f.shadow[i] == chromeMark && d.Width == c.Width && d.Content == c.Content && d.Style.Equal(&c.Style) {
+		return
+	}
+	f.shadow[i] = chromeMark
+	*d = *c
+	f.buf.TouchLine(x, y, 1)
+	f.dirty = true
+}
+
+// chrome copies a cached chrome render to (x, y), clipped to w×h cells and
+// to the frame, skipping cells under cover.
+func (f *frame) chrome(src *uv.Buffer, x, y int, cover rect) {
+	if src == nil {
+		return
+	}
+	for sy := 0; sy < src.Height(); sy++ {
+		line := src.Line(sy)
+		for sx := 0; sx < len(line); sx++ {
+			if cover.contains(x+sx, y+sy) {
+				continue
+			}
+			c := &line[sx]
+			if c.Width == 0 && c.Content == "" {
+				// The right half of a wide rune: it must follow its rune.
+				if sx == 0 || cover.contains(x+sx-1, y+sy) {
+					f.setChrome(x+sx, y+sy, &uv.EmptyCell)
+				}
+				continue
+			}
+			if c.Width > 1 && sx+c.Width > len(line) {
+				f.setChrome(x+sx, y+sy, &uv.EmptyCell)
+				continue
+			}
+			f.setChrome(x+sx, y+sy, c)
+			for k := 1; k < c.Width; k++ {
+				i := (y+sy)*f.w + x + sx + k
+				if x+sx+k < f.w && y+sy < f.h {
+					f.shadow[i] = chromeMark
+					f.buf.Lines[y+sy][x+sx+k] = uv.Cell{}
+				}
+			}
+		}
+	}
+}
+
+// text returns the frame's rows as plain text, trailing spaces trimmed.
+func (f *frame) text() string {
+	out := make([]byte, 0, f.w*f.h)
+	for y := 0; y < f.h; y++ {
+		out = append(out, f.buf.Lines[y].String()...)
+		out = append(out, '\n')
+	}
+	return string(out)
+}
+
+// styled returns the frame's rows with SGR styles, colours downsampled to
+// profile (for the colour goldens).
+func (f *frame) styled(p colorprofile.Profile) string {
+	out := make([]byte, 0, f.w*f.h*2)
+	for y := 0; y < f.h; y++ {
+		line := make(uv.Line, len(f.buf.Lines[y]))
+		copy(line, f.buf.Lines[y])
+		for i := range line {
+			st := &line[i].Style
+			if st.Fg != nil {
+				st.Fg = p.Convert(st.Fg)
+			}
+			if st.Bg != nil {
+				st.Bg = p.Convert(st.Bg)
+			}
+			if p <= colorprofile.Ascii {
+				st.Fg, st.Bg, st.UnderlineColor = nil, nil, nil
+			}
+		}
+		out = append(out, line.Render()...)
+		out = append(out, '\n')
+	}
+	return string(out)
+}
+
+// cursorState is the person's real cursor.
+type cursorState struct {
+	x, y    int
+	visible bool
+	shape   uint8 // DECSCUSR parameter
+}
+
+// output writes frames to the person's terminal.
+type output struct {
+	r       *uv.TerminalRenderer
+	cur     cursorState
+	started bool
+}
+
+func newOutput(w io.Writer, env []string, profile colorprofile.Profile) *output {
+	r := uv.NewTerminalRenderer(w, env)
+	r.SetColorProfile(profile)
+	r.SetFullscreen(true)
+	r.SetRelativeCursor(false)
+	r.SetScrollOptim(false)
+	r.SetTabStops(-1)
+	return &output{r: r}
+}
+
+// draw writes the frame's changes and places the cursor. With nothing
+// changed and the cursor where it was it writes nothing.
+func (o *output) draw(f *frame, c cursorState) error {
+	if !o.started {
+		o.r.Erase()
+		o.started = true
+		o.cur = cursorState{x: -1, visible: true, shape: 255}
+		f.dirty = true
+	}
+	changed := f.dirty
+	if !changed && c == o.cur {
+		return nil
+	}
+	if o.cur.visible && (changed || !c.visible) {
+		_, _ = o.r.WriteString(ansi.HideCursor)
+	}
+	if changed {
+		o.r.Render(f.buf)
+		f.dirty = false
+	}
+	o.r.MoveTo(c.x, c.y)
+	if c.shape != o.cur.shape {
+		_, _ = o.r.WriteString(ansi.SetCursorStyle(int(c.shape)))
+	}
+	if c.visible && (changed || !o.cur.visible) {
+		_, _ = o.r.WriteString(ansi.ShowCursor)
+	}
+	o.cur = c
+	return o.r.Flush()
+}
+
+// resize tells the renderer the terminal's new size.
+func (o *output) resize(w, h int) {
+	o.r.Resize(w, h)
+	o.r.Erase()
+}
+
+// write sends raw bytes (bell, OSC 9) between frames.
+func (o *output) write(s string) error {
+	_, _ = o.r.WriteString(s)
+	return o.r.Flush()
+}

@@ -1,0 +1,147 @@
+package wire
+
+// frame.go reads and writes frames: a 4-byte big-endian length, then that many
+// bytes of JSON.
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// SocketFile is the server's client socket in the state directory (mode
+// 0600 in the 0700 directory).
+const SocketFile = "client.sock"
+
+// Version is the protocol version this build speaks. A client and a server of
+// different versions refuse each other in the handshake (see Refused).
+const Version = 1
+
+// Frame size limits. Every frame a server reads from a client is at most
+// MaxClientFrame bytes (a paste or a message body fits: inbox bodies are at
+// most 1 MiB); a client accepts server frames up to MaxServerFrame (a screen
+// update is split into several frames long before that).
+const (
+	MaxClientFrame = 4 << 20
+	MaxServerFrame = 16 << 20
+	// headerLen is the length prefix.
+	headerLen = 4
+)
+
+// ErrFrameTooLarge is returned for a frame longer than the reader's limit;
+// the connection cannot be resynchronised after it and must be closed.
+var ErrFrameTooLarge = errors.New("wire: frame too large")
+
+// ErrEmptyFrame is returned for a frame of length 0 (no message).
+var ErrEmptyFrame = errors.New("wire: empty frame")
+
+// Reader reads frames from a stream.
+type Reader struct {
+	r   *bufio.Reader
+	max int
+	buf []byte
+}
+
+// NewReader returns a Reader over r accepting frames of at most max bytes.
+func NewReader(r io.Reader, max int) *Reader {
+	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// Next returns the next frame's payload and its message type. The payload is
+// valid until the next call. At a clean end of stream it returns io.EOF; a
+// stream cut inside a frame is io.ErrUnexpectedEOF.
+func (r *Reader) Next() (typ string, payload []byte, err error) {
+	var hdr [headerLen]byte
+	if _, err := io.ReadFull(r.r, hdr[:]); err != nil {
+		return "", nil, err
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if n == 0 {
+		return "", nil, ErrEmptyFrame
+	}
+	if uint64(n) > uint64(r.max) {
+		return "", nil, fmt.Errorf("%w: %d bytes, at most %d", ErrFrameTooLarge, n, r.max)
+	}
+	if cap(r.buf) < int(n) {
+		r.buf = make([]byte, n)
+	}
+	r.buf = r.buf[:n]
+	if _, err := io.ReadFull(r.r, r.buf); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return "", nil, err
+	}
+	typ, err = TypeOf(r.buf)
+	if err != nil {
+		return "", nil, err
+	}
+	return typ, r.buf, nil
+}
+
+// TypeOf returns the "t" field of one frame's JSON object.
+func TypeOf(payload []byte) (string, error) {
+	var env struct {
+		T string `json:"t"`
+	}
+	if err := json.Unmarshal(payload, &env); err != nil {
+		return "", fmt.Errorf("wire: bad frame: %w", err)
+	}
+	if env.T == "" {
+		return "", errors.New(`wire: bad frame: no "t" field`)
+	}
+	return env.T, nil
+}
+
+// Writer writes frames to a stream. It is not safe for concurrent use.
+type Writer struct {
+	w   *bufio.Writer
+	buf []byte
+}
+
+// NewWriter returns a Writer over w. Frames are buffered until Flush.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 64<<10)} }
+
+// Write encodes m (a message struct; its T field is set by the caller or by
+// the constructor functions) as one frame.
+func (w *Writer) Write(m any) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("wire: encode %T: %w", m, err)
+	}
+	return w.WriteRaw(b)
+}
+
+// WriteRaw writes payload, one JSON object, as one frame.
+func (w *Writer) WriteRaw(payload []byte) error {
+	if len(payload) == 0 {
+		return ErrEmptyFrame
+	}
+	if uint64(len(payload)) > 0xffffffff {
+		return ErrFrameTooLarge
+	}
+	var hdr [headerLen]byte
+	binary.BigEndian.PutUint32(hdr[:], uint32(len(payload)))
+	if _, err := w.w.Write(hdr[:]); err != nil {
+		return err
+	}
+	_, err := w.w.Write(payload)
+	return err
+}
+
+// Flush sends the buffered frames.
+func (w *Writer) Flush() error { return w.w.Flush() }
+
+// Buffered returns the bytes written but not yet flushed.
+func (w *Writer) Buffered() int { return w.w.Buffered() }
+
+// Decode unmarshals payload into v (a pointer to a message struct).
+func Decode(payload []byte, v any) error {
+	if err := json.Unmarshal(payload, v); err != nil {
+		return fmt.Errorf("wire: decode %T: %w", v, err)
+	}
+	return nil
+}
