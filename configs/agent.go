@@ -13,9 +13,9 @@ import (
 
 // Agent is one agent of an office: a named CLI process in a PTY. In TOML it
 // is an [[agent]] table with the keys name, profile, command, cwd, env, role,
-// parent, task, restart, brief, optional, fallback, compact_every, worktree
-// and read_only, and the settings the table marks per agent (cooldown,
-// quiet, boot_grace, stall, history; see SettingsFor).
+// parent, task, restart, brief, optional, fallback, compact_every, worktree,
+// read_only and ssh_agent, and the settings the table marks per agent
+// (cooldown, quiet, boot_grace, stall, history; see SettingsFor).
 type Agent struct {
 	// Name identifies the agent everywhere (mail, queue, UI). Required;
 	// ^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$, unique, and not "person" or
@@ -59,6 +59,9 @@ type Agent struct {
 	// ReadOnly marks an agent that does not write files (no progress
 	// journal is asked of it).
 	ReadOnly bool
+	// SSHAgent passes the person's SSH_AUTH_SOCK (their ssh keys) to the
+	// agent (true) or drops it (false); nil means the config's SSHAgent.
+	SSHAgent *bool
 	// History is how many lines of pane history office keeps for the agent:
 	// its own history key, else the file's top-level one, else 10000. Parse
 	// resolves it; an agent not from a file takes Config.Settings.History.
@@ -267,6 +270,11 @@ func setAgentKey(a *Agent, key string, v any) (known bool, err error) {
 		a.Worktree, err = asBool(v)
 	case "read_only":
 		a.ReadOnly, err = asBool(v)
+	case "ssh_agent":
+		var b bool
+		if b, err = asBool(v); err == nil {
+			a.SSHAgent = &b
+		}
 	default:
 		return false, nil
 	}
@@ -281,6 +289,10 @@ func (a Agent) clone() Agent {
 	if a.Brief != nil {
 		b := *a.Brief
 		a.Brief = &b
+	}
+	if a.SSHAgent != nil {
+		b := *a.SSHAgent
+		a.SSHAgent = &b
 	}
 	return a
 }

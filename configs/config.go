@@ -20,8 +20,8 @@ import (
 const DefaultPrefix = "C-]"
 
 // Config is a parsed, validated office. In TOML the top level has the keys
-// prefix, brief, every key of the settings table (see Table), [[agent]]
-// tables and [profile.NAME] tables.
+// prefix, brief, ssh_agent, every key of the settings table (see Table),
+// [[agent]] tables and [profile.NAME] tables.
 // A Config is a plain value: methods only read it, and it is safe for
 // concurrent reads; a caller that changes it owns the synchronization.
 type Config struct {
@@ -39,6 +39,9 @@ type Config struct {
 	// Brief turns the opening brief on for agents that do not say; true
 	// unless the file says otherwise.
 	Brief bool
+	// SSHAgent passes the person's SSH_AUTH_SOCK to agents that do not say;
+	// true unless the file says otherwise (`ssh_agent = false`).
+	SSHAgent bool
 	// Agents are the office's agents in file order.
 	Agents []Agent
 	// Profiles holds the built-in profiles (claude, codex, gemini, shell,
@@ -135,6 +138,7 @@ func parse(name, dir string, data []byte) (*Config, error) {
 		Settings: Defaults(),
 		setAt:    map[string]int{},
 		Brief:    true,
+		SSHAgent: true,
 		Profiles: profiles,
 	}
 	ix := indexSource(string(data))
@@ -162,6 +166,13 @@ func parse(name, dir string, data []byte) (*Config, error) {
 				continue
 			}
 			c.Brief = b
+		case "ssh_agent":
+			b, err := asBool(v)
+			if err != nil {
+				probs.add(ix.line(key), "ssh_agent: %v", err)
+				continue
+			}
+			c.SSHAgent = b
 		case "agent", "profile":
 		default:
 			row, ok := Lookup(key)
@@ -287,6 +298,15 @@ func (c *Config) Env(a Agent) (map[string]string, error) {
 	}
 	maps.Copy(env, a.Env)
 	return env, nil
+}
+
+// SSHAgentFor reports whether a gets the person's SSH_AUTH_SOCK:
+// *a.SSHAgent when set, else c.SSHAgent.
+func (c *Config) SSHAgentFor(a Agent) bool {
+	if a.SSHAgent != nil {
+		return *a.SSHAgent
+	}
+	return c.SSHAgent
 }
 
 // BriefFor reports whether a gets the opening brief: *a.Brief when set,

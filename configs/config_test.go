@@ -497,7 +497,7 @@ func TestLoad(t *testing.T) {
 // TOML key.
 func TestAgentKeysCoverEveryField(t *testing.T) {
 	keys := []string{"name", "profile", "command", "cwd", "env", "role", "parent", "task", "restart",
-		"brief", "optional", "fallback", "compact_every", "worktree", "read_only"}
+		"brief", "optional", "fallback", "compact_every", "worktree", "read_only", "ssh_agent"}
 	if n := reflect.TypeFor[Agent]().NumField() - 3; n != len(keys) { // minus Line, History, overrides
 		t.Errorf("Agent has %d settable fields, the test knows %d keys", n, len(keys))
 	}

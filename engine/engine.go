@@ -41,6 +41,9 @@ type Options struct {
 	// OnNotice, if set, receives the drain's notices (drops, typed but not
 	// submitted); it must not block.
 	OnNotice func(drain.Notice)
+	// WatchEvery is how often Run checks the store and the socket (see
+	// watch.go); zero means DefaultWatchEvery.
+	WatchEvery time.Duration
 }
 
 // Agent is one configured agent as the engine runs it.
@@ -61,12 +64,19 @@ type Engine struct {
 	log   *slog.Logger
 	lock  *os.File
 	store *queue.Store
-	ln    net.Listener
+	ln    net.Listener // guarded by lnMu once the engine runs
 	drain *drain.Drainer
 	ops   map[string]opFunc
 	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
 
 	srv atomic.Pointer[server] // the clients' side (engine/server.go)
+
+	// lnMu guards ln, sockID and closingSocket: the watcher replaces a
+	// removed socket (watch.go).
+	lnMu          sync.Mutex
+	sockID        socketID
+	closingSocket bool
+	watchNow      chan struct{} // capacity 1: a poke asks for a check
 
 	hookOnce  sync.Once
 	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
@@ -112,15 +122,15 @@ func Open(o Options) (e *Engine, err error) {
 	}
 	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}, stopped: make(chan struct{})}
 	e.registerOps()
+	e.registerWatchOps()
+	opened := e // `return nil, err` below sets e to nil before this runs
 	defer func() {
 		if err != nil {
-			e.Close()
-			e = nil
+			opened.Close()
 		}
 	}()
-	e.store, err = queue.Open(filepath.Join(o.StateDir, StoreFile), queue.Options{CompactVerbs: compactVerbs(o.Config)})
-	if err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
+	if err := e.openStore(); err != nil {
+		return nil, err
 	}
 	names := make([]string, 0, len(o.Config.Agents))
 	for _, a := range o.Config.Agents {
@@ -146,7 +156,7 @@ func Open(o Options) (e *Engine, err error) {
 			return nil, err
 		}
 	}
-	e.ln, err = listen(o.StateDir)
+	e.ln, e.sockID, err = listen(o.StateDir)
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +165,25 @@ func Open(o Options) (e *Engine, err error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// openStore opens the store and checks it whole (PRAGMA quick_check): a
+// damaged file is refused with what to do about it.
+func (e *Engine) openStore() error {
+	path := filepath.Join(e.opts.StateDir, StoreFile)
+	s, err := queue.Open(path, queue.Options{CompactVerbs: compactVerbs(e.opts.Config)})
+	if err == nil {
+		e.store = s
+		err = s.QuickCheck(context.Background())
+	}
+	if errors.Is(err, queue.ErrCorrupt) {
+		return fmt.Errorf("engine: %w; office will not use it. Move it aside (with %s-wal and %s-shm, if present), "+
+			"restore a copy if you have one, and start office again (it makes a new, empty store)", err, path, path)
+	}
+	if err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	return nil
 }
 
 // compactVerbs collects every profile's compaction verbs for the store's
@@ -223,7 +252,10 @@ func (e *Engine) spawn(a *Agent) {
 		e.log.Error("agent not started", "agent", a.Config.Name, "err", err)
 		return
 	}
-	env := append(AgentEnv(e.opts.HostEnv, a.Profile, a.Config, e.opts.StateDir, e.opts.Bin), extraEnv...)
+	ac := a.Config
+	ssh := e.opts.Config.SSHAgentFor(ac)
+	ac.SSHAgent = &ssh
+	env := append(AgentEnv(e.opts.HostEnv, a.Profile, ac, e.opts.StateDir, e.opts.Bin), extraEnv...)
 	t, err := pool.Start(pool.Options{
 		Name:     a.Config.Name,
 		Argv:     argv,
@@ -304,11 +336,19 @@ func (e *Engine) notice(n drain.Notice) {
 	}
 }
 
-// Run serves the drain until ctx ends. It returns ctx's error.
+// Run serves the drain until ctx ends. It returns ctx's error, or an error
+// wrapping ErrStoreLost when the store was deleted or replaced under it (it
+// stops within WatchEvery, or at the next poke).
 func (e *Engine) Run(ctx context.Context) error {
 	e.log.Info("engine running", "state", e.opts.StateDir, "agents", len(e.Agents()))
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var bg sync.WaitGroup
-	bg.Add(2)
+	bg.Add(3)
+	go func() {
+		defer bg.Done()
+		e.watch(ctx, stop)
+	}()
 	go func() {
 		defer bg.Done()
 		e.runInbox(ctx)
@@ -319,6 +359,9 @@ func (e *Engine) Run(ctx context.Context) error {
 	}()
 	err := e.drain.Run(ctx)
 	bg.Wait()
+	if lost := lostStore(ctx); lost != nil {
+		return lost
+	}
 	return err
 }
 
@@ -359,10 +402,13 @@ func (e *Engine) Close() error {
 		if s := e.srv.Load(); s != nil {
 			s.close("the office is stopping")
 		}
+		e.lnMu.Lock()
+		e.closingSocket = true
 		if e.ln != nil {
 			e.ln.Close()
 			_ = os.Remove(filepath.Join(e.opts.StateDir, SocketFile))
 		}
+		e.lnMu.Unlock()
 		e.mu.Lock()
 		e.closing = true
 		e.mu.Unlock()

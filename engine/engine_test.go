@@ -147,6 +147,44 @@ func TestAgentEnvironmentIsBuiltNotInherited(t *testing.T) {
 	}
 }
 
+// SSH_AUTH_SOCK reaches an agent unless the office file drops it, for the
+// office or for one agent.
+func TestSSHAgentSocketKeptUnlessTheConfigDropsIt(t *testing.T) {
+	src := `ssh_agent = false
+[[agent]]
+name = "plain"
+command = ["cat"]
+[[agent]]
+name = "pusher"
+command = ["cat"]
+ssh_agent = true
+`
+	c, err := configs.Parse("office.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := append(hostEnv(), "SSH_AUTH_SOCK=/run/user/1/ssh.sock")
+	has := func(a configs.Agent) bool {
+		ssh := c.SSHAgentFor(a)
+		a.SSHAgent = &ssh
+		for _, kv := range engine.AgentEnv(host, configs.Profile{}, a, "/state", "") {
+			if kv == "SSH_AUTH_SOCK=/run/user/1/ssh.sock" {
+				return true
+			}
+		}
+		return false
+	}
+	if has(c.Agents[0]) {
+		t.Error("ssh_agent = false for the office: SSH_AUTH_SOCK still reached the agent")
+	}
+	if !has(c.Agents[1]) {
+		t.Error("ssh_agent = true for the agent: SSH_AUTH_SOCK did not reach it")
+	}
+	if a := (configs.Agent{Name: "x"}); !strings.Contains(strings.Join(engine.AgentEnv(host, configs.Profile{}, a, "/s", ""), "\n"), "SSH_AUTH_SOCK=") {
+		t.Error("by default SSH_AUTH_SOCK must reach the agent")
+	}
+}
+
 func TestAgentThatCannotStartHoldsItsMessagesAsExited(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")

@@ -1,8 +1,11 @@
 package engine
 
-// env.go builds an agent's environment from scratch. Where each variable
-// comes from, later sources winning:
-//   1. the host, for a short allowlist only (hostAllow) — never the whole environment;
+// env.go builds an agent's environment from scratch (README, "What reaches
+// an agent", lists every variable). Where each variable comes from, later
+// sources winning:
+//   1. the host, for a short allowlist only (hostAllow) — never the whole
+//      environment; SSH_AUTH_SOCK among them unless the agent's SSHAgent is
+//      false (`ssh_agent = false`, for the office or per agent);
 //   2. TERM=xterm-256color and COLORTERM=truecolor (what office's screen emulates);
 //   3. the profile's PassEnv names, copied from the host when set (API keys);
 //   4. the profile's Env (e.g. DISABLE_AUTOUPDATER=1), then the agent's own env;
@@ -17,15 +20,20 @@ import (
 	"office/configs"
 )
 
+// sshAuthSock is the variable that lends an agent the person's ssh keys.
+const sshAuthSock = "SSH_AUTH_SOCK"
+
 // hostAllow lists the host variables every agent inherits when set.
 var hostAllow = [...]string{
 	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE",
 	"LC_MESSAGES", "TZ", "TMPDIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
-	"XDG_RUNTIME_DIR", "SSH_AUTH_SOCK", "EDITOR", "VISUAL", "NPM_CONFIG_PREFIX",
+	"XDG_RUNTIME_DIR", sshAuthSock, "EDITOR", "VISUAL", "NPM_CONFIG_PREFIX",
 }
 
 // AgentEnv returns the environment for agent a with profile p, as a sorted
 // KEY=VALUE list. host is the office's own environment (os.Environ()).
+// a.SSHAgent false drops SSH_AUTH_SOCK (nil keeps it: the engine resolves the
+// config's own setting into it).
 func AgentEnv(host []string, p configs.Profile, a configs.Agent, stateDir, bin string) []string {
 	hostMap := make(map[string]string, len(host))
 	for _, kv := range host {
@@ -38,6 +46,9 @@ func AgentEnv(host []string, p configs.Profile, a configs.Agent, stateDir, bin s
 		if v, ok := hostMap[k]; ok {
 			env[k] = v
 		}
+	}
+	if a.SSHAgent != nil && !*a.SSHAgent {
+		delete(env, sshAuthSock)
 	}
 	env["TERM"] = "xterm-256color"
 	env["COLORTERM"] = "truecolor"

@@ -80,19 +80,24 @@ func Poke(stateDir string) {
 }
 
 // listen opens the socket, replacing a stale one (we hold the engine lock, so
-// nobody else serves it).
-func listen(stateDir string) (net.Listener, error) {
+// nobody else serves it), and returns the identity of its file.
+func listen(stateDir string) (net.Listener, socketID, error) {
 	path := filepath.Join(stateDir, SocketFile)
 	_ = os.Remove(path)
 	ln, err := net.Listen("unix", path)
 	if err != nil {
-		return nil, fmt.Errorf("engine: listen on %s: %w", path, err)
+		return nil, socketID{}, fmt.Errorf("engine: listen on %s: %w", path, err)
 	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
-		return nil, fmt.Errorf("engine: chmod %s: %w", path, err)
+		return nil, socketID{}, fmt.Errorf("engine: chmod %s: %w", path, err)
 	}
-	return ln, nil
+	id, ok := statSocket(path)
+	if !ok {
+		ln.Close()
+		return nil, socketID{}, fmt.Errorf("engine: listen on %s: the socket file vanished at once", path)
+	}
+	return ln, id, nil
 }
 
 // serve answers connections until ln is closed.

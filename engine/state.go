@@ -52,14 +52,6 @@ func StateDir(flagValue string, getenv func(string) string) (string, error) {
 	return abs, nil
 }
 
-// EnsureStateDir creates dir with mode 0700 if it is missing.
-func EnsureStateDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("engine: create state directory: %w", err)
-	}
-	return nil
-}
-
 // LockedError says another engine holds the state directory.
 type LockedError struct {
 	Dir string
@@ -80,7 +72,7 @@ func (e *LockedError) Error() string {
 // tested without being taken (see Running).
 func lockState(dir string) (*os.File, error) {
 	path := filepath.Join(dir, LockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("engine: open lock: %w", err)
 	}

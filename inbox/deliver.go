@@ -81,32 +81,35 @@ func items(ctx context.Context, q querier, where string, args ...any) ([]Item, e
 // leases whose queue message is gone (removed or cleared by the person). It
 // returns the agents it queued a delivery for. Items to the person, and to
 // agents that are removed or unknown, are not scheduled.
+//
+// Its cost does not grow with the backlog: it first asks, with reads only,
+// whether there is anything to do (index lookups per agent and per leased
+// item, never a scan of every pending item), and takes the write lock only
+// when there is.
 func (s *Service) Schedule(ctx context.Context) ([]string, error) {
+	if work, err := scheduleWork(ctx, s.store.DB()); err != nil {
+		return nil, fmt.Errorf("inbox: schedule deliveries: %w", err)
+	} else if !work {
+		return nil, nil
+	}
 	var queued []string
 	err := s.store.Update(ctx, func(tx *queue.Tx) error {
 		queued = nil
 		if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ?
-			WHERE state = ? AND lease_msg NOT IN (SELECT id FROM messages)`, StatePending, toNanos(tx.Now()), StateLeased); err != nil {
+			WHERE seq IN (`+orphanLeases+`)`, StatePending, toNanos(tx.Now()), StateLeased); err != nil {
 			return err
 		}
 		if err := s.unclaimOrphans(tx); err != nil {
 			return err
 		}
-		rows, err := tx.SQL().QueryContext(tx.Context(), `SELECT i.receiver, count(*) FROM inbox_items i
-			JOIN agents a ON a.name = i.receiver AND a.removed = 0
-			WHERE i.state = ? AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.agent = i.receiver AND m.kind = ?)
-			GROUP BY i.receiver ORDER BY i.receiver`, StatePending, string(queue.KindInbox))
+		rows, err := tx.SQL().QueryContext(tx.Context(), needDelivery, StatePending, string(queue.KindInbox))
 		if err != nil {
 			return err
 		}
-		type want struct {
-			agent string
-			n     int
-		}
-		var ws []want
+		var ws []string
 		for rows.Next() {
-			var w want
-			if err := rows.Scan(&w.agent, &w.n); err != nil {
+			var w string
+			if err := rows.Scan(&w); err != nil {
 				rows.Close()
 				return err
 			}
@@ -117,14 +120,19 @@ func (s *Service) Schedule(ctx context.Context) ([]string, error) {
 			return err
 		}
 		for _, w := range ws {
-			_, err := tx.Enqueue(w.agent, placeholder(w.n), queue.EnqueueOptions{Kind: queue.KindInbox, Precondition: Precondition, Source: "inbox"})
+			var n int
+			if err := tx.SQL().QueryRowContext(tx.Context(), `SELECT count(*) FROM inbox_items WHERE receiver = ? AND state = ?`,
+				w, StatePending).Scan(&n); err != nil {
+				return err
+			}
+			_, err := tx.Enqueue(w, placeholder(n), queue.EnqueueOptions{Kind: queue.KindInbox, Precondition: Precondition, Source: "inbox"})
 			if errors.Is(err, queue.ErrDuplicate) {
 				continue
 			}
 			if err != nil {
 				return err
 			}
-			queued = append(queued, w.agent)
+			queued = append(queued, w)
 		}
 		return nil
 	})
@@ -134,10 +142,42 @@ func (s *Service) Schedule(ctx context.Context) ([]string, error) {
 	return queued, nil
 }
 
+// The queries of Schedule. Each is bounded by the number of agents and of
+// leased items (at most one delivery's batch per agent), whatever the number
+// of pending items: they look items up by (receiver, state) and messages by
+// (agent, kind) and id.
+const (
+	// orphanLeases: the seq of every leased item whose delivery message is
+	// gone (args: StateLeased). Only registered agents' items are ever
+	// leased. CROSS JOIN keeps SQLite's planner from scanning every item
+	// instead of looking each agent's leased ones up.
+	orphanLeases = `SELECT i.seq FROM agents a CROSS JOIN inbox_items i ON i.receiver = a.name AND i.state = ?
+		WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = i.lease_msg)`
+	// needDelivery: the agents (not removed) with a pending item and no
+	// pending inbox delivery (args: StatePending, queue.KindInbox).
+	needDelivery = `SELECT a.name FROM agents a WHERE a.removed = 0
+		AND EXISTS (SELECT 1 FROM inbox_items i WHERE i.receiver = a.name AND i.state = ?)
+		AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.agent = a.name AND m.kind = ?)
+		ORDER BY a.name`
+	// claimedOrphans: claimed mail whose item is pending again (args:
+	// MailClaimed, StatePending).
+	claimedOrphans = `mail.state = ? AND EXISTS (SELECT 1 FROM inbox_items i WHERE i.id = mail.id AND i.state = ?)`
+)
+
+// scheduleWork reports whether Schedule has anything to do, with reads only.
+func scheduleWork(ctx context.Context, db *sql.DB) (bool, error) {
+	var work int
+	err := db.QueryRowContext(ctx, `SELECT EXISTS (`+orphanLeases+`)
+		OR EXISTS (`+needDelivery+`)
+		OR EXISTS (SELECT 1 FROM mail WHERE `+claimedOrphans+`)`,
+		StateLeased, StatePending, string(queue.KindInbox), MailClaimed, StatePending).Scan(&work)
+	return work != 0, err
+}
+
 // unclaimOrphans moves claimed mail whose item is pending again back to
 // queued.
 func (s *Service) unclaimOrphans(tx *queue.Tx) error {
-	ms, err := mailWhere(tx, `state = ? AND id IN (SELECT id FROM inbox_items WHERE state = ?)`, MailClaimed, StatePending)
+	ms, err := mailWhere(tx, claimedOrphans, MailClaimed, StatePending)
 	if err != nil {
 		return err
 	}
@@ -153,12 +193,13 @@ func (s *Service) unclaimOrphans(tx *queue.Tx) error {
 // the agent has pending items, or items leased by this very message.
 func (s *Service) Deliverable(ctx context.Context, agent string, msgID int64) (bool, error) {
 	var n int
-	err := s.store.DB().QueryRowContext(ctx, `SELECT count(*) FROM inbox_items WHERE receiver = ? AND (state = ? OR (state = ? AND lease_msg = ?))`,
-		agent, StatePending, StateLeased, msgID).Scan(&n)
+	err := s.store.DB().QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM inbox_items WHERE receiver = ? AND state = ?)
+		OR EXISTS (SELECT 1 FROM inbox_items WHERE receiver = ? AND state = ? AND lease_msg = ?)`,
+		agent, StatePending, agent, StateLeased, msgID).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("inbox: precondition for %q: %w", agent, err)
 	}
-	return n > 0, nil
+	return n != 0, nil
 }
 
 // LeaseTx, inside the transaction that stamps the attempt of inbox delivery

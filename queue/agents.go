@@ -49,9 +49,36 @@ func unknownAgent(name string, removed bool) error {
 // EnsureAgents registers every name not yet in the registry (INSERT OR IGNORE)
 // with an "agent_added" event each, in one transaction. Names already present
 // are left as they are: a removed agent stays removed, a paused one paused.
-// A blank name is ErrBlank and nothing is written. Returns once durable.
+// A blank name is ErrBlank and nothing is written. When every name is
+// already registered it only reads (no write transaction, so it never waits
+// for the write lock). Returns once durable.
 func (s *Store) EnsureAgents(ctx context.Context, names []string) error {
-	return s.update(ctx, "ensure agents", func(t *Tx) error { return t.EnsureAgents(names) })
+	missing, err := s.unregistered(ctx, names)
+	if err != nil || len(missing) == 0 {
+		return err
+	}
+	return s.update(ctx, "ensure agents", func(t *Tx) error { return t.EnsureAgents(missing) })
+}
+
+// unregistered returns the names (blank ones included, for EnsureAgents to
+// refuse) that the registry does not have.
+func (s *Store) unregistered(ctx context.Context, names []string) ([]string, error) {
+	var missing []string
+	for _, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return names, nil
+		}
+		var one int
+		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM agents WHERE name = ?`, n).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			missing = append(missing, n)
+			continue
+		}
+		if err != nil {
+			return nil, opErr(fmt.Sprintf("ensure agent %q", n), err)
+		}
+	}
+	return missing, nil
 }
 
 // EnsureAgents is Store.EnsureAgents inside t.

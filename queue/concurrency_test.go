@@ -23,6 +23,7 @@ const (
 	helperDB    = "OFFICE_QUEUE_TEST_DB"
 	helperAgent = "OFFICE_QUEUE_TEST_AGENT"
 	helperN     = "OFFICE_QUEUE_TEST_N"
+	helperG     = "OFFICE_QUEUE_TEST_G" // goroutines per helper ("enqueue" only)
 	idPrefix    = "ID "
 )
 
@@ -50,6 +51,9 @@ func runHelper(mode string) int {
 		return 3
 	}
 	n, _ := strconv.Atoi(os.Getenv(helperN))
+	if g, _ := strconv.Atoi(os.Getenv(helperG)); g > 1 && mode == "enqueue" {
+		return enqueueParallel(ctx, s, agent, g, n)
+	}
 	for i := 0; mode == "loop" || i < n; i++ {
 		id, err := s.Enqueue(ctx, agent, fmt.Sprintf("%s message %d", agent, i), EnqueueOptions{Source: "helper"})
 		if err != nil {
@@ -62,7 +66,38 @@ func runHelper(mode string) int {
 	return 0
 }
 
-func helperCmd(t *testing.T, mode, db, agent string, n int) *exec.Cmd {
+// enqueueParallel runs g goroutines of n enqueues each on one handle,
+// printing each id once its Enqueue returned.
+func enqueueParallel(ctx context.Context, s *Store, agent string, g, n int) int {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	failed := false
+	for w := range g {
+		wg.Go(func() {
+			for i := range n {
+				id, err := s.Enqueue(ctx, agent, fmt.Sprintf("%s g%d m%d", agent, w, i), EnqueueOptions{Source: "helper"})
+				mu.Lock()
+				if err != nil {
+					fmt.Fprintln(os.Stderr, "helper:", err)
+					failed = true
+				} else {
+					fmt.Fprintf(os.Stdout, "%s%d\n", idPrefix, id)
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if failed {
+		return 4
+	}
+	return 0
+}
+
+func helperCmd(t testing.TB, mode, db, agent string, n int) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(),
@@ -70,7 +105,7 @@ func helperCmd(t *testing.T, mode, db, agent string, n int) *exec.Cmd {
 	return cmd
 }
 
-func parseIDs(t *testing.T, out string) []int64 {
+func parseIDs(t testing.TB, out string) []int64 {
 	t.Helper()
 	var ids []int64
 	for _, line := range strings.Split(out, "\n") {
@@ -369,4 +404,69 @@ func TestKill9Durability(t *testing.T) {
 		t.Logf("round %d: %d acknowledged ids, all present", round, len(printed))
 		s.Close()
 	}
+}
+
+// 8 processes, each with 8 goroutines on its own handle, and 8 goroutines of
+// this process enqueue at once to shared and own agents: every call
+// succeeds, nothing is lost, ids are unique, each queue stays in id order.
+func TestManyGoroutinesInManyProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns 8 processes")
+	}
+	const procs, goroutines, per = 8, 8, 25
+	path := filepath.Join(t.TempDir(), "queue.db")
+	s := openAt(t, path, Options{}, "shared")
+	type result struct {
+		agent string
+		out   string
+		err   error
+	}
+	results := make(chan result, procs)
+	for p := range procs {
+		agent := "shared"
+		if p%2 == 1 {
+			agent = fmt.Sprintf("proc%d", p)
+		}
+		cmd := helperCmd(t, "enqueue", path, agent, per)
+		cmd.Env = append(cmd.Env, helperG+"="+strconv.Itoa(goroutines))
+		go func() {
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				err = fmt.Errorf("%v: %s", err, stderr.String())
+			}
+			results <- result{agent, string(out), err}
+		}()
+	}
+	var mu sync.Mutex
+	want := map[string][]int64{}
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range per {
+				id, err := s.Enqueue(context.Background(), "shared", fmt.Sprintf("parent g%d m%d", g, i), EnqueueOptions{})
+				if err != nil {
+					t.Errorf("parent enqueue: %v", err)
+					return
+				}
+				mu.Lock()
+				want["shared"] = append(want["shared"], id)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	for range procs {
+		r := <-results
+		if r.err != nil {
+			t.Fatalf("helper: %v", r.err)
+		}
+		ids := parseIDs(t, r.out)
+		if len(ids) != goroutines*per {
+			t.Errorf("helper for %s acknowledged %d, want %d", r.agent, len(ids), goroutines*per)
+		}
+		want[r.agent] = append(want[r.agent], ids...)
+	}
+	checkAll(t, s, want)
 }

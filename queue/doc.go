@@ -29,11 +29,17 @@
 // Concurrency: a *Store is safe for concurrent use by many goroutines, and any
 // number of processes may open the same file. Every read-modify-write runs in
 // a BEGIN IMMEDIATE transaction, so writers serialize on SQLite's write lock
-// (waiting up to 10 s for it) and no write is lost. Writers within one *Store
-// also queue on an in-process lock first, which keeps them fair.
+// and no write is lost. Before it, each process takes an exclusive flock on
+// the file's "-lock" companion, so writers of many processes take turns
+// instead of polling SQLite's lock; a write gives up only after LockTimeout
+// (ErrLocked). Within one *Store, every write goes through one committer
+// goroutine that runs the writes waiting at the same moment in one
+// transaction, each in its own savepoint, and commits them with one fsync
+// (group commit). Opening a file whose schema is current, and registering
+// agents already registered, only read.
 //
-// Durability: a method that changes state returns nil only after its
-// transaction has committed with synchronous=FULL, that is after the WAL has
+// Durability: a method that changes state returns nil only after the commit
+// carrying its change is done with synchronous=FULL, that is after the WAL has
 // been fsynced. A kill -9 (or a crash of the whole office) right after such a
 // return loses nothing.
 package queue

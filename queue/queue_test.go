@@ -149,8 +149,8 @@ func TestOpenCreatesFileAndSetsPragmas(t *testing.T) {
 	check("busy_timeout", int64(10000))
 	check("foreign_keys", int64(1))
 	check("user_version", int64(SchemaVersion()))
-	if !strings.HasPrefix(dsn("/x/a b?c#d%e"), "file:///x/a%20b%3Fc%23d%25e?") {
-		t.Errorf("dsn does not escape the path: %s", dsn("/x/a b?c#d%e"))
+	if !strings.HasPrefix(dsn("/x/a b?c#d%e", BusyTimeout), "file:///x/a%20b%3Fc%23d%25e?") {
+		t.Errorf("dsn does not escape the path: %s", dsn("/x/a b?c#d%e", BusyTimeout))
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite" // registers the "sqlite" database/sql driver
@@ -80,14 +82,18 @@ type Options struct {
 	// against the first tokens of the messages already pending, whoever
 	// enqueued them.
 	CompactVerbs []string
+	// LockTimeout bounds how long a write waits for the write lock held by
+	// other processes. Zero: LockTimeout.
+	LockTimeout time.Duration
 }
 
 // DefaultCompactVerbs returns the compaction verbs used when
 // Options.CompactVerbs is nil.
 func DefaultCompactVerbs() []string { return []string{"/compact", "/compress"} }
 
-// BusyTimeout is how long a writer waits for another connection or process to
-// release SQLite's write lock before failing with "database is locked".
+// BusyTimeout is SQLite's busy_timeout: how long one statement waits for a
+// lock held by another connection or process before SQLITE_BUSY. Writes wait
+// longer: they retry for up to the lock timeout (see LockTimeout).
 const BusyTimeout = 10 * time.Second
 
 // Store is a handle on one queue file. It is safe for concurrent use by many
@@ -97,26 +103,42 @@ type Store struct {
 	db           *sql.DB
 	now          func() time.Time
 	compactVerbs map[string]bool
-	// wlock serializes this handle's write transactions (a 1-slot semaphore
-	// that honours context cancellation). Other handles and processes are
-	// serialized by SQLite's own lock, waiting up to BusyTimeout.
-	wlock chan struct{}
+	lockTimeout  time.Duration
+	// file is the database file, opened by Open without following links
+	// and kept open to tell when the path no longer names it (CheckFile).
+	file *os.File
+	// wlock is the cross-process writer lock (file.go).
+	wlock writerLock
+	// The committer (commit.go): writes are handed over on reqs; closed
+	// stops it; loopDone is closed when it has stopped.
+	reqs     chan *writeReq
+	closed   chan struct{}
+	loopDone chan struct{}
+	commits  atomic.Int64 // transactions committed, for tests
+	closeErr error
+	closeMu  sync.Once
 }
 
 // dsn builds the modernc.org/sqlite DSN for an absolute path: a file: URI (so
 // a path containing '?', '#' or '%' is escaped correctly), WAL,
 // synchronous=FULL, a 10 s busy timeout, foreign keys on, and BEGIN IMMEDIATE
 // for every read-write transaction.
-func dsn(abs string) string {
+func dsn(abs string, busy time.Duration) string {
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
-	return u.String() + "?_pragma=busy_timeout(" + strconv.Itoa(int(BusyTimeout/time.Millisecond)) + ")" +
+	return u.String() + "?_pragma=busy_timeout(" + strconv.Itoa(int(busy/time.Millisecond)) + ")" +
 		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_txlock=immediate"
 }
 
 // Open opens the queue file at path, creating its parent directory (0700) and
 // the file (0600) if they are missing, and brings the schema up to date. It
 // returns only once the file is usable; an error means no Store. A file
-// written by a newer schema is refused with ErrSchemaTooNew.
+// written by a newer schema is refused with ErrSchemaTooNew. A path that is a
+// symbolic link, or a file not owned by this user or writable by group or
+// others, is refused with ErrUnsafeFile.
+//
+// Opening a file whose schema is current writes nothing: the version is read
+// first and the migrations (each its own write transaction) run only when it
+// is behind.
 func Open(path string, opts Options) (*Store, error) {
 	if strings.TrimSpace(path) == "" {
 		return nil, fmt.Errorf("queue: open: path is %w", ErrBlank)
@@ -128,28 +150,41 @@ func Open(path string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("queue: open %s: create directory: %w", abs, err)
 	}
-	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := openNoFollow(abs)
 	if err != nil {
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
 	}
-	if err := f.Close(); err != nil {
+	lockFile, err := openNoFollow(abs + "-lock")
+	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
 	}
-	db, err := sql.Open("sqlite", dsn(abs))
+	lockTimeout := opts.LockTimeout
+	if lockTimeout <= 0 {
+		lockTimeout = LockTimeout
+	}
+	db, err := sql.Open("sqlite", dsn(abs, min(BusyTimeout, lockTimeout)))
 	if err != nil {
+		f.Close()
+		lockFile.Close()
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
 	}
 	// Several connections let readers run while a writer commits (WAL);
-	// writers of this handle queue on wlock first anyway.
+	// writes of this handle all go through its committer anyway.
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 
 	s := &Store{
-		path:  abs,
-		db:    db,
-		now:   opts.Now,
-		wlock: make(chan struct{}, 1),
+		path:        abs,
+		db:          db,
+		now:         opts.Now,
+		lockTimeout: lockTimeout,
+		file:        f,
+		wlock:       writerLock{path: abs + "-lock", f: lockFile},
+		reqs:        make(chan *writeReq),
+		closed:      make(chan struct{}),
+		loopDone:    make(chan struct{}),
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -165,17 +200,87 @@ func Open(path string, opts Options) (*Store, error) {
 		}
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*BusyTimeout)
+	go s.commitLoop()
+
+	ctx, cancel := context.WithTimeout(context.Background(), lockTimeout+BusyTimeout)
 	defer cancel()
 	if err := s.connectWAL(ctx); err != nil {
-		db.Close()
+		s.Close()
+		return nil, fmt.Errorf("queue: open %s: %w", abs, corrupt(err))
+	}
+	// SQLite opened the file by its path: it must be the file checked above.
+	if err := sameFile(abs, f); err != nil {
+		s.Close()
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
 	}
-	if err := s.migrate(ctx, mainSchema{}, migrations()); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
+	if err := s.migrate(ctx, "open "+abs, mainSchema{}, migrations()); err != nil {
+		s.Close()
+		return nil, err
 	}
 	return s, nil
+}
+
+// CheckFile reports whether the store's path still names the file Open
+// opened: an error wrapping ErrFileGone says it was deleted or replaced (a
+// running office must stop: what it writes from then on reaches no other
+// process). It is cheap (two stat calls).
+func (s *Store) CheckFile() error {
+	if err := sameFile(s.path, s.file); err != nil {
+		return opErr("check file", err)
+	}
+	return nil
+}
+
+// QuickCheck runs SQLite's quick integrity check over the whole file (it
+// reads every page, so it takes time in proportion to the file's size). A
+// damaged file is an error wrapping ErrCorrupt that quotes what SQLite found.
+func (s *Store) QuickCheck(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, `PRAGMA quick_check(20)`)
+	if err != nil {
+		if isCorrupt(err) {
+			return opErr("quick check", fmt.Errorf("%w: %s: %v", ErrCorrupt, s.path, err))
+		}
+		return opErr("quick check", err)
+	}
+	defer rows.Close()
+	var found []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return opErr("quick check", err)
+		}
+		if line != "ok" {
+			found = append(found, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		if isCorrupt(err) {
+			return opErr("quick check", fmt.Errorf("%w: %s: %v", ErrCorrupt, s.path, err))
+		}
+		return opErr("quick check", err)
+	}
+	if len(found) > 0 {
+		return opErr("quick check", fmt.Errorf("%w: %s: %s", ErrCorrupt, s.path, strings.Join(found, "; ")))
+	}
+	return nil
+}
+
+// corrupt marks err with ErrCorrupt when SQLite found the file damaged.
+func corrupt(err error) error {
+	if isCorrupt(err) && !errors.Is(err, ErrCorrupt) {
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return err
+}
+
+// isCorrupt reports whether err is SQLITE_CORRUPT or SQLITE_NOTADB.
+func isCorrupt(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	c := se.Code() & 0xff
+	return c == 11 || c == 26 // SQLITE_CORRUPT, SQLITE_NOTADB
 }
 
 // connectWAL makes the first connection, retrying while it fails with
@@ -227,13 +332,20 @@ func isBusy(err error) bool {
 }
 
 // Close releases the handle's connections. Everything already returned as
-// written is on disk; Close never loses a committed write. Using the Store
-// after Close returns errors.
+// written is on disk; Close never loses a committed write, and a write
+// already handed to the committer finishes first. Using the Store after
+// Close returns errors (ErrClosed for writes).
 func (s *Store) Close() error {
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("queue: close %s: %w", s.path, err)
-	}
-	return nil
+	s.closeMu.Do(func() {
+		close(s.closed)
+		<-s.loopDone
+		if err := s.db.Close(); err != nil {
+			s.closeErr = fmt.Errorf("queue: close %s: %w", s.path, err)
+		}
+		s.file.Close()
+		s.wlock.f.Close()
+	})
+	return s.closeErr
 }
 
 // Path returns the absolute path of the queue file.
@@ -256,9 +368,9 @@ func (s *Store) DataVersion(ctx context.Context) (int64, error) {
 	return v, nil
 }
 
-// Tx is one write transaction (BEGIN IMMEDIATE) of a Store, handed to the
-// function given to Update. Its methods mirror the Store's write methods and
-// take effect only if the whole transaction commits. A Tx must not be used
+// Tx is one atomic write of a Store (a savepoint inside a BEGIN IMMEDIATE
+// transaction), handed to the function given to Update. Its methods mirror
+// the Store's write methods and take effect only if the write commits. A Tx must not be used
 // after its function returns, nor from several goroutines.
 type Tx struct {
 	s   *Store
@@ -286,62 +398,22 @@ func (t *Tx) queryRow(query string, args ...any) *sql.Row {
 	return t.tx.QueryRowContext(t.ctx, query, args...)
 }
 
-// Update runs fn in one write transaction (BEGIN IMMEDIATE) and commits it if
-// fn returns nil; any error rolls everything back and is returned unchanged.
-// Update returns nil only after the commit is durable. If any row changed,
-// the revision (DataVersion) is bumped in the same transaction.
+// Update runs fn as one atomic write (inside a BEGIN IMMEDIATE transaction)
+// and commits it if fn returns nil; any error undoes all of fn's changes and
+// is returned unchanged. Update returns nil only after the commit is durable.
+// If any row changed, the revision (DataVersion) is bumped in the same
+// commit. Writes of several goroutines may share one commit (group commit,
+// each in a savepoint of its own: commit.go); each is still all or nothing.
+// fn does not run when ctx ends before its turn; a ctx ending while fn runs
+// does not interrupt it. fn may run a second time, in a transaction of its
+// own, when the commit it shared failed for a reason that was not its own
+// (nothing of the first run was committed), so fn must have no effect outside
+// the transaction beyond setting its results.
 //
 // fn must not call the Store's own methods (its write methods would wait for
 // this very transaction); use the Tx's methods instead.
 func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	return s.update(ctx, "update", fn)
-}
-
-func (s *Store) lockWrite(ctx context.Context) error {
-	select {
-	case s.wlock <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (s *Store) unlockWrite() { <-s.wlock }
-
-// update is Update with op naming the operation in infrastructure errors
-// (lock, begin, commit). Errors from fn are returned as they are: the Tx
-// methods already say what they were doing.
-func (s *Store) update(ctx context.Context, op string, fn func(tx *Tx) error) (err error) {
-	if err := s.lockWrite(ctx); err != nil {
-		return fmt.Errorf("queue: %s: %w", op, err)
-	}
-	defer s.unlockWrite()
-	sqlTx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
-	if err != nil {
-		return fmt.Errorf("queue: %s: begin: %w", op, err)
-	}
-	defer func() {
-		if err != nil {
-			_ = sqlTx.Rollback()
-		}
-	}()
-	var before int64
-	if err := sqlTx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
-		return fmt.Errorf("queue: %s: %w", op, err)
-	}
-	t := &Tx{s: s, ctx: ctx, tx: sqlTx, now: s.now()}
-	if err := fn(t); err != nil {
-		return err
-	}
-	// Bump the revision if fn changed any row (one statement: total_changes()
-	// is evaluated before this UPDATE changes anything).
-	if _, err := sqlTx.ExecContext(ctx, `UPDATE meta SET v = v + 1 WHERE k = 'rev' AND total_changes() != ?`, before); err != nil {
-		return fmt.Errorf("queue: %s: bump revision: %w", op, err)
-	}
-	if err := sqlTx.Commit(); err != nil {
-		return fmt.Errorf("queue: %s: commit: %w", op, err)
-	}
-	return nil
 }
 
 // opErr wraps err with the package and the operation.
@@ -406,6 +478,12 @@ ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;
 `,
 		// 3: idempotent sends (keys.go).
 		keysSchema,
+		// 4: "has this agent a pending message of this kind" (the inbox's
+		// one delivery per agent) is an index lookup, not a scan of the
+		// agent's whole queue.
+		`
+CREATE INDEX messages_by_kind ON messages(agent, kind);
+`,
 	}
 }
 
@@ -413,24 +491,31 @@ ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;
 // user_version of an up-to-date file).
 func SchemaVersion() int { return len(migrations()) }
 
-// versioner reads and writes a schema version inside a transaction.
+// versioner reads and writes a schema version, inside a transaction or
+// (reading only) on the handle.
 type versioner interface {
-	get(ctx context.Context, tx *sql.Tx) (int, error)
-	set(ctx context.Context, tx *sql.Tx, v int) error
+	get(ctx context.Context, q execQuerier) (int, error)
+	set(ctx context.Context, q execQuerier, v int) error
 	String() string
+}
+
+// execQuerier is what *sql.DB and *sql.Tx have in common here.
+type execQuerier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
 // mainSchema keeps the store's own version in PRAGMA user_version.
 type mainSchema struct{}
 
-func (mainSchema) get(ctx context.Context, tx *sql.Tx) (int, error) {
+func (mainSchema) get(ctx context.Context, q execQuerier) (int, error) {
 	var v int
-	err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v)
+	err := q.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v)
 	return v, err
 }
 
-func (mainSchema) set(ctx context.Context, tx *sql.Tx, v int) error {
-	_, err := tx.ExecContext(ctx, `PRAGMA user_version = `+strconv.Itoa(v))
+func (mainSchema) set(ctx context.Context, q execQuerier, v int) error {
+	_, err := q.ExecContext(ctx, `PRAGMA user_version = `+strconv.Itoa(v))
 	return err
 }
 
@@ -441,84 +526,82 @@ type componentSchema string
 
 func (c componentSchema) key() string { return "schema:" + string(c) }
 
-func (c componentSchema) get(ctx context.Context, tx *sql.Tx) (int, error) {
+func (c componentSchema) get(ctx context.Context, q execQuerier) (int, error) {
 	var v int
-	err := tx.QueryRowContext(ctx, `SELECT v FROM meta WHERE k = ?`, c.key()).Scan(&v)
+	err := q.QueryRowContext(ctx, `SELECT v FROM meta WHERE k = ?`, c.key()).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
 	return v, err
 }
 
-func (c componentSchema) set(ctx context.Context, tx *sql.Tx, v int) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, c.key(), v)
+func (c componentSchema) set(ctx context.Context, q execQuerier, v int) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, c.key(), v)
 	return err
 }
 
 func (c componentSchema) String() string { return "schema of " + strconv.Quote(string(c)) }
 
-// migrate applies steps beyond the recorded version, each in its own
-// BEGIN IMMEDIATE transaction that re-reads the version first, so several
-// processes opening the same file at once apply each step exactly once.
-func (s *Store) migrate(ctx context.Context, ver versioner, steps []string) error {
-	for {
-		done, err := s.migrateOne(ctx, ver, steps)
-		if err != nil || done {
+// migrate applies steps beyond the recorded version. It reads the version
+// first, outside any write transaction, and returns at once when it is
+// current (so opening an up-to-date file never waits for the write lock).
+// Otherwise each step runs in its own write that re-reads the version, so
+// several processes opening the same file at once apply each step exactly
+// once. Every error it returns reads "queue: OP: ...".
+func (s *Store) migrate(ctx context.Context, op string, ver versioner, steps []string) error {
+	v, err := ver.get(ctx, s.db)
+	if err != nil {
+		return opErr(op, fmt.Errorf("read %s version: %w", ver, corrupt(err)))
+	}
+	if v > len(steps) {
+		return opErr(op, fmt.Errorf("%s version %d, this binary knows up to %d: %w", ver, v, len(steps), ErrSchemaTooNew))
+	}
+	for v < len(steps) {
+		if v, err = s.migrateOne(ctx, op, ver, steps); err != nil {
 			return err
 		}
 	}
+	return nil
 }
 
-func (s *Store) migrateOne(ctx context.Context, ver versioner, steps []string) (done bool, err error) {
-	if err := s.lockWrite(ctx); err != nil {
-		return false, fmt.Errorf("migrate %s: %w", ver, err)
-	}
-	defer s.unlockWrite()
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return false, fmt.Errorf("migrate %s: begin: %w", ver, err)
-	}
-	defer func() {
-		if err != nil || done {
-			_ = tx.Rollback()
+// migrateOne applies the next step, if any, and returns the version after.
+func (s *Store) migrateOne(ctx context.Context, op string, ver versioner, steps []string) (after int, err error) {
+	err = s.update(ctx, op, func(t *Tx) error {
+		v, err := ver.get(t.ctx, t.tx)
+		if err != nil {
+			return opErr(op, fmt.Errorf("read %s version: %w", ver, err))
 		}
-	}()
-	v, err := ver.get(ctx, tx)
-	if err != nil {
-		return false, fmt.Errorf("migrate %s: read version: %w", ver, err)
-	}
-	switch {
-	case v > len(steps):
-		return false, fmt.Errorf("%s version %d, this binary knows up to %d: %w", ver, v, len(steps), ErrSchemaTooNew)
-	case v == len(steps):
-		return true, nil
-	}
-	if _, err := tx.ExecContext(ctx, steps[v]); err != nil {
-		return false, fmt.Errorf("migrate %s to version %d: %w", ver, v+1, err)
-	}
-	if err := ver.set(ctx, tx, v+1); err != nil {
-		return false, fmt.Errorf("migrate %s to version %d: record version: %w", ver, v+1, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("migrate %s to version %d: commit: %w", ver, v+1, err)
-	}
-	return false, nil
+		after = v
+		switch {
+		case v > len(steps):
+			return opErr(op, fmt.Errorf("%s version %d, this binary knows up to %d: %w", ver, v, len(steps), ErrSchemaTooNew))
+		case v == len(steps):
+			return nil // another process applied it meanwhile
+		}
+		if _, err := t.tx.ExecContext(t.ctx, steps[v]); err != nil {
+			return opErr(op, fmt.Errorf("%s to version %d: %w", ver, v+1, err))
+		}
+		if err := ver.set(t.ctx, t.tx, v+1); err != nil {
+			return opErr(op, fmt.Errorf("%s to version %d: record version: %w", ver, v+1, err))
+		}
+		after = v + 1
+		return nil
+	})
+	return after, err
 }
 
 // Migrate brings another layer's tables in this file up to date. component
 // names the layer (e.g. "inbox"); steps are its SQL scripts, oldest first,
 // append-only; step i takes the component from version i to i+1. The
 // component's version is kept in the store's meta table, separate from the
-// store's own schema. Each step runs in its own transaction, exactly once
-// across processes. A recorded version beyond len(steps) is ErrSchemaTooNew.
+// store's own schema. When the version is current nothing is written (it is
+// only read). Each step runs in its own transaction, exactly once across
+// processes. A recorded version beyond len(steps) is ErrSchemaTooNew.
 func (s *Store) Migrate(ctx context.Context, component string, steps []string) error {
 	if strings.TrimSpace(component) == "" {
 		return opErr("migrate", fmt.Errorf("component name is %w", ErrBlank))
 	}
-	if err := s.migrate(ctx, componentSchema(component), steps); err != nil {
-		return opErr("migrate", err)
-	}
-	return nil
+	return s.migrate(ctx, "migrate", componentSchema(component), steps)
 }
 
 // ---- small helpers shared by the files ----

@@ -258,7 +258,7 @@ func isInputError(err error) bool {
 		return true
 	}
 	for _, s := range []error{queue.ErrBlank, queue.ErrUnknownAgent, queue.ErrNotFound, queue.ErrTooLarge,
-		queue.ErrInvalidUTF8, queue.ErrKeyConflict, queue.ErrBadKey} {
+		queue.ErrInvalidUTF8, queue.ErrKeyConflict, queue.ErrBadKey, engine.ErrUnsafeStateDir} {
 		if errors.Is(err, s) {
 			return true
 		}
@@ -302,9 +302,11 @@ func loadConfig(g *globals, e *env) (*configs.Config, string, error) {
 	return rc, notice, nil
 }
 
-// stateDir resolves --state / OFFICE_STATE / XDG.
+// stateDir resolves --state / OFFICE_STATE / XDG, creates a missing state
+// directory (0700) and refuses an unsafe one (engine.OpenStateDir): every
+// command that uses a state directory gets it here.
 func stateDir(g *globals, e *env) (string, error) {
-	return engine.StateDir(g.state, e.getenv)
+	return engine.OpenStateDir(g.state, e.getenv)
 }
 
 // agentNames lists a config's agent names, sorted.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -31,9 +30,9 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 	if err := engine.EnsureStateDir(dir); err != nil {
 		return nil, nil, "", err
 	}
-	logf, err := os.OpenFile(filepath.Join(dir, engine.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	logf, err := engine.OpenLog(dir)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("open log: %w", err)
+		return nil, nil, "", err
 	}
 	o := engine.Options{
 		Config:   cfg,
@@ -177,12 +176,17 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	runErr := make(chan error, 1)
-	go func() { runErr <- eng.Run(ctx) }()
+	go func() {
+		runErr <- eng.Run(ctx)
+		cancel() // an engine that stopped by itself (its store was lost) ends the UI too
+	}()
 	go view.Run(ctx)
 	view.OnQuit(cancel)
 	err = ui.New(view, uo).Run(ctx)
 	cancel()
-	<-runErr
+	if rerr := <-runErr; errors.Is(rerr, engine.ErrStoreLost) {
+		return rerr
+	}
 	return err
 }
 

@@ -600,13 +600,23 @@ func TestPeerOfAnotherUIDIsRefused(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("not root: no second uid to connect with")
 	}
+	// The state dir and the socket in it are the other uid's own (the
+	// client refuses a state dir, or a socket in it, that is not its
+	// user's), the binary lives elsewhere.
 	open := filepath.Join(os.TempDir(), fmt.Sprintf("office-peer-%d", os.Getpid()))
-	if err := os.MkdirAll(open, 0o755); err != nil {
+	if err := os.MkdirAll(open, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(open)
-	os.Chmod(open, 0o777)
-	bin := filepath.Join(open, "office")
+	if err := os.Chown(open, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	binDir := filepath.Join(os.TempDir(), fmt.Sprintf("office-peer-bin-%d", os.Getpid()))
+	if err := os.MkdirAll(binDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(binDir)
+	bin := filepath.Join(binDir, "office")
 	b, err := os.ReadFile(officeBin)
 	if err != nil {
 		t.Fatal(err)
@@ -619,7 +629,9 @@ func TestPeerOfAnotherUIDIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln2.Close()
-	os.Chmod(filepath.Join(open, wire.SocketFile), 0o666)
+	if err := os.Chown(filepath.Join(open, wire.SocketFile), 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(bin, "attach", "--stdio", "--state", open)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	cmd.Stdin = strings.NewReader("")
@@ -627,6 +639,7 @@ func TestPeerOfAnotherUIDIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Wait()
+	_ = ln2.(*net.UnixListener).SetDeadline(time.Now().Add(30 * time.Second)) // a client that never connects fails, not hangs
 	conn, err = ln2.Accept()
 	if err != nil {
 		t.Fatal(err)
