@@ -131,7 +131,7 @@ func TestParseErrors(t *testing.T) {
 			`office.toml:1: max_attempts: want an integer like 3, got a string`},
 		{"count out of range",
 			"\nhistory = 2000000\n",
-			`office.toml:2: history: 2000000 is out of range (0 to 1000000)`},
+			`office.toml:2: history: 2000000 is out of range (1 to 1000000)`},
 		{"fixed setting",
 			"stale = \"1h\"\n",
 			`office.toml:1: stale: is fixed at 30m (automation.StaleAfter, a rule of the status and draft logic); it cannot be set`},

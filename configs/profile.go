@@ -10,14 +10,16 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"office/records"
 )
 
 // Profile describes one kind of agent CLI. All fields are data from TOML
 // ([profile.NAME] tables, keys in snake_case: command, args, env, pass_env,
-// resume, session_id, session_file, hooks, ready_markers, ready_settle, prompt_marker, prompt_column,
+// resume, session_id, session_file, hooks, records, ready_markers, ready_settle, prompt_marker, prompt_column,
 // prompt_placeholders, prompt_between_rules, title_busy, title_idle, title_braille, busy, idle,
 // waiting, quiet, interactive, compact, clear, enter_delay,
-// paste_enter_delay, enter_while_busy, shell_idle, line_by_line,
+// paste_enter_delay, enter_retries, enter_after_echo, enter_while_busy, shell_idle, line_by_line,
 // unverifiable). A zero field means "none" or "the engine's default", as
 // each field says.
 type Profile struct {
@@ -50,6 +52,11 @@ type Profile struct {
 	// per-agent Claude Code settings file whose hooks run `office hook
 	// EVENT` and passes it with --settings. "": none.
 	Hooks string
+	// Records names the kind of record the CLI keeps of its conversation
+	// (package records: "claude", "codex", "gemini"), which office reads as
+	// the evidence that a delivery arrived and for the agent's last reply.
+	// "": none (the screen check alone decides).
+	Records string
 	// Env is set in the environment of every agent of this profile (the
 	// agent's own env wins on a clash). It disarms auto-updaters, daemons
 	// and network extras that have no place in a test or an office.
@@ -122,6 +129,15 @@ type Profile struct {
 	// PasteEnterDelay is the gap between a bracketed paste and Enter. Zero:
 	// EnterDelay.
 	PasteEnterDelay Duration
+	// EnterRetries is how many more Enters the submit check may send while
+	// the text still sits on the prompt of an idle agent with nothing open
+	// (a CLI that loses Enters for a while after it draws its input box).
+	// Zero: one.
+	EnterRetries int
+	// EnterAfterEcho: the Enter waits for the text to show on the prompt
+	// row, then the Enter gap again (a CLI that reads text and Enter in one
+	// batch takes the Enter as a newline).
+	EnterAfterEcho bool
 	// EnterWhileBusy is what Enter does while the CLI is busy: "queue" (it
 	// holds the message for after the turn), "steer" (it interrupts the turn
 	// with the message) or "" (unknown, or not applicable).
@@ -277,6 +293,15 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 				p.Hooks = s
 			}
 		}
+	case "records":
+		var s string
+		if s, err = asString(v); err == nil {
+			if s != "" && !slices.Contains(records.Kinds(), s) {
+				err = fmt.Errorf("%q is not one of %q or \"\"", s, records.Kinds())
+			} else {
+				p.Records = s
+			}
+		}
 	case "env":
 		var env map[string]string
 		if env, err = asEnv(v); err == nil {
@@ -331,6 +356,10 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 		p.EnterDelay, err = asDuration(v)
 	case "paste_enter_delay":
 		p.PasteEnterDelay, err = asDuration(v)
+	case "enter_retries":
+		p.EnterRetries, err = asCount(v)
+	case "enter_after_echo":
+		p.EnterAfterEcho, err = asBool(v)
 	case "enter_while_busy":
 		var s string
 		if s, err = asString(v); err == nil {

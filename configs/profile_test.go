@@ -158,10 +158,10 @@ func TestReadySettleMatchesAutomation(t *testing.T) {
 // TestProfileKeysCoverEveryField makes sure every Profile field (but Name)
 // has a TOML key.
 func TestProfileKeysCoverEveryField(t *testing.T) {
-	keys := []string{"command", "args", "resume", "session_id", "session_file", "hooks", "env", "env_files", "pass_env", "ready_markers", "ready_settle",
+	keys := []string{"command", "args", "resume", "session_id", "session_file", "hooks", "records", "env", "env_files", "pass_env", "ready_markers", "ready_settle",
 		"prompt_marker", "prompt_column", "prompt_placeholders", "prompt_between_rules", "title_busy", "title_idle", "title_braille",
 		"busy", "idle", "waiting", "quiet", "interactive", "compact", "clear", "enter_delay",
-		"paste_enter_delay", "enter_while_busy", "shell_idle", "line_by_line", "unverifiable"}
+		"paste_enter_delay", "enter_retries", "enter_after_echo", "enter_while_busy", "shell_idle", "line_by_line", "unverifiable"}
 	if n := reflect.TypeFor[Profile]().NumField() - 1; n != len(keys) { // minus Name
 		t.Errorf("Profile has %d settable fields, the test knows %d keys", n, len(keys))
 	}

@@ -63,6 +63,7 @@ type Settings struct {
 	MaxAttempts    int           // max_attempts
 	PasteThreshold int           // paste_threshold
 	WriteTimeout   time.Duration // write_timeout
+	EvidenceWait   time.Duration // evidence_wait
 
 	// Status (pool and automation).
 	Quiet          time.Duration // quiet (per agent)
@@ -172,6 +173,9 @@ var table = []Setting{
 	durRow("write_timeout", 10*sec, sec, 10*minute, "drain.Config.WriteTimeout", func(s *Settings) *time.Duration { return &s.WriteTimeout },
 		"bound on each write into an agent's PTY: an agent that stops reading its input blocks writes once about 18 KB are unread; a write past this is a failed attempt"),
 
+	durRow("evidence_wait", 5*sec, 100*ms, minute, "drain.Config.EvidenceFor", func(s *Settings) *time.Duration { return &s.EvidenceWait },
+		"after a submit, how long office waits for the agent's own record (Claude's prompt hook, the Codex and Gemini session files) to show the text, the strongest evidence it was received, before the screen check alone decides"),
+
 	// Status.
 	perAgent(durRow("quiet", automation.QuietAfter, sec, hr, "automation.StatusRules.Quiet", func(s *Settings) *time.Duration { return &s.Quiet },
 		"busy with no output this long reads idle, when no stronger signal (hook, title, OSC state, screen pattern) decides; an agent's own quiet wins over its profile's, which wins over the office's")),
@@ -224,8 +228,8 @@ var table = []Setting{
 		"a process that lived this long resets the restart wait to restart_backoff"),
 
 	// Panes.
-	perAgent(numRow("history", KindCount, 10000, 0, 1000000, "configs.Agent.History", func(s *Settings) *int { return &s.History },
-		"lines of pane history kept per agent (0 keeps none); bounded, as everything from outside is")),
+	perAgent(numRow("history", KindCount, 10000, 1, 1000000, "configs.Agent.History, pool.History", func(s *Settings) *int { return &s.History },
+		"lines of pane history kept per agent (`office history`), in memory and in its file; bounded (at most pool.MaxHistory), as everything from outside is")),
 }
 
 // Table returns the settings table in `office config show` order, as a

@@ -153,7 +153,7 @@ stall = "1h"
 [[agent]]
 name = "b"
 profile = "shell"
-history = 0
+history = 1
 `
 	c, err := Parse("o.toml", []byte(src))
 	if err != nil {
@@ -164,7 +164,7 @@ history = 0
 	if sa.Cooldown != 9*time.Second || sa.Stall != time.Hour || sa.History != 500 || a.History != 500 {
 		t.Errorf("a: cooldown %v stall %v history %d/%d", sa.Cooldown, sa.Stall, sa.History, a.History)
 	}
-	if sb.Cooldown != 6*time.Second || sb.Stall != 6*time.Minute || sb.History != 0 || b.History != 0 {
+	if sb.Cooldown != 6*time.Second || sb.Stall != 6*time.Minute || sb.History != 1 || b.History != 1 {
 		t.Errorf("b: cooldown %v stall %v history %d/%d", sb.Cooldown, sb.Stall, sb.History, b.History)
 	}
 	if c.Settings.Cooldown != 6*time.Second {

@@ -45,6 +45,12 @@ type Config struct {
 	// Logger receives the drain's log; drops are logged at Warn. nil
 	// discards it.
 	Logger *slog.Logger
+	// Evidence reads the agents' own records; nil: no agent keeps any, and
+	// the screen check alone confirms a submit.
+	Evidence Evidence
+	// EvidenceFor is how long after a submit the drain waits for the
+	// agent's records to show the text. 0 means 5 s (evidence_wait).
+	EvidenceFor time.Duration
 
 	// Debounce is the fixed window from the first Wake to the pass it
 	// triggers; later Wakes inside the window do not extend it. 0 means
@@ -94,6 +100,7 @@ func (c Config) withDefaults() Config {
 	dur(&c.RetryEnterAfter, def.EnterRetry)
 	dur(&c.WriteTimeout, def.WriteTimeout)
 	dur(&c.EnterDelay, def.EnterGap)
+	dur(&c.EvidenceFor, def.EvidenceWait)
 	if c.MaxAttempts <= 0 {
 		c.MaxAttempts = def.MaxAttempts
 	}

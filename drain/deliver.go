@@ -64,6 +64,26 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	}
 	ack := context.WithoutCancel(ctx)
 	typing := d.cfg.Clock.Now()
+	// Durably "writing began" before the first byte: a stop before this
+	// proves nothing of the attempt was typed.
+	if err := d.cfg.Store.Writing(ctx, m.ID); err != nil {
+		if ctx.Err() == nil {
+			log.Error("recording that typing begins; not typing", "err", err)
+		}
+		d.unattempt(ctx, log, m.ID)
+		return
+	}
+	// And durably "the Enter is next" before the first Enter: a stop before
+	// it proves the text was never submitted (it died on the agent's prompt
+	// with the agent's process).
+	entered := false
+	t.entering = func() error {
+		if entered {
+			return nil
+		}
+		entered = true
+		return d.cfg.Store.Entering(ack, m.ID)
+	}
 	typed, landed, err := d.typeIn(ctx, a, t)
 	if errors.Is(err, errPersonTyped) || errors.Is(err, errPartlyTyped) || (err != nil && typed && ctx.Err() == nil) {
 		// Some of our text (or a whole line of it) reached the prompt and
@@ -77,6 +97,20 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		return
 	}
 	note, ok := d.verify(ctx, a, t, landed)
+	if src, found, keeps := d.confirm(ctx, name, t, typing, ok); found {
+		// The CLI's own record shows the text: it arrived, whatever the
+		// screen said.
+		if !ok {
+			note = ""
+		}
+		d.settleDelivered(ack, log, name, m.ID, evidenceNote(note, src, true, true))
+		return
+	} else if ok && d.cfg.Evidence != nil {
+		if keeps && d.noRecord(ctx, ack, log, name, a, m, t, typing) {
+			return
+		}
+		note = evidenceNote(note, "", false, keeps)
+	}
 	if !ok && note == noteNotTaken {
 		if a.LastOutput().After(typing) {
 			// The agent kept drawing but never showed our text: its UI

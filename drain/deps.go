@@ -25,6 +25,13 @@ type Store interface {
 	Paused(ctx context.Context, agent string) (agentPaused, floorPaused bool, err error)
 	// Attempt stamps the message's last attempt; drain calls it before writing.
 	Attempt(ctx context.Context, id int64) (queue.Message, error)
+	// Writing records durably that typing is about to begin (after
+	// Attempt, before the first byte): a stop before it proves nothing was
+	// typed.
+	Writing(ctx context.Context, id int64) error
+	// Entering records durably that the Enter is about to be written: a
+	// stop before it proves the text was never submitted.
+	Entering(ctx context.Context, id int64) error
 	// Unattempt records that a stamped attempt typed nothing after all.
 	Unattempt(ctx context.Context, id int64) error
 	// Hold marks a message interrupted: it may have reached the agent
@@ -83,6 +90,15 @@ type SubmitProfile struct {
 	// PasteEnterDelay is the gap between a bracketed paste and Enter; 0 means
 	// EnterDelay (Gemini CLI needs about 700 ms, real-clis.md §5.4).
 	PasteEnterDelay time.Duration
+	// EnterRetries is how many more Enters the submit check may send, each
+	// only while our text still sits on the prompt of an idle agent with no
+	// block; 0 means 1.
+	EnterRetries int
+	// EnterAfterEcho: the Enter waits (up to 3 s) for the text to show on
+	// the prompt row, then the gap once more: a CLI that reads the text and
+	// the Enter in one batch takes the Enter as a newline (Gemini while it
+	// resumes a conversation under load).
+	EnterAfterEcho bool
 	// LineByLine: multi-line text, when bracketed paste is off, is typed one
 	// line at a time, each line followed by Enter (shell and custom agents).
 	// Without it such text is held ("no paste mode"), never split.
@@ -94,6 +110,20 @@ type SubmitProfile struct {
 	// Cooldown is this agent's least time between two attempts; 0 means
 	// Config.Cooldown.
 	Cooldown time.Duration
+}
+
+// Evidence looks in an agent CLI's own records (hook payloads, transcripts,
+// session files) for what it received. It must be safe for concurrent use.
+type Evidence interface {
+	// Keeps reports whether the agent's CLI keeps records office reads
+	// (only then is a delivery's evidence looked for), and whether they were
+	// seen to record this run of the agent (only then does a missing record
+	// count against a delivery).
+	Keeps(agent string) (keeps, proven bool)
+	// Received reports whether the agent's records show text (as typed)
+	// received at or after since, and which record shows it (the evidence
+	// word: "hook", "transcript", "session record").
+	Received(ctx context.Context, agent, text string, since time.Time) (source string, ok bool, err error)
 }
 
 // Agents finds agent terminals by name. It must be safe for concurrent use.
@@ -133,6 +163,11 @@ const (
 	// afterwards (it may not be reading its input); it is held as
 	// interrupted until the person releases or removes it.
 	NoticeHeld = "held"
+	// NoticeSetAside: the office stopped while typing the message and no
+	// evidence settled whether it arrived; it is set aside (it does not
+	// hold the queue) until the person releases or removes it. Text is the
+	// whole notice.
+	NoticeSetAside = "set_aside"
 )
 
 // Preconditions checks a head message just before it would be typed (gate 6).

@@ -219,6 +219,24 @@ func (s *fakeStore) Hold(ctx context.Context, id int64, reason string) error {
 	return nil
 }
 
+func (s *fakeStore) Writing(ctx context.Context, id int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.find(id) == nil {
+		return errNotFound
+	}
+	return nil
+}
+
+func (s *fakeStore) Entering(ctx context.Context, id int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.find(id) == nil {
+		return errNotFound
+	}
+	return nil
+}
+
 func (s *fakeStore) Unattempt(ctx context.Context, id int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -58,6 +58,9 @@ type typing struct {
 	// probe is the line that stays on the prompt row if the CLI does not
 	// take the Enter: the first line (the last one for modeLines).
 	probe string
+	// entering, if set, is called before each Enter is written; an error
+	// stops the submit before the Enter (the text stays on the prompt).
+	entering func() error
 }
 
 // plan sanitizes raw for agent a and chooses how to type it (gate 7). hold is
@@ -105,11 +108,11 @@ func (d *Drainer) typeIn(ctx context.Context, a Agent, t typing) (typed, landed 
 		if pasteGap <= 0 {
 			pasteGap = gap
 		}
-		return d.line(ctx, a, pasteStart+t.text+pasteEnd, pasteGap)
+		return d.line(ctx, a, t, pasteStart+t.text+pasteEnd, pasteGap)
 	case modeLines:
 		n := 0
 		for l := range strings.SplitSeq(t.text, "\n") {
-			if typed, _, err := d.line(ctx, a, l, gap); err != nil {
+			if typed, _, err := d.line(ctx, a, t, l, gap); err != nil {
 				if n > 0 {
 					return true, true, errors.Join(errPartlyTyped, err)
 				}
@@ -119,19 +122,19 @@ func (d *Drainer) typeIn(ctx context.Context, a Agent, t typing) (typed, landed 
 		}
 		return false, true, nil
 	}
-	return d.line(ctx, a, t.text, gap)
+	return d.line(ctx, a, t, t.text, gap)
 }
 
 // line writes text (skipped when empty), waits gap, then writes Enter alone.
 // landed is as for typeIn.
-func (d *Drainer) line(ctx context.Context, a Agent, text string, gap time.Duration) (typed, landed bool, err error) {
+func (d *Drainer) line(ctx context.Context, a Agent, t typing, text string, gap time.Duration) (typed, landed bool, err error) {
 	landed = true
 	if text != "" {
 		if err := d.write(ctx, a, text); err != nil {
 			// Part of the text may be on the prompt (a write cut short).
 			return partial(err), false, err
 		}
-		if err := d.sleep(ctx, gap); err != nil {
+		if err := d.gapBeforeEnter(ctx, a, gap); err != nil {
 			return true, false, err
 		}
 		// The person may have typed in the gap: an Enter now would submit
@@ -141,6 +144,11 @@ func (d *Drainer) line(ctx context.Context, a Agent, text string, gap time.Durat
 		}
 		row, ok := a.Prompt()
 		landed = !ok || automation.PromptRowHasText(row)
+	}
+	if t.entering != nil {
+		if err := t.entering(); err != nil {
+			return text != "", landed, err
+		}
 	}
 	if err := d.write(ctx, a, enterKey); err != nil {
 		return text != "", landed, err

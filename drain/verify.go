@@ -9,11 +9,14 @@ package drain
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 	"unicode"
 
 	"office/automation"
+	"office/queue"
 )
 
 // noteNotTaken is verify's note when the text never showed on the prompt
@@ -80,31 +83,37 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 	if s != signNone {
 		return s.note(), true
 	}
-	note, submitted, retry := d.unconfirmed(a, t, &landed)
-	if !retry {
-		return note, submitted
-	}
-	if err := d.sleep(ctx, d.cfg.RetryEnterAfter); err != nil {
-		return "unverified", true
-	}
-	// Things may have moved during the pause: judge again at the Enter.
-	if note, submitted, retry = d.unconfirmed(a, t, &landed); !retry {
-		return note, submitted
-	}
-	if err := d.write(ctx, a, enterKey); err != nil {
-		if ctx.Err() != nil {
+	retries := max(a.Submit().EnterRetries, 1)
+	for try := 1; ; try++ {
+		note, submitted, retry := d.unconfirmed(a, t, &landed)
+		if !retry {
+			return note, submitted
+		}
+		if err := d.sleep(ctx, d.cfg.RetryEnterAfter); err != nil {
 			return "unverified", true
 		}
-		return "", false
+		// Things may have moved during the pause: judge again at the Enter.
+		if note, submitted, retry = d.unconfirmed(a, t, &landed); !retry {
+			return note, submitted
+		}
+		if err := d.write(ctx, a, enterKey); err != nil {
+			if ctx.Err() != nil {
+				return "unverified", true
+			}
+			return "", false
+		}
+		s, err = d.watch(ctx, a, &landed)
+		switch {
+		case err != nil:
+			return "unverified", true
+		case s != signNone && try == 1:
+			return s.note() + " (second Enter)", true
+		case s != signNone:
+			return fmt.Sprintf("%s (Enter %d)", s.note(), try+1), true
+		case try >= retries:
+			return "", false
+		}
 	}
-	s, err = d.watch(ctx, a, &landed)
-	switch {
-	case err != nil:
-		return "unverified", true
-	case s == signNone:
-		return "", false
-	}
-	return s.note() + " (second Enter)", true
 }
 
 // watch looks at the agent every verifyPoll for VerifyFor and returns the
@@ -193,4 +202,165 @@ func withoutSpace(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// The evidence words a delivery note ends with (design.md §10): which record
+// showed the text, or that only the screen did.
+const (
+	// EvidenceScreen: the screen check alone confirmed the submit (the CLI
+	// keeps no record office reads).
+	EvidenceScreen = "screen"
+	// EvidenceMissing: the screen changed as after a submit, but the CLI's
+	// own records never showed the text.
+	EvidenceMissing = "no record"
+)
+
+// evidencePoll is how often the agent's records are read while waiting.
+const evidencePoll = 100 * time.Millisecond
+
+// evidenceAfterNoSubmit is how long the records are watched after the screen
+// check found no submit: a record can still show that the CLI took the text.
+const evidenceAfterNoSubmit = time.Second
+
+// evidenceUnproven is how long the records of an agent whose records were
+// not yet seen to work are watched after a submit the screen confirmed: one
+// look, no wait (the screen decides; the next delivery finds them proven
+// once the CLI has recorded a prompt of this run).
+const evidenceUnproven = 0
+
+// confirm checks a typed delivery against the agent's own records. keeps is
+// false when the agent keeps none, they were not seen to record this run of
+// the agent yet, or the text is a slash command (the screen's verdict
+// stands). Otherwise it waits up to
+// Config.EvidenceFor (evidenceAfterNoSubmit when the screen saw no submit)
+// for a record of t's text dated at or after since, and returns the record's
+// source. A record found is taken whatever keeps says.
+func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time.Time, screenOK bool) (source string, found, keeps bool) {
+	ev := d.cfg.Evidence
+	if ev == nil || t.mode == modeLines || isCommand(t.text) {
+		return "", false, false
+	}
+	has, proven := ev.Keeps(name)
+	if !has {
+		return "", false, false
+	}
+	wait := d.cfg.EvidenceFor
+	switch {
+	case !screenOK:
+		wait = evidenceAfterNoSubmit
+	case !proven:
+		wait = evidenceUnproven
+	}
+	keeps = proven
+	deadline := d.cfg.Clock.Now().Add(wait)
+	for {
+		src, ok, err := ev.Received(ctx, name, t.text, since)
+		if err != nil {
+			d.log.Warn("reading the agent's records", "agent", name, "err", err)
+		}
+		if ok {
+			return src, true, true
+		}
+		now := d.cfg.Clock.Now()
+		if !now.Before(deadline) || ctx.Err() != nil {
+			return "", false, keeps
+		}
+		if d.sleep(ctx, min(evidencePoll, deadline.Sub(now))) != nil {
+			return "", false, keeps
+		}
+	}
+}
+
+// isCommand reports whether text is a slash command (/compact, /model ...):
+// the CLI runs it instead of recording it as a prompt, so its records are no
+// evidence either way.
+func isCommand(text string) bool { return strings.HasPrefix(text, "/") }
+
+// evidenceNote is the delivery note once the records were looked at: the
+// screen's note, then which evidence decided.
+func evidenceNote(screen, source string, found, keeps bool) string {
+	switch {
+	case found && screen == "":
+		return "received (the screen did not show the submit); evidence=" + source
+	case found:
+		return screen + "; evidence=" + source
+	case keeps:
+		return "unverified: the CLI's records do not show it (screen: " + screen + "); evidence=" + EvidenceMissing
+	}
+	return screen + "; evidence=" + EvidenceScreen
+}
+
+// errNoRecord is the failed attempt recorded for a text the screen seemed to
+// submit but the CLI's records never showed, with the prompt empty after.
+var errNoRecord = errors.New("the agent did not take the text: its records do not show it and the prompt is empty")
+
+// noRecord settles a delivery the screen confirmed but the agent's records
+// (seen to work for this run of it) do not show: the CLI did not take it.
+// Our text still on the prompt is the person's draft now (typed, not
+// submitted); an empty prompt on an idle agent is a failed attempt, retried
+// after the cooldown. It returns false, settling nothing, when the agent is
+// busy (it may have queued the text, to record it later) or its prompt row
+// cannot be read: the delivery then counts, noted "unverified".
+func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing, since time.Time) bool {
+	log.Warn("the screen showed a submit but the CLI's records do not show the text", "text", preview(t.text))
+	if a.Status() == automation.StatusBusy {
+		return false
+	}
+	row, ok := a.Prompt()
+	switch {
+	case !ok:
+		return false
+	case onRow(row, t.probe):
+		// Our text still sits there: the Enter became a newline or was
+		// lost. One more Enter, under the same rule as the submit check's.
+		if a.Status() == automation.StatusIdle && a.Block(d.cfg.Clock.Now()) == automation.BlockNone &&
+			d.write(ctx, a, enterKey) == nil {
+			if src, found, _ := d.confirm(ctx, name, t, since, true); found {
+				d.settleDelivered(ack, log, name, m.ID, "verified (an Enter after no record); evidence="+src)
+				return true
+			}
+		}
+		d.notSubmitted(ack, log, name, a, m, t)
+	case !automation.PromptRowHasText(row):
+		d.writeFailed(ctx, ack, log, name, a, m, t, false, errNoRecord)
+	default:
+		return false
+	}
+	return true
+}
+
+// echoWait bounds how long an Enter waits for its text to show on the prompt
+// row (SubmitProfile.EnterAfterEcho); echoPoll is how often it looks.
+const (
+	echoWait = 3 * time.Second
+	echoPoll = 50 * time.Millisecond
+)
+
+// gapBeforeEnter waits gap after the text. With EnterAfterEcho it then
+// waits, up to echoWait, for the prompt row to show text (the CLI has read
+// ours), and when that took longer than the gap, the gap once more from
+// there, so the Enter never reaches the CLI in the same read as the text.
+func (d *Drainer) gapBeforeEnter(ctx context.Context, a Agent, gap time.Duration) error {
+	if err := d.sleep(ctx, gap); err != nil {
+		return err
+	}
+	if !a.Submit().EnterAfterEcho {
+		return nil
+	}
+	deadline := d.cfg.Clock.Now().Add(echoWait)
+	for waited := false; ; waited = true {
+		row, ok := a.Prompt()
+		if !ok || automation.PromptRowHasText(row) {
+			if waited {
+				return d.sleep(ctx, gap)
+			}
+			return nil
+		}
+		if !d.cfg.Clock.Now().Before(deadline) {
+			return nil
+		}
+		if err := d.sleep(ctx, echoPoll); err != nil {
+			return err
+		}
+	}
 }

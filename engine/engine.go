@@ -81,6 +81,8 @@ type Engine struct {
 	hookOnce  sync.Once
 	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
 
+	hist historyLayer // the agents' pane histories (engine/history.go)
+
 	addMu    sync.Mutex   // serializes addAgent
 	mu       sync.RWMutex // guards agents, byName, closing, restarts
 	agents   []*Agent
@@ -139,17 +141,16 @@ func Open(o Options) (e *Engine, err error) {
 	if err := e.store.EnsureAgents(context.Background(), names); err != nil {
 		return nil, fmt.Errorf("engine: register agents: %w", err)
 	}
-	if n, err := e.store.RecoverInterrupted(context.Background()); err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	} else if n > 0 {
-		log.Warn("deliveries interrupted by the last stop; held until released", "count", n)
-	}
 	dstore, pre, err := e.initInbox()
 	if err != nil {
 		return nil, err
 	}
+	if err := e.recoverInterrupted(context.Background()); err != nil {
+		return nil, err
+	}
 	dcfg := drainTunables(o.Config.Settings)
 	dcfg.Store, dcfg.Agents, dcfg.Preconditions, dcfg.Notify, dcfg.Logger = dstore, agentSet{e}, pre, e.notice, log
+	dcfg.Evidence = newEvidence(e)
 	e.drain = drain.New(dcfg)
 	for _, ac := range o.Config.Agents {
 		if _, err := e.addAgent(ac); err != nil {
@@ -265,6 +266,7 @@ func (e *Engine) spawn(a *Agent) {
 		Rows:     e.opts.Rows,
 		Behavior: behaviorFor(a.Config, a.Profile, e.settingsFor(a.Config)),
 		Notify:   e.terminalEvent,
+		History:  e.historyOf(a.Config),
 	})
 	if err != nil {
 		a.SpawnErr = err
@@ -300,6 +302,8 @@ func submitProfile(p configs.Profile) drain.SubmitProfile {
 	return drain.SubmitProfile{
 		EnterDelay:      p.EnterDelay.Duration,
 		PasteEnterDelay: p.PasteEnterDelay.Duration,
+		EnterRetries:    p.EnterRetries,
+		EnterAfterEcho:  p.EnterAfterEcho,
 		LineByLine:      p.LineByLine,
 		Unverifiable:    p.Unverifiable,
 	}
@@ -430,6 +434,7 @@ func (e *Engine) Close() error {
 			}
 		}
 		wg.Wait()
+		e.closeHistories() // after the terminals: their last screens are in
 		for _, a := range agents {
 			if a.Config.Worktree {
 				e.pruneWorktree(a.Config.Name) // kept if it has work

@@ -16,6 +16,7 @@ import (
 
 	"office/configs"
 	"office/engine"
+	"office/inbox"
 	"office/queue"
 
 	"office/test/testbin"
@@ -212,11 +213,16 @@ func TestAgentThatCannotStartHoldsItsMessagesAsExited(t *testing.T) {
 	}
 }
 
-func TestDeliveryInterruptedByAStopIsNeverRetypedOnItsOwn(t *testing.T) {
+// A stop leaves deliveries in flight. One that never began writing is
+// provably not typed and goes again on its own; one whose Enter was being
+// written, and that the CLI's records do not show, is set aside with a
+// notice to the person, never retyped on its own and never holding the rest
+// of the queue.
+func TestDeliveryInterruptedByAStopIsSettledFromEvidence(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
 	ctx := context.Background()
-	// The state a crash between stamping an attempt and recording its
+	// The state a crash between stamping attempts and recording their
 	// outcome leaves behind.
 	if err := os.MkdirAll(state, 0o700); err != nil {
 		t.Fatal(err)
@@ -228,31 +234,58 @@ func TestDeliveryInterruptedByAStopIsNeverRetypedOnItsOwn(t *testing.T) {
 	if err := s.EnsureAgents(ctx, []string{"a0"}); err != nil {
 		t.Fatal(err)
 	}
-	id, err := s.Enqueue(ctx, "a0", "was being typed", queue.EnqueueOptions{})
-	if err != nil {
+	typed, _ := s.Enqueue(ctx, "a0", "was being typed", queue.EnqueueOptions{})
+	stamped, _ := s.Enqueue(ctx, "a0", "stamped only", queue.EnqueueOptions{})
+	behind, _ := s.Enqueue(ctx, "a0", "queued behind", queue.EnqueueOptions{})
+	for _, id := range []int64{typed, stamped} {
+		if _, err := s.Attempt(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Writing(ctx, typed); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Attempt(ctx, id); err != nil {
+	if err := s.Entering(ctx, typed); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
 
+	// A Claude-like agent with no hooks wired (no office binary) and no
+	// transcript: its records show nothing.
 	e := open(t, fakeConfig(t, dir, 1, "--busy", "10ms"), state)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go e.Run(rctx)
-	waitCond(t, 20*time.Second, "held: interrupted", func() bool { return e.Holds()["a0"] == "interrupted" })
-	if p := promptsIn(t, filepath.Join(dir, "a0.jsonl")); len(p) != 0 {
-		t.Fatalf("retyped on its own: %q", p)
+	log := filepath.Join(dir, "a0.jsonl")
+	waitCond(t, 30*time.Second, "the rest of the queue delivered", func() bool { return len(promptsIn(t, log)) == 2 })
+	if p := promptsIn(t, log); p[0] != "stamped only" || p[1] != "queued behind" {
+		t.Fatalf("prompts %q", p)
 	}
+	m, err := e.Store().Get(ctx, typed)
+	if err != nil || !m.SetAside || !m.Interrupted || m.Evidence == "" {
+		t.Fatalf("the typed message: %+v, %v; want set aside with its evidence", m, err)
+	}
+	items, err := e.Inbox().Items(ctx, inbox.Person)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noticed := false
+	for _, it := range items {
+		noticed = noticed || strings.Contains(it.Body, fmt.Sprintf("Message %d for a0 was set aside", typed))
+	}
+	if !noticed {
+		t.Fatalf("no notice to the person names the set-aside message: %+v", items)
+	}
+	_ = behind
 	// The person decides: send now.
-	if err := e.Store().Release(ctx, id); err != nil {
+	if err := e.Store().Release(ctx, typed); err != nil {
 		t.Fatal(err)
 	}
 	e.Wake()
-	waitCond(t, 20*time.Second, "delivered once after release", func() bool {
-		return len(promptsIn(t, filepath.Join(dir, "a0.jsonl"))) == 1
-	})
+	waitCond(t, 30*time.Second, "delivered once after release", func() bool { return len(promptsIn(t, log)) == 3 })
+	if p := promptsIn(t, log); p[2] != "was being typed" {
+		t.Fatalf("prompts %q", p)
+	}
 }
 
 func waitCond(t *testing.T, d time.Duration, what string, cond func() bool) {

@@ -458,9 +458,7 @@ func (e *Engine) turnEnded(ctx context.Context, name string, st *agentTurns) {
 		} else if ok {
 			n.Status, n.Summary = r.Status, r.Summary
 		}
-		if a.Term != nil {
-			n.Result = inbox.LastLines(a.Term.Text(), resultLines, resultBytes)
-		}
+		n.Result = e.lastReply(a, start)
 		if _, err := e.inbox.svc.NotifyParent(ctx, a.Config.Parent, n, ""); err != nil {
 			e.log.Error("notifying the parent", "agent", name, "err", err)
 		}
@@ -500,7 +498,7 @@ func (e *Engine) agentExited(ctx context.Context, name string, st *agentTurns) {
 	if code != 0 && a.Config.Parent != "" {
 		n := inbox.Notice{Kind: inbox.NoticeFailed, Desc: desc(a.Config), Agent: name,
 			Error:  fmt.Sprintf("the process exited with status %d", code),
-			Result: inbox.LastLines(a.Term.Text(), resultLines, resultBytes)}
+			Result: inbox.LastLines(ReplyRegion(a.Term.Text(), a.Profile), resultLines, resultBytes)}
 		if _, err := e.inbox.svc.NotifyParent(ctx, a.Config.Parent, n, fmt.Sprintf("exit:%s:%d", name, a.Term.Pid())); err != nil {
 			e.log.Error("notifying the parent", "agent", name, "err", err)
 		}

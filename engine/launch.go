@@ -42,7 +42,7 @@ type launchRecord struct {
 
 // agentDir is the agent's own folder in the state directory.
 func (e *Engine) agentDir(name string) string {
-	return filepath.Join(e.opts.StateDir, "agents", name)
+	return AgentDir(e.opts.StateDir, name)
 }
 
 // launch returns the argv, extra environment (KEY=VALUE, appended last) and

@@ -27,6 +27,7 @@ func (e *Engine) registerOps() {
 	e.registerTeamOps()
 	e.registerHookOps()
 	e.registerServerOps()
+	e.registerHistoryOps()
 }
 
 // handle answers one socket request from the table.

@@ -25,6 +25,7 @@ func drainTunables(s configs.Settings) drain.Config {
 		PasteThreshold:  s.PasteThreshold,
 		WriteTimeout:    s.WriteTimeout,
 		EnterDelay:      s.EnterGap,
+		EvidenceFor:     s.EvidenceWait,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"office/automation"
 	"office/configs"
+	"office/pool"
 )
 
 // consumers reads, for each row of the settings table, the field its
@@ -20,6 +21,7 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 	"max_attempts":    func(c *configs.Config, a configs.Agent) []int64 { return n(drainTunables(c.Settings).MaxAttempts) },
 	"paste_threshold": func(c *configs.Config, a configs.Agent) []int64 { return n(drainTunables(c.Settings).PasteThreshold) },
 	"write_timeout":   func(c *configs.Config, a configs.Agent) []int64 { return d(drainTunables(c.Settings).WriteTimeout) },
+	"evidence_wait":   func(c *configs.Config, a configs.Agent) []int64 { return d(drainTunables(c.Settings).EvidenceFor) },
 	"cooldown": func(c *configs.Config, a configs.Agent) []int64 {
 		p, _ := c.ProfileOf(a)
 		return append(d(drainTunables(c.Settings).Cooldown), d(submitFor(p, c.SettingsFor(a)).Cooldown)...)
@@ -160,5 +162,14 @@ func TestQuietPrecedence(t *testing.T) {
 		if got := behaviorFor(a, p, c.SettingsFor(a)).Status.Quiet; got != want {
 			t.Errorf("%s: quiet %v, want %v", a.Name, got, want)
 		}
+	}
+}
+
+// TestHistoryRangeIsThePools: the history setting's range ends where a
+// pool.History stops growing.
+func TestHistoryRangeIsThePools(t *testing.T) {
+	row, _ := configs.Lookup("history")
+	if row.Max != pool.MaxHistory || row.Min < 1 {
+		t.Errorf("history range %d..%d, pool.MaxHistory %d", row.Min, row.Max, pool.MaxHistory)
 	}
 }

@@ -16,4 +16,14 @@
 // really interrupts a pending Read and hangs up the child; vt10x is only
 // touched under its lock, through Screen, which filters what it cannot parse
 // safely.
+//
+// A Screen given a History (CaptureHistory, Options.History) copies every
+// line that leaves the top of its main screen into it, with its cells, just
+// before vt10x would lose it (docs/history.md says exactly which operations,
+// what it costs and the bounds). For a copy-mode view, History.Bounds gives
+// the numbers of the lines held (first, total: numbers only grow, so a view
+// keeps its place) and History.Rows decodes lines [from, to) into a reused
+// slice of cells, one short lock and no allocation per frame;
+// SnapshotAfterHistory gives the screen and where it starts in the history
+// at one moment.
 package pool

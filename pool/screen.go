@@ -40,6 +40,7 @@ type Screen struct {
 	rows    int
 	out     []byte // filter output, reused
 	reply   func([]byte)
+	hist    *capture // nil: no history (history_capture.go)
 
 	gen    atomic.Uint64
 	panics atomic.Int64
@@ -165,8 +166,15 @@ func (s *Screen) vtWrite(b []byte) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.panics.Add(1)
+			if s.hist != nil {
+				s.hist.known = false
+			}
 		}
 	}()
+	if s.hist != nil {
+		s.captureWrite(b)
+		return
+	}
 	_, _ = s.vt.Write(b)
 }
 
@@ -186,6 +194,7 @@ func (s *Screen) Resize(cols, rows int) {
 				s.panics.Add(1)
 			}
 		}()
+		s.captureResize(cols, rows)
 		s.vt.Resize(cols, rows)
 	}()
 	s.cols, s.rows = s.vt.Size()

@@ -114,6 +114,9 @@ type Options struct {
 	// Notify, if set, is called on every change; it must not block. It runs on
 	// the terminal's own goroutines.
 	Notify func(Event)
+	// History, if set, receives every line that scrolls off the top of the
+	// main screen, and the last screen once the output ends (history_capture.go).
+	History *History
 }
 
 // Terminal is one agent running in a PTY. It is safe for concurrent use.
@@ -196,6 +199,9 @@ func Start(o Options) (*Terminal, error) {
 	t.tracker.Extra = o.Behavior.Interactive
 	t.writes = newWriteQueue(master)
 	t.screen = NewScreen(o.Cols, o.Rows, t.writes.reply)
+	if o.History != nil {
+		t.screen.CaptureHistory(o.History, now)
+	}
 	go t.writes.run(t.done, t.closed)
 	go t.readLoop()
 	go t.wait()
@@ -222,6 +228,7 @@ func (t *Terminal) emit(k EventKind) {
 // slave descriptor closed) or Close closes the master.
 func (t *Terminal) readLoop() {
 	defer close(t.readDone)
+	defer t.screen.retireHistory()
 	buf := make([]byte, readBufSize)
 	for {
 		n, err := t.master.Read(buf)

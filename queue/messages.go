@@ -69,21 +69,35 @@ type Message struct {
 	// RecoverInterrupted); the text may or may not have reached the agent, so
 	// it is not typed again until the person releases it (Release clears it).
 	Interrupted bool
+	// Writing is when the current attempt began typing (Writing was called
+	// before its first byte); zero: nothing of this attempt was written.
+	Writing time.Time
+	// Entered is when the current attempt was about to write its first
+	// Enter (Entering); zero: it was never submitted by office.
+	Entered time.Time
+	// Evidence is what is known of the message's delivery: for a message set
+	// aside, why it could not be settled (e.g. "typed; no record of it in
+	// the CLI's records"). "" when nothing is known yet.
+	Evidence string
+	// SetAside: an interrupted message no evidence could settle, held for
+	// the person (release or rm) WITHOUT blocking the rest of the agent's
+	// queue: Head and PendingAgents skip it.
+	SetAside bool
 }
 
-const msgCols = `id, agent, text, created, manual, precondition, kind, source, attempts, last_error, last_attempt, interrupted`
+const msgCols = `id, agent, text, created, manual, precondition, kind, source, attempts, last_error, last_attempt, interrupted, writing, evidence, set_aside, entered`
 
 func scanMessage(r scanner) (Message, error) {
 	var m Message
-	var created, last int64
-	var manual, interrupted int
+	var created, last, writing, entered int64
+	var manual, interrupted, aside int
 	var kind string
 	if err := r.Scan(&m.ID, &m.Agent, &m.Text, &created, &manual, &m.Precondition, &kind, &m.Source,
-		&m.Attempts, &m.LastError, &last, &interrupted); err != nil {
+		&m.Attempts, &m.LastError, &last, &interrupted, &writing, &m.Evidence, &aside, &entered); err != nil {
 		return Message{}, err
 	}
 	m.Created, m.Manual, m.Kind, m.LastAttempt = fromNanos(created), manual != 0, Kind(kind), fromNanos(last)
-	m.Interrupted = interrupted != 0
+	m.Interrupted, m.Writing, m.SetAside, m.Entered = interrupted != 0, fromNanos(writing), aside != 0, fromNanos(entered)
 	return m, nil
 }
 
@@ -278,8 +292,8 @@ func (s *Store) List(ctx context.Context, agent string) ([]Message, error) {
 	return out, nil
 }
 
-// Head returns the message agent's queue would deliver next; ok is false when
-// the queue is empty.
+// Head returns the message agent's queue would deliver next (messages set
+// aside are skipped); ok is false when there is none.
 func (s *Store) Head(ctx context.Context, agent string) (m Message, ok bool, err error) {
 	return head(ctx, s.db, agent)
 }
@@ -293,7 +307,7 @@ type querier interface {
 
 func head(ctx context.Context, q querier, agent string) (Message, bool, error) {
 	m, err := scanMessage(q.QueryRowContext(ctx,
-		`SELECT `+msgCols+` FROM messages WHERE agent = ? ORDER BY position, id LIMIT 1`, agent))
+		`SELECT `+msgCols+` FROM messages WHERE agent = ? AND set_aside = 0 ORDER BY position, id LIMIT 1`, agent))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Message{}, false, nil
 	}
@@ -321,10 +335,11 @@ func get(ctx context.Context, q querier, id int64) (Message, error) {
 	return m, nil
 }
 
-// PendingAgents returns the agents with at least one queued message, sorted
-// by name (removed agents with leftover messages included).
+// PendingAgents returns the agents with at least one queued message that is
+// not set aside, sorted by name (removed agents with leftover messages
+// included).
 func (s *Store) PendingAgents(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT agent FROM messages ORDER BY agent`)
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT agent FROM messages WHERE set_aside = 0 ORDER BY agent`)
 	if err != nil {
 		return nil, opErr("pending agents", err)
 	}
@@ -367,8 +382,9 @@ func (s *Store) Counts(ctx context.Context) (map[string]int, error) {
 }
 
 // Release is "send now": it marks message id manual (so it ignores the pause
-// flags) and moves it to the front of its agent's queue, ahead of every other
-// message, whose relative order is unchanged; it logs "released". One
+// flags), clears Interrupted and SetAside, and moves it to the front of its
+// agent's queue, ahead of every other message, whose relative order is
+// unchanged; it logs "released". One
 // transaction; ErrNotFound if the message is not queued. Returns once durable.
 func (s *Store) Release(ctx context.Context, id int64) error {
 	return s.update(ctx, fmt.Sprintf("release message %d", id), func(t *Tx) error { return t.Release(id) })
@@ -393,7 +409,7 @@ func (t *Tx) Release(id int64) error {
 	if minOther.Valid && minOther.Int64 <= pos {
 		pos = minOther.Int64 - 1
 	}
-	if _, err := t.exec(`UPDATE messages SET manual = 1, interrupted = 0, position = ? WHERE id = ?`, pos, id); err != nil {
+	if _, err := t.exec(`UPDATE messages SET manual = 1, interrupted = 0, set_aside = 0, evidence = '', position = ? WHERE id = ?`, pos, id); err != nil {
 		return opErr(op, err)
 	}
 	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventReleased, Detail: "send now"}); err != nil {
@@ -525,7 +541,7 @@ func (t *Tx) Attempt(id int64) (Message, error) {
 	op := fmt.Sprintf("attempt message %d", id)
 	var agent string
 	var attempts int
-	err := t.queryRow(`UPDATE messages SET last_attempt = ?, in_flight = 1 WHERE id = ? RETURNING agent, attempts`, toNanos(t.now), id).Scan(&agent, &attempts)
+	err := t.queryRow(`UPDATE messages SET last_attempt = ?, in_flight = 1, writing = 0, entered = 0 WHERE id = ? RETURNING agent, attempts`, toNanos(t.now), id).Scan(&agent, &attempts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Message{}, opErr(op, ErrNotFound)
 	}
@@ -639,56 +655,174 @@ func (t *Tx) Drop(id int64, reason string) error {
 	return nil
 }
 
+// Settlement is what start-up recovery did with one delivery the last stop
+// of the office interrupted.
+type Settlement int
+
+const (
+	// SettleAside: no evidence settles it; it is set aside (Interrupted and
+	// SetAside) for the person to release or remove, and the rest of the
+	// agent's queue goes on.
+	SettleAside Settlement = iota
+	// SettleDelivered: the CLI's own record shows it arrived; it leaves the
+	// queue as delivered.
+	SettleDelivered
+	// SettleRetry: it is delivered again normally: provably nothing of it
+	// was typed (the stop came before Writing), or it is an inbox delivery
+	// (its items carry ids the agent can skip).
+	SettleRetry
+)
+
+// Verdict is a judge's conclusion about one interrupted delivery and the
+// evidence behind it, in words ("hook", "no record of it in the CLI's
+// records", ...).
+type Verdict struct {
+	Settle   Settlement
+	Evidence string
+}
+
+// Recovered is one interrupted delivery and what recovery did with it.
+type Recovered struct {
+	Message
+	Verdict Verdict
+}
+
+// Evidence words the store itself decides by.
+const (
+	// EvidenceNotTyped: the stop came after the attempt was stamped and
+	// before Writing, so no byte of it reached the agent.
+	EvidenceNotTyped = "not typed: the office stopped before writing began"
+	// EvidenceNotSubmitted: the text was being typed, but the stop came
+	// before its Enter: it died on the prompt with the agent's process
+	// (which a stop of the office hangs up), so it never reached the CLI.
+	EvidenceNotSubmitted = "not submitted: the office stopped before the Enter"
+	// EvidenceInboxRetry: an inbox delivery is delivered again; its items
+	// carry ids the agent can skip.
+	EvidenceInboxRetry = "inbox delivery: delivered again (its items carry ids)"
+	// EvidenceUnknown: typed, and nothing says whether it arrived.
+	EvidenceUnknown = "typing had begun; no evidence either way"
+)
+
 // RecoverInterrupted settles the attempts that were under way when the office
 // last stopped (crashed or was killed between stamping an attempt and
-// recording its outcome), and returns how many it found. Such a message may
-// or may not have reached the agent. An inbox delivery is simply retried (its
-// items carry ids the agent can skip); any other message is marked
-// Interrupted and held until the person releases it ("send now") or removes
-// it, so office never types a message twice on its own. Each logs
-// "interrupted". Only the engine calls it, at start-up, under its lock.
-func (s *Store) RecoverInterrupted(ctx context.Context) (int, error) {
-	var n int
-	err := s.update(ctx, "recover interrupted deliveries", func(t *Tx) error {
-		rows, err := t.tx.QueryContext(t.ctx, `SELECT id, agent, kind FROM messages WHERE in_flight = 1 ORDER BY id`)
+// recording its outcome) and returns them with what was done. The store
+// decides what it can prove: an attempt that never began writing is
+// delivered again (SettleRetry, EvidenceNotTyped), and so is an inbox
+// delivery. Every other one was being typed: judge looks for evidence (the
+// CLI's own records) and decides (a nil judge sets it aside); one the judge
+// sets aside whose Enter was never begun (Entering) was not submitted either
+// and is delivered again (EvidenceNotSubmitted). What is left may or may not
+// have reached the agent. Each logs "interrupted" with the evidence, or
+// "delivered" for SettleDelivered. The judge runs outside any transaction;
+// each settlement commits on its own. Only the engine calls it, at start-up,
+// under its lock, before the drain runs.
+func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verdict) ([]Recovered, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+msgCols+` FROM messages WHERE in_flight = 1 ORDER BY id`)
+	if err != nil {
+		return nil, opErr("recover interrupted deliveries", err)
+	}
+	var found []Message
+	for rows.Next() {
+		m, err := scanMessage(rows)
 		if err != nil {
-			return err
+			rows.Close()
+			return nil, opErr("recover interrupted deliveries", err)
 		}
-		type row struct {
-			id          int64
-			agent, kind string
+		found = append(found, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, opErr("recover interrupted deliveries", err)
+	}
+	out := make([]Recovered, 0, len(found))
+	for _, m := range found {
+		v := Verdict{Settle: SettleAside, Evidence: EvidenceUnknown}
+		switch {
+		case m.Writing.IsZero():
+			v = Verdict{Settle: SettleRetry, Evidence: EvidenceNotTyped}
+		case m.Kind == KindInbox:
+			v = Verdict{Settle: SettleRetry, Evidence: EvidenceInboxRetry}
+		case judge != nil:
+			v = judge(m)
 		}
-		var found []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.id, &r.agent, &r.kind); err != nil {
-				rows.Close()
-				return err
+		if v.Settle == SettleAside && m.Entered.IsZero() {
+			v = Verdict{Settle: SettleRetry, Evidence: EvidenceNotSubmitted}
+		}
+		if err := s.settle(ctx, m, v); err != nil {
+			return out, err
+		}
+		out = append(out, Recovered{Message: m, Verdict: v})
+	}
+	return out, nil
+}
+
+// settle applies one verdict, if the message is still in flight.
+func (s *Store) settle(ctx context.Context, m Message, v Verdict) error {
+	op := fmt.Sprintf("recover interrupted message %d", m.ID)
+	return s.update(ctx, op, func(t *Tx) error {
+		var inFlight int
+		err := t.queryRow(`SELECT in_flight FROM messages WHERE id = ?`, m.ID).Scan(&inFlight)
+		if errors.Is(err, sql.ErrNoRows) || inFlight == 0 {
+			return nil
+		}
+		if err != nil {
+			return opErr(op, err)
+		}
+		switch v.Settle {
+		case SettleDelivered:
+			if _, err := t.deleteMsg(m.ID, EventDelivered, "after the office stopped while typing it: received, evidence="+v.Evidence); err != nil {
+				return opErr(op, err)
 			}
-			found = append(found, r)
-		}
-		if err := rows.Close(); err != nil {
-			return err
-		}
-		for _, r := range found {
-			interrupted, detail := 1, "the office stopped while typing it; held until released"
-			if Kind(r.kind) == KindInbox {
-				interrupted, detail = 0, "the office stopped while typing it; delivered again"
+			return nil
+		case SettleRetry:
+			if _, err := t.exec(`UPDATE messages SET in_flight = 0, interrupted = 0, writing = 0, entered = 0, evidence = ? WHERE id = ?`, v.Evidence, m.ID); err != nil {
+				return opErr(op, err)
 			}
-			if _, err := t.exec(`UPDATE messages SET in_flight = 0, interrupted = ? WHERE id = ?`, interrupted, r.id); err != nil {
-				return err
-			}
-			if err := t.appendEvent(Event{Agent: r.agent, MsgID: r.id, Kind: EventInterrupted, Detail: detail}); err != nil {
-				return err
-			}
+			return t.appendEvent(Event{Agent: m.Agent, MsgID: m.ID, Kind: EventInterrupted,
+				Detail: "the office stopped while typing it; delivered again: " + v.Evidence})
 		}
-		n = len(found)
+		if _, err := t.exec(`UPDATE messages SET in_flight = 0, interrupted = 1, set_aside = 1, evidence = ? WHERE id = ?`, v.Evidence, m.ID); err != nil {
+			return opErr(op, err)
+		}
+		return t.appendEvent(Event{Agent: m.Agent, MsgID: m.ID, Kind: EventInterrupted,
+			Detail: "the office stopped while typing it; set aside until released or removed: " + v.Evidence})
+	})
+}
+
+// Entering records, durably, that the first Enter of message id's attempt is
+// about to be written. A stop before it proves the text was never submitted
+// by office: it sat on the agent's prompt, and the agent's process goes with
+// the office's terminals. ErrNotFound if the message is not queued.
+func (s *Store) Entering(ctx context.Context, id int64) error {
+	op := fmt.Sprintf("entering message %d", id)
+	return s.update(ctx, op, func(t *Tx) error {
+		res, err := t.exec(`UPDATE messages SET entered = ? WHERE id = ?`, toNanos(t.now), id)
+		if err != nil {
+			return opErr(op, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return opErr(op, ErrNotFound)
+		}
 		return nil
 	})
-	if err != nil {
-		return 0, fmt.Errorf("queue: %w", err)
-	}
-	return n, nil
+}
+
+// Writing records, durably, that typing message id is about to begin: the
+// drain calls it after Attempt and right before the first byte. A stop
+// before it proves nothing of the attempt was typed. ErrNotFound if the
+// message is not queued.
+func (s *Store) Writing(ctx context.Context, id int64) error {
+	op := fmt.Sprintf("writing message %d", id)
+	return s.update(ctx, op, func(t *Tx) error {
+		res, err := t.exec(`UPDATE messages SET writing = ? WHERE id = ?`, toNanos(t.now), id)
+		if err != nil {
+			return opErr(op, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return opErr(op, ErrNotFound)
+		}
+		return nil
+	})
 }
 
 // Unattempt records that an attempt stamped with Attempt was abandoned before
@@ -704,7 +838,7 @@ func (s *Store) Unattempt(ctx context.Context, id int64) error {
 func (t *Tx) Unattempt(id int64) error {
 	op := fmt.Sprintf("abandon attempt on message %d", id)
 	var agent string
-	err := t.queryRow(`UPDATE messages SET in_flight = 0 WHERE id = ? RETURNING agent`, id).Scan(&agent)
+	err := t.queryRow(`UPDATE messages SET in_flight = 0, writing = 0, entered = 0 WHERE id = ? RETURNING agent`, id).Scan(&agent)
 	if errors.Is(err, sql.ErrNoRows) {
 		return opErr(op, ErrNotFound)
 	}

@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -986,57 +987,136 @@ func TestAttemptReturnsTheTextSetInItsTransaction(t *testing.T) {
 	}
 }
 
-func TestRecoverInterruptedHoldsPlainMessagesAndRetriesInboxOnes(t *testing.T) {
+func TestRecoverInterruptedSettlesFromEvidence(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "q.db")
-	s := openAt(t, path, Options{}, "a")
-	plain, _ := s.Enqueue(ctx, "a", "typed when we crashed", EnqueueOptions{})
+	s := openAt(t, path, Options{}, "a", "b")
+	typed, _ := s.Enqueue(ctx, "a", "typed when we crashed", EnqueueOptions{})
+	seen, _ := s.Enqueue(ctx, "a", "typed and recorded by the CLI", EnqueueOptions{})
+	stamped, _ := s.Enqueue(ctx, "a", "stamped, nothing written", EnqueueOptions{})
+	noEnter, _ := s.Enqueue(ctx, "a", "typed, no Enter yet", EnqueueOptions{})
 	inbox, _ := s.Enqueue(ctx, "a", "inbox batch", EnqueueOptions{Kind: KindInbox})
 	failed, _ := s.Enqueue(ctx, "a", "failed cleanly", EnqueueOptions{})
 	untouched, _ := s.Enqueue(ctx, "a", "never attempted", EnqueueOptions{})
-	for _, id := range []int64{plain, inbox, failed} {
+	for _, id := range []int64{typed, seen, stamped, noEnter, inbox, failed} {
 		if _, err := s.Attempt(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []int64{typed, seen, noEnter, inbox} {
+		if err := s.Writing(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []int64{typed, seen, inbox} {
+		if err := s.Entering(ctx, id); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, _, err := s.AttemptFailed(ctx, failed, "write error", 3); err != nil {
 		t.Fatal(err)
 	}
-	s.Close() // the "crash": plain and inbox were in flight
+	s.Close() // the "crash": typed, seen, stamped, noEnter and inbox were in flight
 
-	s = openAt(t, path, Options{}, "a")
-	n, err := s.RecoverInterrupted(ctx)
-	if err != nil || n != 2 {
-		t.Fatalf("RecoverInterrupted = %d, %v; want 2", n, err)
+	s = openAt(t, path, Options{}, "a", "b")
+	var judged []int64
+	got, err := s.RecoverInterrupted(ctx, func(m Message) Verdict {
+		judged = append(judged, m.ID)
+		if m.Writing.IsZero() {
+			t.Errorf("judge asked about %d, which never began writing", m.ID)
+		}
+		if m.ID == seen {
+			return Verdict{Settle: SettleDelivered, Evidence: "hook"}
+		}
+		return Verdict{Settle: SettleAside, Evidence: "no record of it"}
+	})
+	if err != nil || len(got) != 5 {
+		t.Fatalf("RecoverInterrupted = %+v, %v; want 5", got, err)
 	}
-	want := map[int64]bool{plain: true, inbox: false, failed: false, untouched: false}
-	for id, interrupted := range want {
+	if fmt.Sprint(judged) != fmt.Sprint([]int64{typed, seen, noEnter}) {
+		t.Fatalf("judged %v; only typed plain messages need evidence", judged)
+	}
+	if _, err := s.Get(ctx, seen); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the message the CLI recorded is still queued: %v", err)
+	}
+	want := map[int64][2]bool{typed: {true, true}, stamped: {false, false}, noEnter: {false, false}, inbox: {false, false}, failed: {false, false}, untouched: {false, false}}
+	for id, w := range want {
 		m, err := s.Get(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Interrupted != interrupted {
-			t.Errorf("message %d (%q): Interrupted = %v, want %v", id, m.Text, m.Interrupted, interrupted)
+		if m.Interrupted != w[0] || m.SetAside != w[1] {
+			t.Errorf("message %d (%q): Interrupted %v SetAside %v, want %v", id, m.Text, m.Interrupted, m.SetAside, w)
 		}
 	}
-	if n, _ := s.RecoverInterrupted(ctx); n != 0 {
-		t.Fatalf("a second recovery found %d", n)
+	if m, _ := s.Get(ctx, typed); m.Evidence != "no record of it" {
+		t.Errorf("evidence %q", m.Evidence)
 	}
-	if err := s.Release(ctx, plain); err != nil {
+	if m, _ := s.Get(ctx, stamped); m.Evidence != EvidenceNotTyped {
+		t.Errorf("evidence %q", m.Evidence)
+	}
+	if m, _ := s.Get(ctx, noEnter); m.Evidence != EvidenceNotSubmitted || !m.Writing.IsZero() || !m.Entered.IsZero() {
+		t.Errorf("the message typed without its Enter: %+v", m)
+	}
+	// The set-aside message does not block the queue.
+	h, ok, _ := s.Head(ctx, "a")
+	if !ok || h.ID != stamped {
+		t.Fatalf("head %+v, want %d (the set-aside %d skipped)", h, stamped, typed)
+	}
+	if again, _ := s.RecoverInterrupted(ctx, nil); len(again) != 0 {
+		t.Fatalf("a second recovery found %d", len(again))
+	}
+	for _, id := range []int64{stamped, noEnter, inbox, failed, untouched} {
+		if err := s.Delivered(ctx, id, "test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, _ := s.PendingAgents(ctx); len(p) != 0 {
+		t.Fatalf("pending %v: only a set-aside message is left", p)
+	}
+	if err := s.Release(ctx, typed); err != nil {
 		t.Fatal(err)
 	}
-	if m, _ := s.Get(ctx, plain); m.Interrupted || !m.Manual {
+	if m, _ := s.Get(ctx, typed); m.Interrupted || m.SetAside || !m.Manual {
 		t.Fatalf("after release: %+v", m)
 	}
+	if h, ok, _ := s.Head(ctx, "a"); !ok || h.ID != typed {
+		t.Fatalf("released message not at the head: %+v", h)
+	}
 	evs, _ := s.Events(ctx, 0, 0)
-	count := 0
+	kinds := map[string]int{}
 	for _, e := range evs {
-		if e.Kind == EventInterrupted {
-			count++
+		if e.MsgID == seen || e.MsgID == typed || e.MsgID == stamped || e.MsgID == noEnter || e.MsgID == inbox {
+			kinds[e.Kind]++
+			if e.Kind == EventDelivered && e.MsgID == seen && !strings.Contains(e.Detail, "evidence=hook") {
+				t.Errorf("delivered event does not say which evidence decided: %q", e.Detail)
+			}
 		}
 	}
-	if count != 2 {
-		t.Fatalf("%d interrupted events, want 2", count)
+	if kinds[EventInterrupted] != 4 {
+		t.Fatalf("%d interrupted events, want 4 (%v)", kinds[EventInterrupted], kinds)
+	}
+}
+
+func TestRecoverInterruptedWithoutJudgeSetsTypedAside(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "q.db")
+	s := openAt(t, path, Options{}, "a")
+	id, _ := s.Enqueue(ctx, "a", "typed", EnqueueOptions{})
+	s.Attempt(ctx, id)
+	s.Writing(ctx, id)
+	s.Entering(ctx, id)
+	s.Close()
+	s = openAt(t, path, Options{}, "a")
+	got, err := s.RecoverInterrupted(ctx, nil)
+	if err != nil || len(got) != 1 || got[0].Verdict.Settle != SettleAside || got[0].Verdict.Evidence != EvidenceUnknown {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if err := s.Writing(ctx, 999); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Writing of a missing message: %v", err)
+	}
+	if err := s.Entering(ctx, 999); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Entering of a missing message: %v", err)
 	}
 }
 
@@ -1053,8 +1133,8 @@ func TestUnattemptedMessageIsNotInterruptedByALaterStop(t *testing.T) {
 	}
 	s.Close()
 	s = openAt(t, path, Options{}, "a")
-	if n, err := s.RecoverInterrupted(ctx); err != nil || n != 0 {
-		t.Fatalf("RecoverInterrupted = %d, %v; want 0", n, err)
+	if got, err := s.RecoverInterrupted(ctx, nil); err != nil || len(got) != 0 {
+		t.Fatalf("RecoverInterrupted = %+v, %v; want none", got, err)
 	}
 	if m, _ := s.Get(ctx, id); m.Interrupted {
 		t.Fatal("an abandoned attempt was marked interrupted")

@@ -484,6 +484,19 @@ ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;
 		`
 CREATE INDEX messages_by_kind ON messages(agent, kind);
 `,
+		// 5: delivery evidence. writing: when typing began (0: no byte of
+		// this attempt was written, so a stop proves it was not typed);
+		// entered: when its Enter was about to be written (0: a stop proves
+		// it was never submitted);
+		// evidence: what is known of its delivery; set_aside: held for the
+		// person without blocking the rest of the agent's queue.
+		`
+ALTER TABLE messages ADD COLUMN writing   INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN evidence  TEXT    NOT NULL DEFAULT '';
+ALTER TABLE messages ADD COLUMN set_aside INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN entered   INTEGER NOT NULL DEFAULT 0;
+UPDATE messages SET writing = last_attempt, entered = last_attempt WHERE in_flight = 1;
+`,
 	}
 }
 

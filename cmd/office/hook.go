@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"office/engine"
+	"office/records"
 )
 
 // hookTimeout bounds the whole call: a hook must never stall the CLI.
@@ -50,6 +51,7 @@ func runHook(ctx context.Context, e *env, g *globals, event string) error {
 		fmt.Fprintln(e.stderr, "office hook:", err)
 		return nil
 	}
+	recordHook(e, dir, agent, event, payload)
 	req := engine.Request{Op: "hook", Agent: agent, Event: hargs.Event}
 	if req.Args, err = json.Marshal(hargs); err == nil {
 		err = engine.Call(ctx, dir, req, nil)
@@ -76,5 +78,22 @@ func readStdin(ctx context.Context, r io.Reader) []byte {
 		return b
 	case <-ctx.Done():
 		return nil
+	}
+}
+
+// recordHook keeps the evidence a hook payload carries (the prompt Claude
+// received, its last reply) in the agent's hook log, durably and before the
+// engine is told: it must survive an engine that is down or killed.
+func recordHook(e *env, dir, agent, event string, payload []byte) {
+	rec, ok := records.HookFromPayload(event, payload, time.Now())
+	if !ok {
+		return
+	}
+	path, err := engine.HookLogPath(dir, agent)
+	if err == nil {
+		err = records.AppendHook(path, rec)
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, "office hook:", err)
 	}
 }

@@ -105,6 +105,9 @@ type queueRow struct {
 	LastError  string    `json:"last_error,omitempty"`
 	Manual     bool      `json:"manual"`
 	Held       string    `json:"held"`
+	// Evidence is what is known of the message's delivery (a message set
+	// aside after a stop: why no evidence settled it).
+	Evidence string `json:"evidence,omitempty"`
 }
 
 func listQueue(ctx context.Context, e *env, g *globals, agent string, asJSON bool) error {
@@ -133,6 +136,9 @@ func listQueue(ctx context.Context, e *env, g *globals, agent string, asJSON boo
 	fmt.Fprintln(tw, "ID\tAGENT\tAGE\tATTEMPTS\tHELD\tTEXT")
 	for _, r := range rows {
 		held := r.Held
+		if r.Evidence != "" {
+			held += " (" + r.Evidence + ")"
+		}
 		if r.LastError != "" {
 			held += " (last error: " + r.LastError + ")"
 		}
@@ -160,14 +166,16 @@ func queueRows(ctx context.Context, s *queue.Store, dir, agent string) ([]queueR
 	heads := map[string]bool{}
 	for _, m := range msgs {
 		r := queueRow{ID: m.ID, Agent: m.Agent, Text: m.Text, Created: m.Created, AgeSeconds: now.Sub(m.Created).Seconds(),
-			Attempts: m.Attempts, LastError: m.LastError, Manual: m.Manual}
+			Attempts: m.Attempts, LastError: m.LastError, Manual: m.Manual, Evidence: m.Evidence}
 		agentPaused, floorPaused, err := s.Paused(ctx, m.Agent)
 		if err != nil {
 			return nil, err
 		}
-		head := !heads[m.Agent]
-		heads[m.Agent] = true
+		head := !heads[m.Agent] && !m.SetAside
+		heads[m.Agent] = heads[m.Agent] || !m.SetAside
 		switch {
+		case m.SetAside:
+			r.Held = "set aside"
 		case m.Interrupted:
 			r.Held = "interrupted"
 		case running && head && holds[m.Agent].Reason != "":

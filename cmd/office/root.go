@@ -79,6 +79,7 @@ func subcommands() []func(*env, *globals) *cobra.Command {
 		newApproveCmd,
 		newTeamCmd,
 		newHookCmd,
+		newHistoryCmd,
 		newConfigCmd,
 	}
 }

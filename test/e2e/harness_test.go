@@ -211,6 +211,7 @@ type queued struct {
 	Attempts  int    `json:"attempts"`
 	LastError string `json:"last_error"`
 	Held      string `json:"held"`
+	Evidence  string `json:"evidence"`
 }
 
 func (o *office) queue() []queued {

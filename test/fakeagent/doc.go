@@ -61,6 +61,11 @@
 //	--stop-reading-after N after N replies never read stdin again (a hung CLI:
 //	                       writes into its PTY block once the buffer fills;
 //	                       logs {"event":"stopped-reading"})
+//	--hook-evidence        run `$OFFICE_BIN hook UserPromptSubmit` (payload with
+//	                       "prompt") after each submitted prompt and `$OFFICE_BIN
+//	                       hook Stop` (with "last_assistant_message" = "reply: ...")
+//	                       after each reply, Claude-shaped JSON on stdin, as
+//	                       Claude Code's hooks do (logs {"event":"hook",...})
 //
 // # Log lines
 //

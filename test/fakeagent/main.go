@@ -39,6 +39,8 @@ type options struct {
 	// stopReadingAfter: after N replies the agent never reads stdin again
 	// (a hung CLI): writes into its PTY block once the buffer is full.
 	stopReadingAfter int
+	// hookEvidence: run office's hooks as Claude does (evidence.go).
+	hookEvidence bool
 }
 
 func defaultOptions() options {
@@ -133,6 +135,8 @@ func parseArgs(o *options, args []string) (warnings []string) {
 			integer(&o.swallowEnter)
 		case "stop-reading-after":
 			integer(&o.stopReadingAfter)
+		case "hook-evidence":
+			boolean(&o.hookEvidence)
 		}
 	}
 	return warnings
@@ -536,6 +540,7 @@ func (a *app) submit(text string, queued bool) {
 		return
 	}
 	a.log.event("prompt", kv{"text", text}, kv{"time", stamp()}, kv{"queued", queued})
+	a.promptSubmitted(text)
 	a.addUser(text)
 	if a.opts.permission {
 		a.dialog = &dialog{kind: dialogPermission, prompt: text}
@@ -680,6 +685,7 @@ func (a *app) endTurn() {
 	reply := replyText(t.text)
 	a.addLine("● reply: " + reply)
 	a.log.event("reply", kv{"text", reply})
+	a.turnStopped("reply: " + reply)
 	a.replies++
 	if n := a.opts.stopReadingAfter; n > 0 && a.replies >= n && !a.stopReading.Load() {
 		a.stopReading.Store(true)

@@ -174,6 +174,11 @@ func runSuite(t *testing.T, cli string) {
 
 	t.Run("restart resumes the conversation", func(t *testing.T) {
 		r.t = t
+		// A turn of its own before the restart, so the subtest also runs
+		// alone (-run 'TestGemini/restart').
+		r.send("before restart epsilon")
+		r.waitFor(30*time.Second, "epsilon at the model", func() bool { return r.countPrompts("before restart epsilon") == 1 })
+		r.waitFor(30*time.Second, "idle after the turn", func() bool { return r.statusIs("idle") && len(r.queued()) == 0 })
 		r.stop()
 		r.start()
 		r.send("after restart delta")
@@ -187,7 +192,10 @@ func runSuite(t *testing.T, cli string) {
 		// The last turn before the restart must be in the resumed history.
 		// (Not the first one: in one Gemini run the resumed history lacked
 		// the turns before the declined tool call; not investigated.)
-		if !strings.Contains(body, "after picker gamma") {
+		if n := r.countPrompts("after restart delta"); n != 1 {
+			t.Fatalf("the message after the restart reached the model %d times", n)
+		}
+		if !strings.Contains(body, "before restart epsilon") {
 			t.Fatalf("the request after restart does not carry the earlier conversation (not resumed)\n%s", r.diagnose())
 		}
 	})

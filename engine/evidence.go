@@ -1,0 +1,386 @@
+package engine
+
+// evidence.go reads the agents' own records (package records) for the
+// engine: the drain's evidence that a delivery arrived (drain.Evidence), the
+// settling of deliveries a crash interrupted (at Open), and the child's real
+// last reply in a parent's notice (docs/evidence.md).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"office/configs"
+	"office/drain"
+	"office/inbox"
+	"office/pool"
+	"office/queue"
+	"office/records"
+)
+
+// replyWait bounds how long a notice waits for the CLI to record the reply
+// of a turn that just ended (Claude's Stop hook runs as the turn ends).
+const replyWait = 2 * time.Second
+
+// HookLogPath is where `office hook` keeps the evidence of agent's hook
+// payloads (the agent's folder in the state dir). It refuses a name that is
+// not a plain file name, so OFFICE_AGENT cannot point outside the state dir.
+func HookLogPath(stateDir, agent string) (string, error) {
+	if agent == "" || agent != filepath.Base(agent) || agent == "." || agent == ".." {
+		return "", fmt.Errorf("engine: agent name %q is not a plain name", agent)
+	}
+	return filepath.Join(stateDir, "agents", agent, records.HookLogFile), nil
+}
+
+// locator says where a's records are.
+func (e *Engine) locator(a *Agent) records.Locator {
+	adir := e.agentDir(a.Config.Name)
+	rec := readLaunchRecord(adir)
+	loc := records.Locator{
+		Kind:      a.Profile.Records,
+		Home:      agentHome(e.opts.HostEnv, a),
+		SessionID: rec.SessionID,
+		Dir:       rec.Dir,
+	}
+	if loc.Dir == "" {
+		// No cwd in the office file: the agent runs in the office's own.
+		loc.Dir, _ = os.Getwd()
+	}
+	if v, ok := a.Config.Env["CODEX_HOME"]; ok {
+		loc.CodexHome = v
+	} else {
+		for _, kv := range e.opts.HostEnv {
+			if v, ok := strings.CutPrefix(kv, "CODEX_HOME="); ok {
+				loc.CodexHome = v
+			}
+		}
+	}
+	if a.Profile.Hooks == configs.HooksClaude {
+		loc.HookLog = filepath.Join(adir, records.HookLogFile)
+	}
+	return loc
+}
+
+// recentTail is how much of a record file's end a look for a prompt just
+// typed reads (it is polled while a delivery is checked).
+const recentTail = 512 << 10
+
+// What readRecords reads.
+type readMode int
+
+const (
+	// readHooks: the hook log alone (small, and written first), else as
+	// readRecent.
+	readHooks readMode = iota
+	// readRecent: the recent end of each record (a look for a prompt just
+	// typed).
+	readRecent
+	// readAll: up to records.MaxRead of each.
+	readAll
+)
+
+// readRecords returns a's recorded prompts and replies.
+func (e *Engine) readRecords(a *Agent, mode readMode) ([]records.Entry, error) {
+	loc := e.locator(a)
+	if mode == readHooks && loc.HookLog != "" {
+		return records.HookEntries(loc.HookLog)
+	}
+	if mode != readAll {
+		loc.Tail = recentTail
+	}
+	return records.Read(loc)
+}
+
+// lookModes is how a look for a just-typed prompt reads a's records: the hook
+// log first when there is one.
+func (e *Engine) lookModes(a *Agent) []readMode {
+	if e.locator(a).HookLog != "" {
+		return []readMode{readHooks, readRecent}
+	}
+	return []readMode{readRecent}
+}
+
+// evidence is drain.Evidence over the engine's agents.
+type evidence struct {
+	e  *Engine
+	mu sync.Mutex
+	// proven is, per agent, the terminal whose prompts its CLI's records
+	// were seen to record (a user entry dated after it was spawned).
+	proven map[string]*pool.Terminal
+}
+
+func newEvidence(e *Engine) *evidence {
+	return &evidence{e: e, proven: map[string]*pool.Terminal{}}
+}
+
+// Keeps reports whether the agent's profile names a record kind, and
+// whether those records were seen to record this run of the agent.
+func (v *evidence) Keeps(agent string) (keeps, proven bool) {
+	a, ok := v.e.Agent(agent)
+	if !ok || a.Profile.Records == "" || a.Term == nil {
+		return false, false
+	}
+	v.mu.Lock()
+	t := v.proven[agent]
+	v.mu.Unlock()
+	if t == a.Term {
+		return true, true
+	}
+	for _, mode := range v.e.lookModes(a) {
+		es, err := v.e.readRecords(a, mode)
+		if err != nil {
+			return true, false
+		}
+		for _, en := range es {
+			if en.Role == records.RoleUser && !en.At.Before(a.Term.Spawned()) {
+				v.prove(agent, a.Term)
+				return true, true
+			}
+		}
+	}
+	return true, false
+}
+
+func (v *evidence) prove(agent string, t *pool.Terminal) {
+	v.mu.Lock()
+	v.proven[agent] = t
+	v.mu.Unlock()
+}
+
+// Received looks for text among the agent's recorded prompts since since:
+// the hook log first, then the CLI's own files.
+func (v *evidence) Received(_ context.Context, agent, text string, since time.Time) (string, bool, error) {
+	a, ok := v.e.Agent(agent)
+	if !ok || a.Profile.Records == "" {
+		return "", false, nil
+	}
+	for _, mode := range v.e.lookModes(a) {
+		es, err := v.e.readRecords(a, mode)
+		if err != nil {
+			return "", false, err
+		}
+		if en, _, ok := records.Received(es, drain.Sanitize(text, true), since, nil); ok {
+			if a.Term != nil {
+				v.prove(agent, a.Term)
+			}
+			return en.Source, true, nil
+		}
+	}
+	return "", false, nil
+}
+
+// recoverInterrupted settles the deliveries the last stop interrupted, from
+// evidence: a record of the text in the agent's CLI since typing began
+// settles it as delivered; what no evidence settles is set aside, with a
+// notice to the person naming it and saying what is known.
+func (e *Engine) recoverInterrupted(ctx context.Context) error {
+	taken := map[string]map[int]bool{}
+	judge := func(m queue.Message) queue.Verdict {
+		a, ok := e.configAgent(m.Agent)
+		switch {
+		case !ok:
+			return queue.Verdict{Settle: queue.SettleAside, Evidence: queue.EvidenceUnknown + " (the agent is not in the office file)"}
+		case a.Profile.Records == "":
+			return queue.Verdict{Settle: queue.SettleAside, Evidence: queue.EvidenceUnknown + " (its CLI keeps no record office reads)"}
+		}
+		es, err := e.readRecords(a, readAll)
+		if err != nil {
+			e.log.Warn("reading an agent's records to settle an interrupted delivery", "agent", m.Agent, "msg", m.ID, "err", err)
+			return queue.Verdict{Settle: queue.SettleAside, Evidence: queue.EvidenceUnknown + " (its records could not be read: " + err.Error() + ")"}
+		}
+		if taken[m.Agent] == nil {
+			taken[m.Agent] = map[int]bool{}
+		}
+		if en, i, ok := records.Received(es, drain.Sanitize(m.Text, true), m.Writing, taken[m.Agent]); ok {
+			taken[m.Agent][i] = true
+			return queue.Verdict{Settle: queue.SettleDelivered, Evidence: en.Source}
+		}
+		return queue.Verdict{Settle: queue.SettleAside,
+			Evidence: fmt.Sprintf("typing had begun; the CLI's records (%s) do not show it, so it may or may not have reached the agent", a.Profile.Records)}
+	}
+	got, err := e.store.RecoverInterrupted(ctx, judge)
+	if err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	for _, r := range got {
+		log := e.log.With("agent", r.Agent, "msg", r.ID, "evidence", r.Verdict.Evidence)
+		switch r.Verdict.Settle {
+		case queue.SettleDelivered:
+			log.Info("interrupted delivery settled: the CLI's record shows it arrived")
+		case queue.SettleRetry:
+			log.Info("interrupted delivery will be delivered again")
+		default:
+			log.Warn("interrupted delivery set aside for the person")
+			e.noticeSetAside(ctx, r)
+		}
+	}
+	return nil
+}
+
+// configAgent is the office file's agent name with its profile (recovery
+// runs before the agents start).
+func (e *Engine) configAgent(name string) (*Agent, bool) {
+	for _, ac := range e.opts.Config.Agents {
+		if ac.Name != name {
+			continue
+		}
+		p, err := e.opts.Config.ProfileOf(ac)
+		if err != nil {
+			return nil, false
+		}
+		return &Agent{Config: ac, Profile: p}, true
+	}
+	return nil, false
+}
+
+// noticeSetAside tells the person, durably (their inbox), about a message
+// set aside after a stop.
+func (e *Engine) noticeSetAside(ctx context.Context, r queue.Recovered) {
+	text := []rune(strings.TrimSpace(r.Text))
+	if len(text) > 200 {
+		text = append(text[:200], '…')
+	}
+	body := fmt.Sprintf("Message %d for %s was set aside: the office stopped while typing it, and %s. "+
+		"It is not typed again on its own and does not hold the rest of the queue: `office queue release %d` types it again, `office queue rm %d` drops it.\nText: %s",
+		r.ID, r.Agent, r.Verdict.Evidence, r.ID, r.ID, string(text))
+	if e.inbox == nil {
+		return
+	}
+	if _, _, err := e.inbox.svc.Send(ctx, inbox.Message{To: inbox.Person, From: r.Agent, Kind: inbox.KindNotification,
+		Body: body, DedupeKey: fmt.Sprintf("set-aside:%d:%d", r.ID, r.Writing.UnixNano())}); err != nil && !errors.Is(err, inbox.ErrUnknownReceiver) {
+		e.log.Error("notice of a message set aside", "msg", r.ID, "err", err)
+	}
+	e.notice(drain.Notice{Agent: r.Agent, MsgID: r.ID, Kind: drain.NoticeSetAside, Text: body})
+}
+
+// lastReply is the agent's last reply for a notice: from its CLI's records
+// (recorded since since) where it keeps them, else the reply region of its
+// screen.
+func (e *Engine) lastReply(a *Agent, since time.Time) string {
+	if a.Profile.Records != "" {
+		deadline := time.Now().Add(replyWait)
+		for {
+			es, err := e.readRecords(a, readAll)
+			if err != nil {
+				e.log.Warn("reading the agent's records for its reply", "agent", a.Config.Name, "err", err)
+				break
+			}
+			if r, ok := records.LastReply(es, since); ok {
+				return boundReply(r.Text)
+			}
+			// Wait for the reply only from records that recorded this turn's
+			// prompt: others may never have one.
+			if !recordedSince(es, since) || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if a.Term == nil {
+		return ""
+	}
+	return inbox.LastLines(ReplyRegion(a.Term.Text(), a.Profile), resultLines, resultBytes)
+}
+
+// recordedSince reports whether es has a prompt recorded at or after since.
+func recordedSince(es []records.Entry, since time.Time) bool {
+	for _, en := range es {
+		if en.Role == records.RoleUser && !en.At.Before(since.Add(-records.Skew)) {
+			return true
+		}
+	}
+	return false
+}
+
+// boundReply keeps the end of a long reply within resultBytes (its last
+// lines say how it ended).
+func boundReply(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= resultBytes {
+		return s
+	}
+	cut := len(s) - resultBytes
+	for cut < len(s) && s[cut]&0xC0 == 0x80 {
+		cut++
+	}
+	return "…" + s[cut:]
+}
+
+// ReplyRegion is the reply part of screen text, without the CLI's chrome:
+// everything from the rule or box edge above the prompt row down (the input
+// box, its footer and hints) is cut, and so is everything up to the end of
+// the last prompt echoed above it (its marker line and the blank and
+// indented lines after it), and every line that carries one of the
+// profile's ready, idle or busy patterns or placeholders, or is only a rule.
+// A profile without a prompt marker gives the screen less those lines.
+func ReplyRegion(screen string, p configs.Profile) string {
+	lines := strings.Split(screen, "\n")
+	if p.PromptMarker != "" {
+		for i := len(lines) - 1; i >= 0; i-- {
+			if !isPromptRow(lines[i], p) {
+				continue
+			}
+			j := i
+			for j > 0 && isChrome(lines[j-1]) {
+				j--
+			}
+			lines = lines[:j]
+			break
+		}
+		// The reply follows the last prompt echoed in the transcript (the
+		// same marker): its block goes on over blank and indented lines
+		// (the prompt's own further lines), up to the first line that
+		// starts at the left edge.
+		for k := len(lines) - 1; k >= 0; k-- {
+			if !isPromptRow(lines[k], p) {
+				continue
+			}
+			j := k + 1
+			for j < len(lines) && (strings.TrimSpace(lines[j]) == "" || strings.HasPrefix(lines[j], " ")) {
+				j++
+			}
+			lines = lines[j:]
+			break
+		}
+	}
+	pats := append(append(append(append([]string{}, p.ReadyMarkers...), p.Idle...), p.Busy...), p.PromptPlaceholders...)
+	out := lines[:0:0]
+	for _, l := range lines {
+		if containsAny(l, pats) || isChrome(l) && strings.TrimSpace(l) != "" {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// isPromptRow reports whether line has the profile's prompt marker at its
+// column.
+func isPromptRow(line string, p configs.Profile) bool {
+	r := []rune(line)
+	m := []rune(p.PromptMarker)
+	col := p.PromptColumn
+	if col < 0 || col+len(m) > len(r) {
+		return false
+	}
+	return string(r[col:col+len(m)]) == p.PromptMarker
+}
+
+// isChrome reports whether line is blank or only box-drawing and block
+// characters (rules, box edges).
+func isChrome(line string) bool {
+	for _, r := range line {
+		switch {
+		case r == ' ' || r == '\u00a0':
+		case r >= 0x2500 && r <= 0x259f: // box drawing, block elements
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,398 @@
+package records
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Locator says where one agent's records are.
+type Locator struct {
+	// Kind is the record kind (KindClaude, KindCodex, KindGemini).
+	Kind string
+	// Home is the HOME the agent runs with.
+	Home string
+	// CodexHome is CODEX_HOME when the agent has one ("" means Home/.codex).
+	CodexHome string
+	// SessionID is the conversation id office chose (Claude, Gemini).
+	SessionID string
+	// Dir is the agent's working directory (Codex files its sessions by it).
+	Dir string
+	// HookLog is the agent's hook log (Claude); "" for none.
+	HookLog string
+	// Tail bounds how much of the end of each record file is read; 0 means
+	// MaxRead. A look for a prompt just typed needs only the recent end.
+	Tail int64
+}
+
+// Read returns the agent's recorded prompts and replies, oldest first: for
+// Claude the hook log's and then the transcript's, for Codex the newest
+// session rollout of Dir, for Gemini the chat record of SessionID. A record
+// not written yet is no error (no entries). An unknown kind is an error.
+func Read(loc Locator) ([]Entry, error) {
+	switch loc.Kind {
+	case KindClaude:
+		var out []Entry
+		var transcript string
+		if loc.HookLog != "" {
+			hs, err := ReadHooks(loc.HookLog)
+			if err != nil {
+				return nil, err
+			}
+			for _, h := range hs {
+				if e, ok := h.entry(); ok {
+					out = append(out, e)
+				}
+				if h.Transcript != "" && (loc.SessionID == "" || h.Session == loc.SessionID) {
+					transcript = h.Transcript
+				}
+			}
+		}
+		if transcript == "" {
+			transcript = claudeTranscript(loc)
+		}
+		if transcript != "" {
+			es, err := readLines(transcript, loc.Tail, claudeLine)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, es...)
+		}
+		return out, nil
+	case KindCodex:
+		f := codexRollout(loc)
+		if f == "" {
+			return nil, nil
+		}
+		return readLines(f, loc.Tail, codexLine)
+	case KindGemini:
+		f := geminiChat(loc)
+		if f == "" {
+			return nil, nil
+		}
+		return readGemini(f, loc.Tail)
+	}
+	return nil, fmt.Errorf("records: unknown record kind %q (known: %s)", loc.Kind, strings.Join(Kinds(), ", "))
+}
+
+// tail reads at most max bytes (0: MaxRead) from the end of path, dropping
+// a first line cut in the middle. A missing file is (nil, nil).
+func tail(path string, max int64) ([]byte, error) {
+	if max <= 0 || max > MaxRead {
+		max = MaxRead
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("records: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("records: %w", err)
+	}
+	off := int64(0)
+	if fi.Size() > max {
+		off = fi.Size() - max
+	}
+	b, err := io.ReadAll(io.NewSectionReader(f, off, max))
+	if err != nil {
+		return nil, fmt.Errorf("records: read %s: %w", path, err)
+	}
+	if off > 0 {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		} else {
+			b = nil
+		}
+	}
+	return b, nil
+}
+
+// readLines parses each JSON line of path's tail (max bytes) with parse (a line it
+// cannot use gives nothing).
+func readLines(path string, max int64, parse func([]byte) []Entry) ([]Entry, error) {
+	b, err := tail(path, max)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for line := range bytes.SplitSeq(b, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		out = append(out, parse(line)...)
+	}
+	return out, nil
+}
+
+// newest returns the paths matching glob, newest first by modification time,
+// at most MaxFiles of them.
+func newest(glob string) []string {
+	m, _ := filepath.Glob(glob)
+	type f struct {
+		p string
+		t int64
+	}
+	fs := make([]f, 0, len(m))
+	for _, p := range m {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			fs = append(fs, f{p, fi.ModTime().UnixNano()})
+		}
+	}
+	sort.Slice(fs, func(i, j int) bool { return fs[i].t > fs[j].t })
+	if len(fs) > MaxFiles {
+		fs = fs[:MaxFiles]
+	}
+	out := make([]string, len(fs))
+	for i, x := range fs {
+		out[i] = x.p
+	}
+	return out
+}
+
+// texts joins the text of content blocks (a string, or an array of blocks
+// with "text" and a type among types; no types: any).
+func texts(raw json.RawMessage, types ...string) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return ""
+	}
+	var parts []string
+	for _, b := range blocks {
+		if b.Text == "" {
+			continue
+		}
+		if len(types) > 0 && !contains(types, b.Type) {
+			continue
+		}
+		parts = append(parts, b.Text)
+	}
+	return strings.Join(parts, "\n")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- Claude Code ----
+
+// claudeTranscript finds the transcript of loc.SessionID.
+func claudeTranscript(loc Locator) string {
+	if loc.SessionID == "" || loc.Home == "" {
+		return ""
+	}
+	if m := newest(filepath.Join(loc.Home, ".claude", "projects", "*", loc.SessionID+".jsonl")); len(m) > 0 {
+		return m[0]
+	}
+	return ""
+}
+
+// claudeLine reads one transcript line: "user" entries whose content is the
+// prompt (a string or text blocks; tool results are not prompts) and the
+// text blocks of "assistant" entries.
+func claudeLine(line []byte) []Entry {
+	var l struct {
+		Type      string `json:"type"`
+		Timestamp string `json:"timestamp"`
+		IsMeta    bool   `json:"isMeta"`
+		Message   struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(line, &l) != nil || l.IsMeta {
+		return nil
+	}
+	var e Entry
+	switch l.Type {
+	case "user":
+		e = Entry{Role: RoleUser, Text: texts(l.Message.Content, "text")}
+	case "assistant":
+		e = Entry{Role: RoleAssistant, Text: texts(l.Message.Content, "text")}
+	default:
+		return nil
+	}
+	if strings.TrimSpace(e.Text) == "" {
+		return nil
+	}
+	e.Text, e.At, e.Source = bound(e.Text), parseTime(l.Timestamp), SourceTranscript
+	return []Entry{e}
+}
+
+// ---- Codex ----
+
+// codexRollout finds the newest session rollout whose session_meta names
+// loc.Dir as its working directory.
+func codexRollout(loc Locator) string {
+	home := loc.CodexHome
+	if home == "" {
+		if loc.Home == "" {
+			return ""
+		}
+		home = filepath.Join(loc.Home, ".codex")
+	}
+	for _, p := range newest(filepath.Join(home, "sessions", "*", "*", "*", "rollout-*.jsonl")) {
+		if loc.Dir == "" || codexCwd(p) == filepath.Clean(loc.Dir) {
+			return p
+		}
+	}
+	return ""
+}
+
+// codexCwd reads the cwd of a rollout's first line (session_meta).
+func codexCwd(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, 256<<10))
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	var l struct {
+		Type    string `json:"type"`
+		Payload struct {
+			Cwd string `json:"cwd"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(b, &l) != nil || l.Type != "session_meta" {
+		return ""
+	}
+	return filepath.Clean(l.Payload.Cwd)
+}
+
+// codexLine reads one rollout line: a "response_item" message of role user
+// (input_text) or assistant (output_text).
+func codexLine(line []byte) []Entry {
+	var l struct {
+		Timestamp string `json:"timestamp"`
+		Type      string `json:"type"`
+		Payload   struct {
+			Type    string          `json:"type"`
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(line, &l) != nil || l.Type != "response_item" || l.Payload.Type != "message" {
+		return nil
+	}
+	var e Entry
+	switch l.Payload.Role {
+	case "user":
+		e = Entry{Role: RoleUser, Text: texts(l.Payload.Content, "input_text")}
+	case "assistant":
+		e = Entry{Role: RoleAssistant, Text: texts(l.Payload.Content, "output_text")}
+	default:
+		return nil
+	}
+	if strings.TrimSpace(e.Text) == "" {
+		return nil
+	}
+	e.Text, e.At, e.Source = bound(e.Text), parseTime(l.Timestamp), SourceSession
+	return []Entry{e}
+}
+
+// ---- Gemini CLI ----
+
+// geminiChat finds the chat record of loc.SessionID (the file name carries
+// the id's first 8 characters).
+func geminiChat(loc Locator) string {
+	if loc.SessionID == "" || loc.Home == "" {
+		return ""
+	}
+	short := loc.SessionID
+	if len(short) > 8 {
+		short = short[:8]
+	}
+	if m := newest(filepath.Join(loc.Home, ".gemini", "tmp", "*", "chats", "session-*-"+short+".json*")); len(m) > 0 {
+		return m[0]
+	}
+	return ""
+}
+
+// geminiMessage is one message of a Gemini chat record.
+type geminiMessage struct {
+	Timestamp string          `json:"timestamp"`
+	Type      string          `json:"type"`
+	Content   json.RawMessage `json:"content"`
+}
+
+func (m geminiMessage) entry() (Entry, bool) {
+	var e Entry
+	switch m.Type {
+	case "user":
+		e.Role = RoleUser
+	case "gemini":
+		e.Role = RoleAssistant
+	default:
+		return Entry{}, false
+	}
+	e.Text = texts(m.Content)
+	if strings.TrimSpace(e.Text) == "" {
+		return Entry{}, false
+	}
+	e.Text, e.At, e.Source = bound(e.Text), parseTime(m.Timestamp), SourceSession
+	return e, true
+}
+
+// readGemini reads a chat record: a header line, message lines, and "$set"
+// lines that replace the whole message list (written when a session is
+// resumed) or other fields.
+func readGemini(path string, max int64) ([]Entry, error) {
+	b, err := tail(path, max)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for line := range bytes.SplitSeq(b, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var l struct {
+			geminiMessage
+			Set *struct {
+				Messages *[]geminiMessage `json:"messages"`
+			} `json:"$set"`
+		}
+		if json.Unmarshal(line, &l) != nil {
+			continue
+		}
+		if l.Set != nil {
+			if l.Set.Messages != nil {
+				out = out[:0]
+				for _, m := range *l.Set.Messages {
+					if e, ok := m.entry(); ok {
+						out = append(out, e)
+					}
+				}
+			}
+			continue
+		}
+		if e, ok := l.entry(); ok {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
