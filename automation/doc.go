@@ -21,4 +21,6 @@
 //   - prompt.go: reading the prompt row (PromptRowHasText, ReadPromptRow).
 //   - status.go: Deliverable, DetectStatus and StatusDebouncer.
 //   - ready.go: readiness settle times and the boot grace.
+//   - turn.go: Turn, the turn machine (start at the submitting Enter with its
+//     explicit cause, end at busy -> idle or idle 10 s after the Enter).
 package automation

@@ -22,16 +22,17 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	now := d.cfg.Clock.Now()
 	// The pass may be stale: re-read status and blocks right before writing.
 	// Abandoning here is not an attempt.
-	if h := statusHold(a, now); h != "" {
+	if h := statusHold(a, now); h != HoldNone {
 		log.Debug("not typing: the agent changed since the pass", "hold", h)
 		return
 	}
-	if h := blockHold(a, now); h != "" {
+	if h := blockHold(a, now); h != HoldNone {
 		log.Debug("not typing: the agent changed since the pass", "hold", h)
 		return
 	}
 	t, hold := plan(m.Text, a, d.cfg.PasteThreshold)
-	if hold != "" || t.text == "" {
+	t.id = m.ID
+	if hold != HoldNone || t.text == "" {
 		log.Debug("not typing: the agent changed since the pass", "hold", hold)
 		return
 	}
@@ -47,7 +48,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	}
 	// Stamping may have waited on the store (another writer, an fsync):
 	// look at the agent again right before the first byte.
-	if h := statusHold(a, d.cfg.Clock.Now()) + blockHold(a, d.cfg.Clock.Now()); h != "" {
+	if h := statusHold(a, d.cfg.Clock.Now()) + blockHold(a, d.cfg.Clock.Now()); h != HoldNone {
 		log.Debug("not typing: the agent changed while the attempt was stamped", "hold", h)
 		d.unattempt(ctx, log, m.ID)
 		return
@@ -55,7 +56,8 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	if stamped.Text != m.Text {
 		// The store rendered the text at attempt time (an inbox delivery).
 		t, hold = plan(stamped.Text, a, d.cfg.PasteThreshold)
-		if hold != "" || t.text == "" {
+		t.id = m.ID
+		if hold != HoldNone || t.text == "" {
 			log.Info("not typing: the text rendered at attempt time cannot be typed now", "hold", hold)
 			d.unattempt(ctx, log, m.ID)
 			return
@@ -204,7 +206,7 @@ func (d *Drainer) writeFailed(ctx, ack context.Context, log *slog.Logger, name s
 // text counts as a draft, and the person is told.
 func (d *Drainer) notSubmitted(ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing) {
 	a.MarkDraft(t.text)
-	if err := d.cfg.Store.Drop(ack, m.ID, ReasonTypedNotSubmitted); err != nil {
+	if err := d.cfg.Store.TypedNotSubmitted(ack, m.ID); err != nil {
 		log.Error("dropping a message typed but not submitted", "err", err)
 	}
 	log.Warn("message typed but not submitted; it sits on the prompt as a draft", "text", preview(t.text))

@@ -1,8 +1,10 @@
 package drain
 
-// The small interfaces drain depends on. The queue's *queue.Store satisfies
-// Store as it is; pool's terminals satisfy Agent through a thin adapter; tests
-// pass fakes.
+// The small interfaces drain depends on, and the typed words of its protocol
+// with the store (drop reasons, notice kinds; hold reasons are in hold.go).
+// The inbox layer's store (inbox.DrainStore, over *queue.Store) satisfies
+// Store; pool's terminals satisfy Agent through a thin adapter; tests pass
+// fakes.
 
 import (
 	"context"
@@ -12,10 +14,13 @@ import (
 	"office/queue"
 )
 
-// Store is the durable queue as drain uses it: the same methods, with the same
-// signatures and promises, as *queue.Store. An implementation must be safe for
-// concurrent use: drain calls it from Run's goroutine and from the agents'
-// submit goroutines at the same time.
+// Store is the durable queue as drain uses it: the methods of *queue.Store
+// with the same promises, except that what the drain decides is said by an
+// explicit method or a typed reason (the layer above the queue acts on it:
+// an inbox delivery's items are delivered when its text was typed and not
+// submitted, put back when it was dropped). An implementation must be safe
+// for concurrent use: drain calls it from Run's goroutine and from the
+// agents' submit goroutines at the same time.
 type Store interface {
 	// PendingAgents returns the agents with at least one queued message.
 	PendingAgents(ctx context.Context) ([]string, error)
@@ -32,21 +37,47 @@ type Store interface {
 	// Entering records durably that the Enter is about to be written: a
 	// stop before it proves the text was never submitted.
 	Entering(ctx context.Context, id int64) error
-	// Unattempt records that a stamped attempt typed nothing after all.
+	// Unattempt records that a stamped attempt typed nothing after all (no
+	// byte was written; the message stays queued as it was).
 	Unattempt(ctx context.Context, id int64) error
-	// Hold marks a message interrupted: it may have reached the agent
-	// unseen, so only the person may have it typed again.
-	Hold(ctx context.Context, id int64, reason string) error
+	// Hold marks a message interrupted after it was typed: it may have
+	// reached the agent unseen, so only the person may have it typed again.
+	// note says why, for the event log.
+	Hold(ctx context.Context, id int64, note string) error
+	// TypedNotSubmitted removes a message whose text reached the agent's
+	// prompt but was not submitted by office: it sits there as a draft and
+	// is never typed again (recorded with reason DropTypedNotSubmitted).
+	TypedNotSubmitted(ctx context.Context, id int64) error
 	// Delivered removes a message that was typed and submitted, noting how
 	// the submit was confirmed.
 	Delivered(ctx context.Context, id int64, note string) error
 	// AttemptFailed counts a failed attempt; at maxAttempts the store drops
 	// the message and dropped is true.
 	AttemptFailed(ctx context.Context, id int64, errText string, maxAttempts int) (dropped bool, attempts int, err error)
-	// Drop removes a message without delivering it, recording reason.
-	Drop(ctx context.Context, id int64, reason string) error
-	// SetHold records why the agent's head is held ("" clears it).
-	SetHold(ctx context.Context, agent, reason string) error
+	// Drop removes a message without typing any of it, recording reason.
+	Drop(ctx context.Context, id int64, reason DropReason) error
+	// SetHold records why the agent's head is held (HoldNone clears it).
+	SetHold(ctx context.Context, agent string, reason Hold) error
+}
+
+// DropReason is why the drain removed a message, as the store records it.
+type DropReason string
+
+// The drop reasons (DropPrecondition makes the one with a name in it).
+const (
+	// DropNothingLeft: nothing was left of the text once sanitized.
+	DropNothingLeft DropReason = "nothing left to type after sanitizing"
+	// DropTypedNotSubmitted: the text reached the prompt but was not
+	// submitted (Store.TypedNotSubmitted records it).
+	DropTypedNotSubmitted DropReason = "typed, not submitted"
+	// dropPreconditionPrefix starts the reason of a failed precondition.
+	dropPreconditionPrefix = "precondition failed: "
+)
+
+// DropPrecondition is the drop reason of a message whose precondition
+// (named by name) no longer holds.
+func DropPrecondition(name string) DropReason {
+	return DropReason(dropPreconditionPrefix + name)
 }
 
 // Agent is one live (or exited) agent terminal as drain sees it. An
@@ -71,11 +102,19 @@ type Agent interface {
 	Prompt() (text string, ok bool)
 	// LastOutput is when the agent's terminal last produced output.
 	LastOutput() time.Time
+	// Text is the screen's text, rows joined by newlines (an approval's
+	// dialog is recognised on it: DialogFingerprint).
+	Text() string
 	// Write sends p to the PTY, serialized with every other write to it. nil
 	// means every byte reached the PTY; an exited or closed PTY is an error,
 	// never a silent success. Write should return early with an error once
 	// ctx is done.
 	Write(ctx context.Context, p []byte) error
+	// PressEnter writes Enter ("\r") alone, as Write does, and once it
+	// reached the PTY records the submit with its cause: the drain passes
+	// automation.DeliveryEnter with the message it submits, so the turn the
+	// Enter starts (or joins) is known to be that delivery's.
+	PressEnter(ctx context.Context, cause automation.TurnCause) error
 	// MarkDraft tells the terminal that office typed text and did not submit
 	// it: the text now counts as a draft (it blocks automation until the
 	// screen or the person clears it).
@@ -88,7 +127,7 @@ type SubmitProfile struct {
 	// EnterDelay is the gap between the text and Enter; 0 means 140 ms.
 	EnterDelay time.Duration
 	// PasteEnterDelay is the gap between a bracketed paste and Enter; 0 means
-	// EnterDelay (Gemini CLI needs about 700 ms, real-clis.md §5.4).
+	// EnterDelay (Gemini CLI needs about 700 ms after a paste).
 	PasteEnterDelay time.Duration
 	// EnterRetries is how many more Enters the submit check may send, each
 	// only while our text still sits on the prompt of an idle agent with no
@@ -139,41 +178,43 @@ type Notice struct {
 	Agent string
 	// MsgID is the queue message's id.
 	MsgID int64
-	// Kind is NoticeDropped, NoticeTypedNotSubmitted or
-	// NoticePreconditionDropped.
-	Kind string
+	// Kind says what became of the message.
+	Kind NoticeKind
 	// Text is the message's text (for NoticeTypedNotSubmitted, the sanitized
 	// text that was typed and now sits on the prompt).
 	Text string
 }
 
+// NoticeKind says what a Notice reports.
+type NoticeKind string
+
 // The kinds of Notice.
 const (
 	// NoticeDropped: the message was dropped after its last failed attempt,
 	// or because nothing was left of it once sanitized.
-	NoticeDropped = "dropped"
+	NoticeDropped NoticeKind = "dropped"
 	// NoticeTypedNotSubmitted: the text was typed but the CLI did not take
 	// the Enter; it was removed from the queue (retyping would duplicate it)
 	// and sits on the prompt as a draft.
-	NoticeTypedNotSubmitted = "typed_not_submitted"
+	NoticeTypedNotSubmitted NoticeKind = "typed_not_submitted"
 	// NoticePreconditionDropped: the message's precondition no longer held,
 	// so it was dropped without typing.
-	NoticePreconditionDropped = "precondition_dropped"
+	NoticePreconditionDropped NoticeKind = "precondition_dropped"
 	// NoticeHeld: the message was typed but the agent showed nothing at all
 	// afterwards (it may not be reading its input); it is held as
 	// interrupted until the person releases or removes it.
-	NoticeHeld = "held"
+	NoticeHeld NoticeKind = "held"
 	// NoticeSetAside: the office stopped while typing the message and no
 	// evidence settled whether it arrived; it is set aside (it does not
 	// hold the queue) until the person releases or removes it. Text is the
 	// whole notice.
-	NoticeSetAside = "set_aside"
+	NoticeSetAside NoticeKind = "set_aside"
 )
 
 // Preconditions checks a head message just before it would be typed (gate 6).
 // It is called for every head message that passed gates 1 to 5, whatever its
 // Precondition field says, so it may judge by Kind as well; false drops the
-// message (Drop with "precondition failed: ..."), an error leaves it queued
+// message (Drop with DropPrecondition), an error leaves it queued
 // for the next pass. It runs on Run's goroutine. A nil Preconditions passes
 // exactly the messages whose Precondition is "".
 type Preconditions func(ctx context.Context, m queue.Message) (bool, error)

@@ -2,7 +2,7 @@
 //
 // Messages for an agent wait in the durable queue (package queue) until the
 // drain can type them in without touching the person's draft or menu (seed
-// 002, ../shared/design.md §4, §5 and §9). One goroutine, Drainer.Run, makes
+// 002, docs/design.md §2 and §3). One goroutine, Drainer.Run, makes
 // every decision: it wakes on a fixed 200 ms debounce after any store or
 // terminal change (Drainer.Wake) and on a 3 s tick, and for each agent with
 // pending messages checks its head against the gates in order (idle, not
@@ -15,7 +15,15 @@
 // alone. Both writes must succeed before the message counts as sent; then the
 // prompt row is watched to confirm the submit. A failed write is retried after
 // the cooldown and dropped loudly after the third failure. The drain never
-// sends Esc, Ctrl-C or Ctrl-U and never types into a waiting dialog.
+// sends Esc, Ctrl-C or Ctrl-U and never types a message into a waiting
+// dialog. Each Enter names the message it submits (Agent.PressEnter), so the
+// turn it starts is known to be that delivery's.
+//
+// The one write into a dialog is an approval (Drainer.Approve, for `office
+// approve`): typed through the same per-agent writer, only while the dialog
+// it answers (its DialogFingerprint, taken when it was forwarded) is still on
+// screen at the pass and immediately before the write; the pause does not
+// hold it and it takes no cooldown.
 //
 // Time comes from a Clock, so tests run in testing/synctest with exact times.
 package drain

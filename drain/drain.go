@@ -40,15 +40,17 @@ type agentState struct {
 	// lastAttempt is when the last attempt to the agent began (stamped before
 	// its first write); zero for none.
 	lastAttempt time.Time
-	// hold is the current hold reason ("" while delivering or not held).
-	hold string
+	// hold is the current hold reason (HoldNone while delivering or not held).
+	hold Hold
 	// stored is the hold last recorded in the store; storedKnown is false
 	// until one was.
-	stored      string
+	stored      Hold
 	storedKnown bool
 	// unsettled holds a message that was delivered but whose delivery the
 	// store did not record, with its note: it is held, never retyped.
 	unsettled map[int64]string
+	// approval is an approval waiting for a pass (approve.go).
+	approval *pendingApproval
 }
 
 // New returns a Drainer for cfg (zero fields take their defaults; see Config).
@@ -132,6 +134,7 @@ func (d *Drainer) waitInFlight() {
 // earliest time an agent held only by its cooldown may be tried again (zero
 // for none).
 func (d *Drainer) pass(ctx context.Context) (next time.Time) {
+	d.approvals(ctx) // before messages: an approval answers a dialog now open
 	names, err := d.cfg.Store.PendingAgents(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -172,7 +175,7 @@ func (d *Drainer) consider(ctx context.Context, name string) (coolsAt time.Time)
 			return time.Time{}
 		}
 		if !ok {
-			d.setHold(ctx, name, "")
+			d.setHold(ctx, name, HoldNone)
 			return time.Time{}
 		}
 		if note, ok := d.unsettled(name, m.ID); ok {
@@ -198,11 +201,11 @@ func (d *Drainer) consider(ctx context.Context, name string) (coolsAt time.Time)
 				return time.Time{}
 			}
 			continue // no cooldown was stamped: the next message may go now
-		case v.hold != "":
+		case v.hold != HoldNone:
 			d.setHold(ctx, name, v.hold)
 			return v.coolsAt
 		}
-		d.setHold(ctx, name, "")
+		d.setHold(ctx, name, HoldNone)
 		d.start(ctx, name, a, m)
 		return time.Time{}
 	}
@@ -211,7 +214,7 @@ func (d *Drainer) consider(ctx context.Context, name string) (coolsAt time.Time)
 
 // drop removes m from the queue without typing it, logs and notifies. It
 // reports whether the store dropped it.
-func (d *Drainer) drop(ctx context.Context, name string, m queue.Message, reason, notice string) bool {
+func (d *Drainer) drop(ctx context.Context, name string, m queue.Message, reason DropReason, notice NoticeKind) bool {
 	if err := d.cfg.Store.Drop(ctx, m.ID, reason); err != nil {
 		d.log.Error("dropping message", "agent", name, "msg", m.ID, "reason", reason, "err", err)
 		return false

@@ -21,9 +21,6 @@ import (
 	"office/queue"
 )
 
-// *queue.Store must satisfy drain.Store as it is.
-var _ drain.Store = (*queue.Store)(nil)
-
 const ms = time.Millisecond
 
 // fakeClock is the real clock's functions; inside a synctest bubble they are
@@ -36,7 +33,7 @@ func (fakeClock) After(d time.Duration) <-chan time.Time { return time.After(d) 
 // call is one recorded call to the fake store.
 type call struct {
 	at    time.Duration
-	op    string // Attempt, Delivered, AttemptFailed, Drop, SetHold
+	op    string // Attempt, Unattempt, Hold, Delivered, AttemptFailed, Drop, TypedNotSubmitted, SetHold
 	id    int64
 	agent string
 	arg   string // note, error text, reason or hold reason
@@ -282,21 +279,32 @@ func (s *fakeStore) AttemptFailed(ctx context.Context, id int64, errText string,
 	return false, m.Attempts, nil
 }
 
-func (s *fakeStore) Drop(ctx context.Context, id int64, reason string) error {
+func (s *fakeStore) Drop(ctx context.Context, id int64, reason drain.DropReason) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, ok := s.remove(id)
 	if !ok {
 		return errNotFound
 	}
-	s.record(call{op: "Drop", id: id, agent: m.Agent, arg: reason})
+	s.record(call{op: "Drop", id: id, agent: m.Agent, arg: string(reason)})
 	return nil
 }
 
-func (s *fakeStore) SetHold(ctx context.Context, agent, reason string) error {
+func (s *fakeStore) TypedNotSubmitted(ctx context.Context, id int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.record(call{op: "SetHold", agent: agent, arg: reason})
+	m, ok := s.remove(id)
+	if !ok {
+		return errNotFound
+	}
+	s.record(call{op: "TypedNotSubmitted", id: id, agent: m.Agent})
+	return nil
+}
+
+func (s *fakeStore) SetHold(ctx context.Context, agent string, reason drain.Hold) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.record(call{op: "SetHold", agent: agent, arg: string(reason)})
 	return nil
 }
 
@@ -316,7 +324,6 @@ type fakeAgent struct {
 	mu          sync.Mutex
 	status      automation.Status
 	block       automation.Block
-	ready       bool
 	paste       bool
 	profile     drain.SubmitProfile
 	prompt      string
@@ -331,10 +338,14 @@ type fakeAgent struct {
 	lastOutput  time.Time     // what LastOutput reports
 	writes      []write
 	drafts      []string
+	enters      []automation.TurnCause // the cause of every Enter that reached the PTY
+	// screens is what Text returns, one entry per call, the last one
+	// repeated (a dialog that closes after it was looked at).
+	screens []string
 }
 
 func newFakeAgent(t *testing.T, start time.Time) *fakeAgent {
-	return &fakeAgent{t: t, start: start, status: automation.StatusIdle, ready: true, promptOK: true}
+	return &fakeAgent{t: t, start: start, status: automation.StatusIdle, promptOK: true}
 }
 
 // set changes the agent under its lock.
@@ -344,22 +355,34 @@ func (a *fakeAgent) set(f func(a *fakeAgent)) {
 	f(a)
 }
 
+// Status and Block are coupled on exit as a terminal couples them (one lock
+// sets both): an exited process is status exited and block exited at once.
 func (a *fakeAgent) Status() automation.Status {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.block == automation.BlockExited {
+		return automation.StatusExited
+	}
 	return a.status
 }
 
 func (a *fakeAgent) Block(now time.Time) automation.Block {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.status == automation.StatusExited {
+		return automation.BlockExited
+	}
 	return a.block
 }
 
+// Ready is coupled to the status as production couples them (one judge
+// decides both): an agent that has not shown ready is starting, and a
+// starting agent is not ready. So the fake cannot be ready-but-starting or
+// idle-but-not-ready.
 func (a *fakeAgent) Ready(now time.Time) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.ready
+	return a.status != automation.StatusStarting && a.block != automation.BlockExited
 }
 
 func (a *fakeAgent) BracketedPaste() bool {
@@ -387,6 +410,19 @@ func (a *fakeAgent) LastOutput() time.Time {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.lastOutput
+}
+
+func (a *fakeAgent) Text() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.screens) == 0 {
+		return ""
+	}
+	s := a.screens[0]
+	if len(a.screens) > 1 {
+		a.screens = a.screens[1:]
+	}
+	return s
 }
 
 func (a *fakeAgent) MarkDraft(text string) {
@@ -456,6 +492,24 @@ func (a *fakeAgent) Write(ctx context.Context, p []byte) error {
 	}
 	a.prompt = ""
 	return nil
+}
+
+// PressEnter is Write("\r") that records its cause once it succeeded.
+func (a *fakeAgent) PressEnter(ctx context.Context, c automation.TurnCause) error {
+	if err := a.Write(ctx, []byte("\r")); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.enters = append(a.enters, c)
+	a.mu.Unlock()
+	return nil
+}
+
+// enterCauses returns the causes of the Enters that reached the PTY.
+func (a *fakeAgent) enterCauses() []automation.TurnCause {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.enters)
 }
 
 // written returns a copy of the recorded writes.

@@ -2,10 +2,11 @@ package drain
 
 // The gates a head message must pass, in the order of design.md §4 and the
 // drain contract: (0) its delivery was not interrupted by a stop of the
-// office (queue.Store.RecoverInterrupted), (1) the agent is idle, (2) not paused unless the message is
-// manual, (3) booted, (4) no automation block, (5) cooled down, (6) its
-// precondition holds, (7) it can be typed without splitting it. The first
-// failing gate names the hold; a failed precondition drops the message.
+// office (queue.Store.RecoverInterrupted), (1) the agent is idle (a starting
+// agent is held "booting"), (2) not paused unless the message is manual, (3)
+// booted, (4) no automation block, (5) cooled down, (6) its precondition
+// holds, (7) it can be typed without splitting it. The first failing gate
+// names the hold; a failed precondition drops the message.
 
 import (
 	"context"
@@ -20,9 +21,10 @@ import (
 type verdict struct {
 	err error
 	// drop is the reason to drop the message untyped, notice the Notice kind.
-	drop, notice string
+	drop   DropReason
+	notice NoticeKind
 	// hold is the hold reason; coolsAt is when it ends if it is the cooldown.
-	hold    string
+	hold    Hold
 	coolsAt time.Time
 }
 
@@ -33,7 +35,7 @@ func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Messa
 	if m.Interrupted { // (0) maybe typed already: only the person may retype it
 		return verdict{hold: HoldInterrupted}
 	}
-	if h := statusHold(a, now); h != "" { // (1)
+	if h := statusHold(a, now); h != HoldNone { // (1)
 		return verdict{hold: h}
 	}
 	if !m.Manual { // (2)
@@ -48,7 +50,7 @@ func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Messa
 	if !a.Ready(now) { // (3)
 		return verdict{hold: HoldBooting}
 	}
-	if h := blockHold(a, now); h != "" { // (4)
+	if h := blockHold(a, now); h != HoldNone { // (4)
 		return verdict{hold: h}
 	}
 	if at := d.lastAttempt(name).Add(cooldown(a, d.cfg.Cooldown)); now.Before(at) { // (5)
@@ -59,37 +61,42 @@ func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Messa
 		return verdict{err: err}
 	}
 	if !ok {
-		return verdict{drop: "precondition failed: " + preconditionName(m), notice: NoticePreconditionDropped}
+		return verdict{drop: DropPrecondition(preconditionName(m)), notice: NoticePreconditionDropped}
 	}
 	t, hold := plan(m.Text, a, d.cfg.PasteThreshold) // (7)
-	if hold != "" {
+	if hold != HoldNone {
 		return verdict{hold: hold}
 	}
 	if t.text == "" {
-		return verdict{drop: "nothing left to type after sanitizing", notice: NoticeDropped}
+		return verdict{drop: DropNothingLeft, notice: NoticeDropped}
 	}
 	return verdict{}
 }
 
-// statusHold is gate (1): "" when the agent's status is deliverable, else
-// the hold. An agent counts as exited when its status or its block says so.
-func statusHold(a Agent, now time.Time) string {
+// statusHold is gate (1): HoldNone when the agent's status is deliverable,
+// else the hold. An agent counts as exited when its status or its block says
+// so.
+func statusHold(a Agent, now time.Time) Hold {
 	s := a.Status()
 	if s == automation.StatusExited || a.Block(now) == automation.BlockExited {
 		return HoldExited
 	}
 	switch {
 	case automation.Deliverable(s):
-		return ""
+		return HoldNone
 	case s == automation.StatusWaiting:
 		return HoldWaiting
+	case s == automation.StatusStarting:
+		// The agent has not shown ready (the judge decides readiness and
+		// status together: not ready is starting).
+		return HoldBooting
 	}
 	return HoldBusy
 }
 
-// blockHold is gate (4): the block's word, or "" for none.
-func blockHold(a Agent, now time.Time) string {
-	return a.Block(now).String()
+// blockHold is gate (4): the block's hold, or HoldNone for none.
+func blockHold(a Agent, now time.Time) Hold {
+	return BlockHold(a.Block(now))
 }
 
 // precondition is gate (6).

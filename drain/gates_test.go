@@ -18,7 +18,7 @@ import (
 
 // checkHeld runs the agent held by edit for 10 s and checks the hold, that
 // nothing was written or attempted, and that the message is still queued.
-func checkHeld(t *testing.T, edit func(a *fakeAgent), want string) {
+func checkHeld(t *testing.T, edit func(a *fakeAgent), want drain.Hold) {
 	t.Helper()
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, []string{"a"}, nil)
@@ -30,7 +30,7 @@ func checkHeld(t *testing.T, edit func(a *fakeAgent), want string) {
 		if got := h.d.Holds()["a"]; got != want {
 			t.Errorf("hold = %q, want %q", got, want)
 		}
-		checkCalls(t, h.store, "SetHold", []call{{at: 200 * ms, agent: "a", arg: want}})
+		checkCalls(t, h.store, "SetHold", []call{{at: 200 * ms, agent: "a", arg: string(want)}})
 		if w := a.written(); len(w) != 0 {
 			t.Errorf("writes = %v, want none", w)
 		}
@@ -50,20 +50,19 @@ func TestHolds(t *testing.T) {
 	cases := []struct {
 		name string
 		edit func(a *fakeAgent)
-		want string
+		want drain.Hold
 	}{
 		{"exited status", func(a *fakeAgent) { a.status = automation.StatusExited }, "exited"},
 		{"exited block", func(a *fakeAgent) { a.block = automation.BlockExited }, "exited"},
 		{"exited beats waiting", func(a *fakeAgent) { a.status, a.block = automation.StatusWaiting, automation.BlockExited }, "exited"},
 		{"waiting", func(a *fakeAgent) { a.status = automation.StatusWaiting }, "waiting"},
 		{"busy", func(a *fakeAgent) { a.status = automation.StatusBusy }, "busy"},
-		{"starting", func(a *fakeAgent) { a.status = automation.StatusStarting }, "busy"},
-		{"booting", func(a *fakeAgent) { a.ready = false }, "booting"},
-		{"busy before booting", func(a *fakeAgent) { a.status, a.ready = automation.StatusBusy, false }, "busy"},
+		{"starting is booting", func(a *fakeAgent) { a.status = automation.StatusStarting }, "booting"},
 		{"picker", func(a *fakeAgent) { a.block = automation.BlockPicker }, "picker open"},
 		{"draft", func(a *fakeAgent) { a.block = automation.BlockDraft }, "your draft"},
 		{"settling", func(a *fakeAgent) { a.block = automation.BlockSettling }, "settling"},
-		{"booting before draft", func(a *fakeAgent) { a.ready, a.block = false, automation.BlockDraft }, "booting"},
+		{"booting before draft", func(a *fakeAgent) { a.status, a.block = automation.StatusStarting, automation.BlockDraft }, "booting"},
+		{"exited before booting", func(a *fakeAgent) { a.status, a.block = automation.StatusStarting, automation.BlockExited }, "exited"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { checkHeld(t, c.edit, c.want) })
@@ -165,14 +164,14 @@ func TestBootingThenReady(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, []string{"a"}, nil)
 		a := h.agent("a")
-		a.set(func(a *fakeAgent) { a.ready = false })
+		a.set(func(a *fakeAgent) { a.status = automation.StatusStarting })
 		h.store.enqueue("a", "hi")
 		h.d.Wake()
 		h.until(time.Second)
 		if got := h.d.Holds()["a"]; got != "booting" {
 			t.Fatalf("hold = %q, want booting", got)
 		}
-		a.set(func(a *fakeAgent) { a.ready = true })
+		a.set(func(a *fakeAgent) { a.status = automation.StatusIdle })
 		h.until(5 * time.Second) // the 3 s tick notices
 		checkWrites(t, a.written(), []write{{3 * time.Second, "hi", false}, {3140 * ms, "\r", false}})
 		h.stop()

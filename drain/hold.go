@@ -1,53 +1,86 @@
 package drain
 
 // Hold reasons: why an agent's head message is not being typed right now, in
-// the one vocabulary of design.md §9 (UI titles, `office queue`, tests). The
+// the one vocabulary of the README's hold reasons (UI titles, `office queue`,
+// tests). The
 // drain keeps the current reason per agent in memory (Holds, for the UI) and
 // records it in the store only when it changes.
 
-import "context"
+import (
+	"context"
 
-// The hold reasons the drain gives besides the automation block words
-// (automation.Block.String: "exited", "picker open", "your draft",
-// "settling").
+	"office/automation"
+)
+
+// Hold is a hold reason: one word or short phrase of the one vocabulary, as
+// it is shown and recorded. "" means not held.
+type Hold string
+
+// The hold reasons.
 const (
-	// HoldBusy: the agent is working on a turn (or still starting).
-	HoldBusy = "busy"
+	// HoldNone: not held.
+	HoldNone Hold = ""
+	// HoldBusy: the agent is working on a turn.
+	HoldBusy Hold = "busy"
 	// HoldWaiting: a dialog waits for a human; Enter would answer it.
-	HoldWaiting = "waiting"
+	HoldWaiting Hold = "waiting"
 	// HoldExited: the agent's process has exited; its messages stay queued
 	// and no attempt is counted.
-	HoldExited = "exited"
+	HoldExited Hold = "exited"
+	// HoldPicker: a menu the person opened is believed open
+	// (automation.BlockPicker).
+	HoldPicker Hold = "picker open"
+	// HoldDraft: the person's text is on the prompt (automation.BlockDraft).
+	HoldDraft Hold = "your draft"
+	// HoldSettling: a picker just closed and the CLI is still redrawing
+	// (automation.BlockSettling).
+	HoldSettling Hold = "settling"
 	// HoldPaused: the agent's or the floor's auto-delivery is paused and the
 	// message is not manual.
-	HoldPaused = "paused"
-	// HoldBooting: the agent's boot grace is not over and its profile has
-	// not said ready.
-	HoldBooting = "booting"
+	HoldPaused Hold = "paused"
+	// HoldBooting: the agent is starting: its profile has not said ready and
+	// its boot grace is not over.
+	HoldBooting Hold = "booting"
 	// HoldCoolingDown: the last attempt to this agent began less than the
 	// cooldown ago.
-	HoldCoolingDown = "cooling down"
+	HoldCoolingDown Hold = "cooling down"
 	// HoldNoPasteMode: the text has several lines, the agent has bracketed
 	// paste off and is not typed line by line; the message is held, never
 	// split into several prompts.
-	HoldNoPasteMode = "no paste mode"
+	HoldNoPasteMode Hold = "no paste mode"
 	// HoldUnknownAgent: no terminal has the message's agent name.
-	HoldUnknownAgent = "unknown agent"
+	HoldUnknownAgent Hold = "unknown agent"
 	// HoldInterrupted: the office stopped while typing this message, so it
 	// may already have reached the agent; it waits for the person to release
 	// it ("send now") or remove it, and is never retyped on its own.
-	HoldInterrupted = "interrupted"
+	HoldInterrupted Hold = "interrupted"
 )
+
+// BlockHold is the hold reason of an automation block (HoldNone for
+// automation.BlockNone). Its words are automation.Block.String's.
+func BlockHold(b automation.Block) Hold {
+	switch b {
+	case automation.BlockExited:
+		return HoldExited
+	case automation.BlockPicker:
+		return HoldPicker
+	case automation.BlockDraft:
+		return HoldDraft
+	case automation.BlockSettling:
+		return HoldSettling
+	}
+	return HoldNone
+}
 
 // Holds returns, for every agent whose head message is held, the current hold
 // reason. Agents being delivered to, or with nothing queued, are absent. The
 // map is a fresh copy. Safe for concurrent use.
-func (d *Drainer) Holds() map[string]string {
+func (d *Drainer) Holds() map[string]Hold {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make(map[string]string)
+	out := make(map[string]Hold)
 	for name, st := range d.agents {
-		if st.hold != "" {
+		if st.hold != HoldNone {
 			out[name] = st.hold
 		}
 	}
@@ -56,7 +89,7 @@ func (d *Drainer) Holds() map[string]string {
 
 // setHold makes reason the agent's current hold and records it in the store
 // if the store does not have it yet. Run's goroutine only.
-func (d *Drainer) setHold(ctx context.Context, name, reason string) {
+func (d *Drainer) setHold(ctx context.Context, name string, reason Hold) {
 	d.mu.Lock()
 	st := d.stateLocked(name)
 	st.hold = reason
@@ -81,12 +114,12 @@ func (d *Drainer) clearHolds(ctx context.Context, pending map[string]bool) {
 	d.mu.Lock()
 	var stale []string
 	for name, st := range d.agents {
-		if !pending[name] && !st.inFlight && (st.hold != "" || (st.storedKnown && st.stored != "")) {
+		if !pending[name] && !st.inFlight && (st.hold != HoldNone || (st.storedKnown && st.stored != HoldNone)) {
 			stale = append(stale, name)
 		}
 	}
 	d.mu.Unlock()
 	for _, name := range stale {
-		d.setHold(ctx, name, "")
+		d.setHold(ctx, name, HoldNone)
 	}
 }

@@ -4,7 +4,7 @@ package drain
 // sanitized, then written as one bracketed paste (several lines, or more than
 // the paste threshold, when the CLI has paste mode on), line by line (shell
 // and custom agents without paste mode), or plainly; after a pause, Enter is
-// written alone (real-clis.md §5.4: text and "\r" in one write is a newline
+// written alone (text and "\r" in one write is a newline
 // for Codex and Gemini, not a submit).
 
 import (
@@ -25,17 +25,11 @@ var errPersonTyped = errors.New("the person typed into the prompt before the Ent
 // rest must not be typed, and what went in must not be typed again.
 var errPartlyTyped = errors.New("only some lines were typed")
 
-// ReasonTypedNotSubmitted is the drop reason of a message whose text reached
-// the prompt but was not submitted by office (the store layer may treat it as
-// delivered to the agent: it is on the agent's prompt, not to be retyped).
-const ReasonTypedNotSubmitted = "typed, not submitted"
-
-// The bytes the drain writes besides message text. Nothing else: no Esc, no
-// Ctrl-C, no Ctrl-U.
+// The bytes the drain writes besides message text and Enter (Agent.PressEnter)
+// and an approved dialog's option. Nothing else: no Esc, no Ctrl-C, no Ctrl-U.
 const (
 	pasteStart = "\x1b[200~"
 	pasteEnd   = "\x1b[201~"
-	enterKey   = "\r"
 )
 
 // mode is how a text is typed.
@@ -58,6 +52,9 @@ type typing struct {
 	// probe is the line that stays on the prompt row if the CLI does not
 	// take the Enter: the first line (the last one for modeLines).
 	probe string
+	// id is the queue message typed: each Enter submits it (the turn it
+	// starts carries it as its cause).
+	id int64
 	// entering, if set, is called before each Enter is written; an error
 	// stops the submit before the Enter (the text stays on the prompt).
 	entering func() error
@@ -66,18 +63,18 @@ type typing struct {
 // plan sanitizes raw for agent a and chooses how to type it (gate 7). hold is
 // HoldNoPasteMode when the text has several lines, a has paste mode off and
 // is not typed line by line.
-func plan(raw string, a Agent, pasteThreshold int) (t typing, hold string) {
+func plan(raw string, a Agent, pasteThreshold int) (t typing, hold Hold) {
 	pasted := strings.TrimSpace(Sanitize(raw, true))
 	multi := strings.Contains(pasted, "\n")
 	if (multi || len(pasted) > pasteThreshold) && a.BracketedPaste() {
-		return typing{mode: modePaste, text: pasted, probe: firstLine(pasted)}, ""
+		return typing{mode: modePaste, text: pasted, probe: firstLine(pasted)}, HoldNone
 	}
 	plain := strings.TrimSpace(Sanitize(raw, false))
 	switch {
 	case !multi:
-		return typing{mode: modePlain, text: plain, probe: plain}, ""
+		return typing{mode: modePlain, text: plain, probe: plain}, HoldNone
 	case a.Submit().LineByLine:
-		return typing{mode: modeLines, text: plain, probe: plain[strings.LastIndexByte(plain, '\n')+1:]}, ""
+		return typing{mode: modeLines, text: plain, probe: plain[strings.LastIndexByte(plain, '\n')+1:]}, HoldNone
 	}
 	return typing{}, HoldNoPasteMode
 }
@@ -150,7 +147,7 @@ func (d *Drainer) line(ctx context.Context, a Agent, t typing, text string, gap 
 			return text != "", landed, err
 		}
 	}
-	if err := d.write(ctx, a, enterKey); err != nil {
+	if err := d.enter(ctx, a, t.id); err != nil {
 		return text != "", landed, err
 	}
 	return false, landed, nil
@@ -169,6 +166,14 @@ func (d *Drainer) write(ctx context.Context, a Agent, s string) error {
 	wctx, cancel := context.WithTimeout(ctx, d.cfg.WriteTimeout)
 	defer cancel()
 	return a.Write(wctx, []byte(s))
+}
+
+// enter presses Enter alone to submit message id, bounded by the write
+// timeout.
+func (d *Drainer) enter(ctx context.Context, a Agent, id int64) error {
+	wctx, cancel := context.WithTimeout(ctx, d.cfg.WriteTimeout)
+	defer cancel()
+	return a.PressEnter(wctx, automation.DeliveryEnter(id))
 }
 
 // sleep waits dur on the drain's clock, or until ctx is done.

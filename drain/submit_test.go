@@ -180,7 +180,7 @@ func TestPersonTypingInTheGapStopsTheEnter(t *testing.T) {
 		}()
 		h.until(2 * time.Second)
 		checkWrites(t, a.written(), []write{{200 * ms, "from the queue", false}})
-		checkCalls(t, h.store, "Drop", []call{{at: 340 * ms, id: id, agent: "a", arg: "typed, not submitted"}})
+		checkCalls(t, h.store, "TypedNotSubmitted", []call{{at: 340 * ms, id: id, agent: "a"}})
 		if n := len(h.store.callsOf("AttemptFailed")); n != 0 {
 			t.Errorf("AttemptFailed calls = %d, want 0: nothing failed", n)
 		}

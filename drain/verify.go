@@ -96,7 +96,7 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 		if note, submitted, retry = d.unconfirmed(a, t, &landed); !retry {
 			return note, submitted
 		}
-		if err := d.write(ctx, a, enterKey); err != nil {
+		if err := d.enter(ctx, a, t.id); err != nil {
 			if ctx.Err() != nil {
 				return "unverified", true
 			}
@@ -314,7 +314,7 @@ func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name stri
 		// Our text still sits there: the Enter became a newline or was
 		// lost. One more Enter, under the same rule as the submit check's.
 		if a.Status() == automation.StatusIdle && a.Block(d.cfg.Clock.Now()) == automation.BlockNone &&
-			d.write(ctx, a, enterKey) == nil {
+			d.enter(ctx, a, t.id) == nil {
 			if src, found, _ := d.confirm(ctx, name, t, since, true); found {
 				d.settleDelivered(ack, log, name, m.ID, "verified (an Enter after no record); evidence="+src)
 				return true

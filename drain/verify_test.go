@@ -26,11 +26,11 @@ func TestTypedNotSubmitted(t *testing.T) {
 		// Enter at 340; watched until 2340; one more Enter 500 ms later;
 		// watched until 4840.
 		checkWrites(t, a.written(), []write{{200 * ms, "hello", false}, {340 * ms, "\r", false}, {2840 * ms, "\r", false}})
-		if c := h.store.callsOf("Drop"); len(c) != 0 {
+		if c := h.store.callsOf("TypedNotSubmitted"); len(c) != 0 {
 			t.Fatalf("dropped before the second check ended: %+v", c)
 		}
 		h.until(4840 * ms)
-		checkCalls(t, h.store, "Drop", []call{{at: 4840 * ms, id: id, agent: "a", arg: "typed, not submitted"}})
+		checkCalls(t, h.store, "TypedNotSubmitted", []call{{at: 4840 * ms, id: id, agent: "a"}})
 		want := drain.Notice{Agent: "a", MsgID: id, Kind: drain.NoticeTypedNotSubmitted, Text: "hello"}
 		if got := h.noticeList(); len(got) != 1 || got[0] != want {
 			t.Errorf("notices = %+v, want [%+v]", got, want)
@@ -59,6 +59,11 @@ func TestSecondEnterSubmits(t *testing.T) {
 		h.until(5 * time.Second)
 		checkWrites(t, a.written(), []write{{200 * ms, "hello", false}, {340 * ms, "\r", false}, {2840 * ms, "\r", false}})
 		checkCalls(t, h.store, "Delivered", []call{{at: 2940 * ms, id: id, agent: "a", arg: "verified (second Enter)"}})
+		// Both Enters say which message they submit: the turn is that
+		// delivery's, whatever else happens meanwhile.
+		if got, want := a.enterCauses(), []automation.TurnCause{automation.DeliveryEnter(id), automation.DeliveryEnter(id)}; !slices.Equal(got, want) {
+			t.Errorf("Enter causes %+v, want %+v", got, want)
+		}
 		if d := a.markedDrafts(); len(d) != 0 {
 			t.Errorf("MarkDraft calls = %q, want none", d)
 		}
@@ -107,7 +112,7 @@ func TestNoSecondEnter(t *testing.T) {
 				h.until(10 * time.Second)
 				checkWrites(t, a.written(), []write{{200 * ms, "hello", false}, {340 * ms, "\r", false}})
 				if c.wantNote == "" {
-					checkCalls(t, h.store, "Drop", []call{{at: c.wantAt, id: id, agent: "a", arg: "typed, not submitted"}})
+					checkCalls(t, h.store, "TypedNotSubmitted", []call{{at: c.wantAt, id: id, agent: "a"}})
 					if d := a.markedDrafts(); !slices.Equal(d, []string{"hello"}) {
 						t.Errorf("MarkDraft calls = %q, want [hello]", d)
 					}

@@ -396,7 +396,13 @@ func (e *Engine) Agent(name string) (*Agent, bool) {
 }
 
 // Holds returns the drain's current hold reason per agent.
-func (e *Engine) Holds() map[string]string { return e.drain.Holds() }
+func (e *Engine) Holds() map[string]string {
+	out := map[string]string{}
+	for a, h := range e.drain.Holds() {
+		out[a] = string(h)
+	}
+	return out
+}
 
 // Close stops every agent (SIGHUP to its process group, SIGKILL after the
 // hangup_grace setting, 2 s by default), closes the socket and the store, and
@@ -469,7 +475,7 @@ func (e *Engine) Status() []AgentStatus {
 	agents := e.Agents()
 	out := make([]AgentStatus, 0, len(agents))
 	for _, a := range agents {
-		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Hold: holds[a.Config.Name]}
+		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Hold: string(holds[a.Config.Name])}
 		if a.Term == nil {
 			s.Status, s.Signal = automation.StatusExited.String(), "spawn failed"
 			if a.SpawnErr != nil {
@@ -524,6 +530,10 @@ func (deadAgent) Submit() drain.SubmitProfile      { return drain.SubmitProfile{
 func (deadAgent) Prompt() (string, bool)           { return "", false }
 func (deadAgent) LastOutput() time.Time            { return time.Time{} }
 func (deadAgent) MarkDraft(string)                 {}
+func (deadAgent) Text() string                     { return "" }
+func (d deadAgent) PressEnter(context.Context, automation.TurnCause) error {
+	return fmt.Errorf("agent not started: %v", d.err)
+}
 func (d deadAgent) Write(context.Context, []byte) error {
 	return fmt.Errorf("agent not started: %v", d.err)
 }

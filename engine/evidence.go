@@ -284,7 +284,7 @@ func (e *Engine) lastReply(a *Agent, since time.Time) string {
 	if a.Term == nil {
 		return ""
 	}
-	return inbox.LastLines(ReplyRegion(a.Term.Text(), a.Profile), resultLines, resultBytes)
+	return inbox.LastLines(ReplyRegion(a.Term.Text(), a.Profile), inbox.ResultLines, inbox.ResultBytes)
 }
 
 // recordedSince reports whether es has a prompt recorded at or after since.
@@ -297,14 +297,14 @@ func recordedSince(es []records.Entry, since time.Time) bool {
 	return false
 }
 
-// boundReply keeps the end of a long reply within resultBytes (its last
+// boundReply keeps the end of a long reply within inbox.ResultBytes (its last
 // lines say how it ended).
 func boundReply(s string) string {
 	s = strings.TrimSpace(s)
-	if len(s) <= resultBytes {
+	if len(s) <= inbox.ResultBytes {
 		return s
 	}
-	cut := len(s) - resultBytes
+	cut := len(s) - inbox.ResultBytes
 	for cut < len(s) && s[cut]&0xC0 == 0x80 {
 		cut++
 	}

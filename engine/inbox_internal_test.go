@@ -3,6 +3,7 @@ package engine
 import (
 	"reflect"
 	"testing"
+	"time"
 )
 
 func TestDialogOptionsReadsNumberedChoices(t *testing.T) {
@@ -23,5 +24,41 @@ func TestActivityHashIgnoresSpinnersAndTimers(t *testing.T) {
 	}
 	if a == c {
 		t.Fatal("new text did not count as activity")
+	}
+}
+
+func TestDialogBookKnowsANewDialogFromTheSameOne(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	var b dialogBook
+	a := "❯ first\n  Do you want to proceed?\n  ❯ 1. Yes\n    2. No"
+	moved := "❯ first\n  Do you want to proceed?\n    1. Yes\n  ❯ 2. No"
+	other := "❯ second\n  Do you want to proceed?\n  ❯ 1. Yes\n    2. No"
+	if d, isNew := b.opened("x", a, t0); !isNew || len(d.options) != 2 {
+		t.Fatalf("first dialog: new %v, options %+v", isNew, d.options)
+	}
+	if _, isNew := b.opened("x", moved, t0.Add(time.Second)); isNew {
+		t.Fatal("moving the highlight made a new dialog (it would be forwarded twice)")
+	}
+	if _, isNew := b.opened("x", other, t0.Add(2*time.Second)); !isNew {
+		t.Fatal("another dialog was taken for the one forwarded")
+	}
+	b.closed("x")
+	if _, ok := b.get("x"); ok {
+		t.Fatal("a closed dialog is still recorded")
+	}
+}
+
+func TestOptionNumber(t *testing.T) {
+	opts := []dialogOption{{"1", "Yes"}, {"2", "Yes, and don't ask again"}, {"3", "No"}}
+	for option, want := range map[string]string{
+		"1": "1", "3": "3", "4": "", "-1": "", "": "",
+		"yes": "1", "No": "3", "yes, and": "2", "maybe": "",
+	} {
+		if got := optionNumber(option, opts); got != want {
+			t.Errorf("optionNumber(%q) = %q, want %q", option, got, want)
+		}
+	}
+	if got := optionNumber("2", nil); got != "2" {
+		t.Errorf("a number with no options read = %q, want it as is", got)
 	}
 }

@@ -170,7 +170,7 @@ func (s *server) terminalEvent(ev pool.Event) {
 
 // notice turns a drain notice into a live event.
 func (s *server) notice(n drain.Notice) {
-	s.addLive(wire.Event{Type: wire.EventNotice, At: time.Now(), Agent: n.Agent, MsgID: n.MsgID, Kind: n.Kind, Text: n.Text})
+	s.addLive(wire.Event{Type: wire.EventNotice, At: time.Now(), Agent: n.Agent, MsgID: n.MsgID, Kind: string(n.Kind), Text: n.Text})
 }
 
 func (s *server) addLive(ev wire.Event) {

@@ -85,11 +85,11 @@ func (e *Engine) opQueueList(ctx context.Context, req Request) (any, error) {
 		heads[m.Agent] = true
 		switch {
 		case m.Interrupted:
-			q.Held = drain.HoldInterrupted
+			q.Held = string(drain.HoldInterrupted)
 		case head && holds[m.Agent] != "":
-			q.Held = holds[m.Agent]
+			q.Held = string(holds[m.Agent])
 		case (floor || isPaused[m.Agent]) && !m.Manual:
-			q.Held = drain.HoldPaused
+			q.Held = string(drain.HoldPaused)
 		case head:
 			q.Held = "delivering"
 		default:
@@ -347,7 +347,7 @@ func storeEvent(seq int64, at time.Time, agent string, msgID int64, kind, detail
 		ev.Type, ev.State = wire.EventDelivery, wire.DeliveryFailed
 	case queue.EventDropped:
 		ev.Type, ev.State = wire.EventDelivery, wire.DeliveryDropped
-		if detail == drain.ReasonTypedNotSubmitted {
+		if detail == string(drain.DropTypedNotSubmitted) {
 			ev.State = wire.DeliveryNotSubmitted
 		}
 	case queue.EventInterrupted:

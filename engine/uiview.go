@@ -124,7 +124,7 @@ func (v *UIView) DrainNotice(n drain.Notice) {
 	case drain.NoticePreconditionDropped:
 		text = fmt.Sprintf("message %d dropped: its precondition no longer held", n.MsgID)
 	}
-	v.emit(ui.Change{Kind: ui.ChangeNotice, Agent: n.Agent, Notice: ui.Notice{At: time.Now(), Agent: n.Agent, Kind: n.Kind, Text: text}})
+	v.emit(ui.Change{Kind: ui.ChangeNotice, Agent: n.Agent, Notice: ui.Notice{At: time.Now(), Agent: n.Agent, Kind: string(n.Kind), Text: text}})
 }
 
 // firstLine is text's first line, at most 60 runes.

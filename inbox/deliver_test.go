@@ -3,7 +3,6 @@ package inbox
 import (
 	"errors"
 	"fmt"
-	"office/drain"
 	"strings"
 	"testing"
 
@@ -190,7 +189,7 @@ func TestDroppedDeliveryReleasesItsItems(t *testing.T) {
 	if _, err := e.ds.Attempt(e.ctx, msg); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.ds.Drop(e.ctx, msg, drain.ReasonTypedNotSubmitted); err != nil {
+	if err := e.ds.TypedNotSubmitted(e.ctx, msg); err != nil {
 		t.Fatal(err)
 	}
 	if its := e.items("a", StatePending); len(its) != 0 {

@@ -1,5 +1,5 @@
 // Package inbox is office's inbox and mail layer (seeds 000 and 004,
-// ../shared/design.md §6 and §9): durable inbox items for each agent and for
+// docs/design.md §5): durable inbox items for each agent and for
 // the person, mail envelopes whose state the system owns, notices to an
 // agent's parent, the reply gate, the deadline ticker, retention, stall
 // bookkeeping and the progress-journal check.

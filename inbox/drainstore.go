@@ -9,11 +9,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"office/drain"
 	"strings"
 
+	"office/drain"
 	"office/queue"
 )
+
+// DrainStore is the store the drain uses.
+var _ drain.Store = DrainStore{}
 
 // DeliveryEventKind says what happened to an inbox delivery.
 type DeliveryEventKind int
@@ -27,6 +30,12 @@ const (
 	DeliveryAcked
 	// DeliveryReleased: it was dropped; its items are pending again.
 	DeliveryReleased
+	// DeliveryUnattempted: the attempt was abandoned before anything was
+	// typed; it stays queued with its items and is attempted again.
+	DeliveryUnattempted
+	// DeliveryHeld: it was typed but the agent showed nothing; it is held
+	// (interrupted) until the person releases or removes it.
+	DeliveryHeld
 )
 
 // DeliveryEvent reports a committed change to one inbox delivery.
@@ -155,29 +164,79 @@ func (d DrainStore) AttemptFailed(ctx context.Context, id int64, errText string,
 	return dropped, attempts, nil
 }
 
-// Drop removes the message untyped; the items an inbox delivery leased go
-// back to pending in the same transaction. A delivery typed but not submitted
-// (drain.ReasonTypedNotSubmitted) is different: its text sits on the agent's
-// prompt, so its items count as delivered (and their mail as working), never
-// typed a second time.
-func (d DrainStore) Drop(ctx context.Context, id int64, reason string) error {
+// Unattempt records the abandoned attempt (queue.Store.Unattempt) and tells
+// Observe: nothing was typed, so no turn of the agent is this delivery's.
+func (d DrainStore) Unattempt(ctx context.Context, id int64) error {
 	var m queue.Message
-	var n int
-	var its []Item
-	onPrompt := reason == drain.ReasonTypedNotSubmitted
 	err := d.Store.Update(ctx, func(tx *queue.Tx) error {
 		var err error
 		if m, err = tx.Get(id); err != nil {
 			return err
 		}
-		if err := tx.Drop(id, reason); err != nil {
+		return tx.Unattempt(id)
+	})
+	if err != nil {
+		return err
+	}
+	if m.Kind == queue.KindInbox {
+		d.observe(DeliveryEvent{Kind: DeliveryUnattempted, Agent: m.Agent, MsgID: id})
+	}
+	return nil
+}
+
+// Hold marks the message interrupted (queue.Store.Hold) and tells Observe:
+// the delivery was not acknowledged, so the turn its Enter started settles
+// as one that did not begin with it.
+func (d DrainStore) Hold(ctx context.Context, id int64, note string) error {
+	m, err := d.Store.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := d.Store.Hold(ctx, id, note); err != nil {
+		return err
+	}
+	if m.Kind == queue.KindInbox {
+		d.observe(DeliveryEvent{Kind: DeliveryHeld, Agent: m.Agent, MsgID: id})
+	}
+	return nil
+}
+
+// SetHold records the agent's hold reason.
+func (d DrainStore) SetHold(ctx context.Context, agent string, reason drain.Hold) error {
+	return d.Store.SetHold(ctx, agent, string(reason))
+}
+
+// Drop removes the message untyped; the items an inbox delivery leased go
+// back to pending in the same transaction.
+func (d DrainStore) Drop(ctx context.Context, id int64, reason drain.DropReason) error {
+	return d.drop(ctx, id, reason, false)
+}
+
+// TypedNotSubmitted removes a message whose text sits on the agent's prompt,
+// not submitted. For an inbox delivery its items count as delivered (and
+// their mail as working), never typed a second time.
+func (d DrainStore) TypedNotSubmitted(ctx context.Context, id int64) error {
+	return d.drop(ctx, id, drain.DropTypedNotSubmitted, true)
+}
+
+// drop is Drop and TypedNotSubmitted (onPrompt).
+func (d DrainStore) drop(ctx context.Context, id int64, reason drain.DropReason, onPrompt bool) error {
+	var m queue.Message
+	var n int
+	var its []Item
+	err := d.Store.Update(ctx, func(tx *queue.Tx) error {
+		var err error
+		if m, err = tx.Get(id); err != nil {
+			return err
+		}
+		if err := tx.Drop(id, string(reason)); err != nil {
 			return err
 		}
 		if onPrompt && m.Kind == queue.KindInbox {
 			its, err = d.Svc.AckTx(tx, id)
 			return err
 		}
-		n, err = d.Svc.ReleaseTx(tx, id, reason)
+		n, err = d.Svc.ReleaseTx(tx, id, string(reason))
 		return err
 	})
 	if err != nil {

@@ -138,7 +138,7 @@ func (e *env) deliverAll(agent string) string {
 	return e.deliver(id)
 }
 
-func (e *env) mailState(id string) (string, string) {
+func (e *env) mailState(id string) (MailState, string) {
 	e.t.Helper()
 	m, _, err := e.svc.GetMail(e.ctx, id)
 	if err != nil {

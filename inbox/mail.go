@@ -25,21 +25,66 @@ const (
 	MailRequest = "request"
 )
 
+// MailState is where a mail envelope is in its life; it moves only along
+// mailMoves.
+type MailState string
+
 // Mail states.
 const (
 	// MailQueued: stored, its item waiting for a delivery.
-	MailQueued = "queued"
+	MailQueued MailState = "queued"
 	// MailClaimed: its item is leased into a delivery being typed.
-	MailClaimed = "claimed"
+	MailClaimed MailState = "claimed"
 	// MailWorking: typed in and submitted; the receiver's turn runs.
-	MailWorking = "working"
+	MailWorking MailState = "working"
 	// MailDone: final; inform mail whose turn ended, or a request answered.
-	MailDone = "done"
+	MailDone MailState = "done"
 	// MailFailed: final, with a Reason* reason; the sender was told.
-	MailFailed = "failed"
+	MailFailed MailState = "failed"
 	// MailCancelled: final; its sender or the person cancelled it.
-	MailCancelled = "cancelled"
+	MailCancelled MailState = "cancelled"
 )
+
+// mailMoves is the transition table: the states each state may move to.
+// Final states move nowhere.
+var mailMoves = map[MailState][]MailState{
+	// leased into a delivery; failed when its receiver cannot start, is
+	// removed, or it is a dead letter; cancelled by its sender or the person
+	MailQueued: {MailClaimed, MailFailed, MailCancelled},
+	// typed in; back to queued when its lease is released; failed or
+	// cancelled as from queued
+	MailClaimed: {MailWorking, MailQueued, MailFailed, MailCancelled},
+	// its turn ended (done, or failed by the reply gate) or its deadline
+	// passed (failed)
+	MailWorking:   {MailDone, MailFailed},
+	MailDone:      nil,
+	MailFailed:    nil,
+	MailCancelled: nil,
+}
+
+// CanMove reports whether a mail in state s may move to state to.
+func (s MailState) CanMove(to MailState) bool {
+	for _, t := range mailMoves[s] {
+		if t == to {
+			return true
+		}
+	}
+	return false
+}
+
+// Final reports whether s is a terminal state (done, failed, cancelled).
+func (s MailState) Final() bool {
+	moves, known := mailMoves[s]
+	return known && len(moves) == 0
+}
+
+// ParseMailState returns the state named by name (any case); ok is false
+// for a name that is no mail state.
+func ParseMailState(name string) (MailState, bool) {
+	s := MailState(strings.ToLower(name))
+	_, ok := mailMoves[s]
+	return s, ok
+}
 
 // Reasons a mail failed.
 const (
@@ -55,20 +100,15 @@ const (
 	ReasonRemoved = "receiver_removed"
 )
 
-// Terminal reports whether a mail state is final.
-func Terminal(state string) bool {
-	return state == MailDone || state == MailFailed || state == MailCancelled
-}
-
 // Mail is one envelope.
 type Mail struct {
-	ID        string `json:"id"`
-	Sender    string `json:"sender"`
-	Receiver  string `json:"receiver"`
-	Type      string `json:"type"`
-	Title     string `json:"title"`
-	InReplyTo string `json:"in_reply_to,omitempty"`
-	State     string `json:"state"`
+	ID        string    `json:"id"`
+	Sender    string    `json:"sender"`
+	Receiver  string    `json:"receiver"`
+	Type      string    `json:"type"`
+	Title     string    `json:"title"`
+	InReplyTo string    `json:"in_reply_to,omitempty"`
+	State     MailState `json:"state"`
 	// Reason says why it failed or was cancelled.
 	Reason string `json:"reason,omitempty"`
 	// Deadline is how long it may stay working; 0 means the office's
@@ -87,7 +127,7 @@ type Mail struct {
 // TimelineEntry is one step of a mail's history.
 type TimelineEntry struct {
 	At     time.Time `json:"at"`
-	State  string    `json:"state"`
+	State  MailState `json:"state"`
 	Detail string    `json:"detail,omitempty"`
 }
 
@@ -180,8 +220,8 @@ func (s *Service) SendMailTx(tx *queue.Tx, a MailRequestArgs) (string, error) {
 		orig, err := getMail(tx.Context(), tx.SQL(), a.InReplyTo)
 		if err == nil {
 			note := "reply " + id + " from " + a.From
-			if Terminal(orig.State) {
-				note = "late reply " + id + " from " + a.From + " (state already " + orig.State + ")"
+			if orig.State.Final() {
+				note = "late reply " + id + " from " + a.From + " (state already " + string(orig.State) + ")"
 			}
 			if _, err := s.timeline(tx, orig.ID, orig.State, note); err != nil {
 				return "", fmt.Errorf("%s: %w", op, err)
@@ -259,7 +299,7 @@ func getMail(ctx context.Context, q interface {
 }
 
 // timeline appends a timeline row and returns its seq.
-func (s *Service) timeline(tx *queue.Tx, id, state, detail string) (int64, error) {
+func (s *Service) timeline(tx *queue.Tx, id string, state MailState, detail string) (int64, error) {
 	res, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO mail_timeline (mail_id, at, state, detail) VALUES (?, ?, ?, ?)`,
 		id, toNanos(tx.Now()), state, detail)
 	if err != nil {
@@ -270,13 +310,20 @@ func (s *Service) timeline(tx *queue.Tx, id, state, detail string) (int64, error
 
 // setMailState moves m to state (with reason for failed/cancelled) if m is
 // not final, writing the timeline row and an event. It reports whether it
-// changed anything: a final mail is left as it is.
-func (s *Service) setMailState(tx *queue.Tx, m Mail, state, reason string) (bool, error) {
+// changed anything: a final mail is left as it is. A move the transition
+// table does not have is an error and writes nothing.
+func (s *Service) setMailState(tx *queue.Tx, m Mail, state MailState, reason string) (bool, error) {
+	if m.State.Final() {
+		return false, nil
+	}
+	if !m.State.CanMove(state) {
+		return false, fmt.Errorf("inbox: mail %s: no move %s -> %s", m.ID, m.State, state)
+	}
 	now := tx.Now()
 	var res sql.Result
 	var err error
 	switch {
-	case Terminal(state):
+	case state.Final():
 		res, err = tx.SQL().ExecContext(tx.Context(), `UPDATE mail SET state = ?, reason = ?, finished_at = ? WHERE id = ? AND state = ?`,
 			state, reason, toNanos(now), m.ID, m.State)
 	default:
@@ -349,7 +396,7 @@ func replyExists(tx *queue.Tx, m Mail) (bool, error) {
 // Outcome is how one mail ended.
 type Outcome struct {
 	Mail   Mail
-	State  string
+	State  MailState
 	Reason string
 }
 
@@ -510,7 +557,7 @@ func (s *Service) MailBody(ctx context.Context, id string) (string, error) {
 }
 
 // ListMail returns mail in creation order; state "" means every state.
-func (s *Service) ListMail(ctx context.Context, state string) ([]Mail, error) {
+func (s *Service) ListMail(ctx context.Context, state MailState) ([]Mail, error) {
 	q := `SELECT ` + mailCols + ` FROM mail`
 	var args []any
 	if state != "" {
@@ -533,11 +580,8 @@ func (s *Service) ListMail(ctx context.Context, state string) ([]Mail, error) {
 	return out, rows.Err()
 }
 
-// ValidMailState reports whether s names a mail state.
+// ValidMailState reports whether s names a mail state (any case).
 func ValidMailState(s string) bool {
-	switch strings.ToLower(s) {
-	case MailQueued, MailClaimed, MailWorking, MailDone, MailFailed, MailCancelled:
-		return true
-	}
-	return false
+	_, ok := ParseMailState(s)
+	return ok
 }

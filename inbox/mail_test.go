@@ -29,7 +29,7 @@ func TestInformMailIsDoneWhenTheTurnEnds(t *testing.T) {
 	_, tl, _ := e.svc.GetMail(e.ctx, id)
 	var states []string
 	for _, x := range tl {
-		states = append(states, x.State)
+		states = append(states, string(x.State))
 	}
 	if strings.Join(states, ",") != "queued,claimed,working,done" {
 		t.Fatalf("timeline %v", states)

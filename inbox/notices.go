@@ -25,7 +25,7 @@ func (s *Service) NotifyParent(ctx context.Context, parent string, n Notice, ded
 	}
 	id, _, err := s.Send(ctx, Message{To: parent, From: n.Agent, Kind: KindNotification, Body: RenderNotice(n), DedupeKey: dedupe})
 	if err != nil {
-		return "", fmt.Errorf("inbox: notify %q about %q: %w", parent, n.Agent, err)
+		return "", err // "inbox: send to PARENT: ..." (no second "inbox:")
 	}
 	return id, nil
 }
@@ -38,7 +38,7 @@ func (s *Service) ForwardPermission(ctx context.Context, to, agent, dialog strin
 	}
 	id, _, err := s.Send(ctx, Message{To: to, From: agent, Kind: KindText, Body: PermissionRequest(agent, dialog, options), DedupeKey: dedupe})
 	if err != nil {
-		return "", fmt.Errorf("inbox: forward %q's dialog to %q: %w", agent, to, err)
+		return "", err // "inbox: send to TO: ..." (no second "inbox:")
 	}
 	return id, nil
 }

@@ -340,7 +340,7 @@ var JournalHeadings = [5]string{
 	"## §5 Outcome and discoveries",
 }
 
-// JournalPrefixes are the prefixes the check looks for (design.md §9).
+// JournalPrefixes are the prefixes the check looks for (docs/design.md §5).
 var JournalPrefixes = [5]string{"## §1", "## §2", "## §3", "## §4", "## §5"}
 
 // JournalContinuation is the text sent to an agent whose journal is missing

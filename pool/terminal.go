@@ -24,10 +24,6 @@ const (
 	// monitorTick is how often the monitor re-judges status when no output
 	// arrives (quiescence, readiness settle and the idle debounce are timed).
 	monitorTick = 100 * time.Millisecond
-	// TurnStartGrace is how long after a submitting Enter the agent counts
-	// as busy while it has not yet shown busy (design.md §9: a turn that never
-	// shows busy ends when the agent is idle 10 s after the Enter).
-	TurnStartGrace = 10 * time.Second
 	// readBufSize is the PTY read buffer.
 	readBufSize = 32 * 1024
 )
@@ -80,19 +76,22 @@ const (
 	EventGate
 	// EventExit: the process exited.
 	EventExit
-	// EventTurnStart: a submitting Enter started a turn (the person's or an
-	// automated one).
+	// EventTurnStart: a submitting Enter started a turn, or joined the one
+	// running (Event.Turn says which, and why: automation.Turn).
 	EventTurnStart
 	// EventTurnEnd: the turn ended: the agent showed busy and is idle again,
-	// or it is idle TurnStartGrace after the Enter without ever showing busy.
+	// or it is idle automation.TurnGrace after the Enter without ever showing
+	// busy, or it exited.
 	EventTurnEnd
 )
 
-// Event tells a listener what changed; it carries no state (read it from the
-// Terminal).
+// Event tells a listener what changed; it carries no other state (read it
+// from the Terminal), except the turn of a turn event.
 type Event struct {
 	Agent string
 	Kind  EventKind
+	// Turn is the turn machine's event (EventTurnStart, EventTurnEnd only).
+	Turn automation.TurnEvent
 }
 
 // Options start a Terminal. Argv and Env are used exactly as given.
@@ -159,9 +158,7 @@ type Terminal struct {
 	snap        Snapshot
 	snapText    string // t.snap.Text(), cached until the next snapshot
 	lastGen     uint64
-	turnAt      time.Time // the Enter that started the current turn; zero: none
-	turnBusy    bool      // the current turn has shown busy
-	turnHold    bool      // read the agent as busy until the turn shows busy (the person's Enter)
+	turn        automation.Turn // the current turn (the person's Enter reads busy until it shows busy)
 }
 
 // Start runs o.Argv in a new PTY and starts serving it. The returned Terminal
@@ -221,6 +218,17 @@ func (t *Terminal) Spawned() time.Time { return t.spawned }
 func (t *Terminal) emit(k EventKind) {
 	if t.notify != nil {
 		t.notify(Event{Agent: t.name, Kind: k})
+	}
+}
+
+// emitTurn reports a turn event.
+func (t *Terminal) emitTurn(ev automation.TurnEvent) {
+	k := EventTurnStart
+	if ev.Kind == automation.TurnEnded {
+		k = EventTurnEnd
+	}
+	if t.notify != nil && ev.Kind != automation.TurnNone {
+		t.notify(Event{Agent: t.name, Kind: k, Turn: ev})
 	}
 }
 
@@ -300,11 +308,10 @@ func (t *Terminal) Input(p []byte) error {
 	now := t.now()
 	t.mu.Lock()
 	before := t.tracker.State()
-	turn := false
+	var turn automation.TurnEvent
 	if submitted := t.tracker.Feed(p, now); len(submitted) > 0 && !t.tracker.State().PickerLatched {
 		// A bare interactive command opens a menu, not a turn.
-		t.startTurnLocked(now, true)
-		turn = true
+		turn = t.startTurnLocked(automation.PersonEnter(), now)
 	}
 	after := t.tracker.State()
 	t.mu.Unlock()
@@ -312,9 +319,7 @@ func (t *Terminal) Input(p []byte) error {
 	if before != after {
 		t.emit(EventGate)
 	}
-	if turn {
-		t.emit(EventTurnStart)
-	}
+	t.emitTurn(turn)
 	return nil
 }
 
@@ -353,32 +358,41 @@ func (t *Terminal) Write(ctx context.Context, p []byte) error {
 	if err != nil {
 		return fmt.Errorf("pool: write to %q: %w", t.name, err)
 	}
-	if len(p) == 1 && p[0] == '\r' {
-		t.mu.Lock()
-		t.startTurnLocked(t.now(), false)
-		t.mu.Unlock()
-		t.emit(EventTurnStart)
-	}
 	return nil
 }
 
-// startTurnLocked records a submitting Enter (the person's, or an automated
-// write that is exactly CR). The turn lasts until the agent has shown busy
-// and gone idle again, or, if it never shows busy, until it is idle
-// TurnStartGrace after the Enter. With hold (the person's Enter) the agent
-// reads as busy ("turn started") until then, so nothing is typed in the gap
-// before a CLI shows it is working; an automated Enter does not hold, because
-// the drain's submit check must see the agent's own signals. t.mu must be
-// held.
-func (t *Terminal) startTurnLocked(now time.Time, hold bool) {
-	t.turnAt = now
-	t.turnBusy = false
-	t.turnHold = hold
-	if hold && !t.exited {
+// PressEnter writes Enter alone, as Write does, and once it reached the PTY
+// records the submit with its cause (the drain passes the queue message it
+// submits): the turn it starts, or joins, carries that cause.
+func (t *Terminal) PressEnter(ctx context.Context, cause automation.TurnCause) error {
+	if err := t.Write(ctx, []byte{'\r'}); err != nil {
+		return err
+	}
+	t.StartTurn(cause)
+	return nil
+}
+
+// StartTurn records that a prompt was submitted with cause c at now (an
+// Enter office wrote, a CLI hook's report): a turn starts, or the running one
+// is joined (automation.Turn).
+func (t *Terminal) StartTurn(c automation.TurnCause) {
+	t.mu.Lock()
+	ev := t.startTurnLocked(c, t.now())
+	t.mu.Unlock()
+	t.emitTurn(ev)
+}
+
+// startTurnLocked feeds a submit to the turn machine. The person's Enter
+// reads as busy ("turn started") until the agent shows busy, so nothing is
+// typed in the gap before a CLI shows it is working. t.mu must be held.
+func (t *Terminal) startTurnLocked(c automation.TurnCause, now time.Time) automation.TurnEvent {
+	ev := t.turn.Enter(c, now)
+	if t.turn.Holding(now) && !t.exited {
 		t.status = t.debounce.Update(automation.StatusBusy, now)
 		t.signal = "turn started"
 	}
 	t.poke()
+	return ev
 }
 
 func (t *Terminal) usable() error {
@@ -697,17 +711,9 @@ func (t *Terminal) judge(now time.Time) {
 		LastOutput:  lastOut,
 	}
 	raw, signal := automation.DetectStatus(sig, t.behavior.Status, now)
-	turnEnded := false
-	if !t.turnAt.IsZero() {
-		switch {
-		case raw == automation.StatusBusy || raw == automation.StatusWaiting:
-			t.turnBusy = true
-		case raw == automation.StatusIdle && (t.turnBusy || now.Sub(t.turnAt) >= TurnStartGrace):
-			t.turnAt = time.Time{}
-			turnEnded = true
-		case raw == automation.StatusIdle && t.turnHold:
-			raw, signal = automation.StatusBusy, "turn started"
-		}
+	turnEnd, _ := t.turn.Observe(raw, now)
+	if raw == automation.StatusIdle && t.turn.Holding(now) {
+		raw, signal = automation.StatusBusy, "turn started"
 	}
 	if t.behavior.ShellIdle && t.ready {
 		if pg, err := foregroundPgrp(t.master); err == nil {
@@ -731,9 +737,7 @@ func (t *Terminal) judge(now time.Time) {
 	if changed {
 		t.emit(EventStatus)
 	}
-	if turnEnded {
-		t.emit(EventTurnEnd)
-	}
+	t.emitTurn(turnEnd)
 }
 
 // orDefault returns d, or def when d is zero or negative.

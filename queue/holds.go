@@ -7,9 +7,10 @@ import (
 )
 
 // Hold is why the live engine is holding an agent's head message, recorded so
-// that another process (`office queue`) can show it. Reason uses the one hold
-// vocabulary (busy, waiting, your draft, picker open, settling, exited,
-// paused, cooling down, booting, no paste mode); the store does not check it.
+// that another process (`office queue`) can show it. Reason is a word of the
+// one hold vocabulary, defined as drain.Hold (busy, waiting, your draft,
+// picker open, settling, exited, paused, cooling down, booting, no paste
+// mode, unknown agent, interrupted); the store does not check it.
 type Hold struct {
 	Agent  string
 	Reason string

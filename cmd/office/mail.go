@@ -193,7 +193,7 @@ func mailList(ctx context.Context, e *env, g *globals, state string, asJSON bool
 		return err
 	}
 	defer s.Close()
-	ms, err := svc.ListMail(ctx, state)
+	ms, err := svc.ListMail(ctx, inbox.MailState(state))
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ func mailList(ctx context.Context, e *env, g *globals, state string, asJSON bool
 	tw := newTable(e.stdout)
 	fmt.Fprintln(tw, "ID\tFROM\tTO\tTYPE\tSTATE\tTITLE")
 	for _, m := range ms {
-		st := m.State
+		st := string(m.State)
 		if m.Reason != "" {
 			st += "(" + m.Reason + ")"
 		}
@@ -257,7 +257,7 @@ func mailShow(ctx context.Context, e *env, g *globals, id string, asJSON bool) e
 	if asJSON {
 		return printJSON(e, mailView{Mail: m, Text: text, Timeline: tl})
 	}
-	st := m.State
+	st := string(m.State)
 	if m.Reason != "" {
 		st += " (" + m.Reason + ")"
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"office/drain"
 	"office/engine"
 	"office/queue"
 )
@@ -118,7 +119,7 @@ func listQueue(ctx context.Context, e *env, g *globals, agent string, asJSON boo
 	defer s.Close()
 	if agent != "" {
 		if _, err := s.Agent(ctx, agent); err != nil {
-			return fmt.Errorf("queue: %w", err)
+			return err // it names the store and the agent
 		}
 	}
 	rows, err := queueRows(ctx, s, dir, agent)
@@ -177,11 +178,11 @@ func queueRows(ctx context.Context, s *queue.Store, dir, agent string) ([]queueR
 		case m.SetAside:
 			r.Held = "set aside"
 		case m.Interrupted:
-			r.Held = "interrupted"
+			r.Held = string(drain.HoldInterrupted)
 		case running && head && holds[m.Agent].Reason != "":
 			r.Held = holds[m.Agent].Reason
 		case (agentPaused || floorPaused) && !m.Manual:
-			r.Held = "paused"
+			r.Held = string(drain.HoldPaused)
 		case !running:
 			r.Held = "office not running"
 		case head:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"office/drain"
 	"office/engine"
 	"office/queue"
 )
@@ -70,7 +71,7 @@ func runStatus(ctx context.Context, e *env, g *globals, agent string, asJSON, ex
 		}
 		draft := ""
 		if s.Draft {
-			draft = "your draft"
+			draft = string(drain.HoldDraft)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(s.Name, 0), cell(s.Profile, 0), status, cell(s.Signal, 0), draft, cell(s.Hold, 0))
 	}

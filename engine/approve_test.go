@@ -1,0 +1,88 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"office/automation"
+	"office/engine"
+	"office/queue"
+)
+
+// permissionAnswers returns the fake agent's answers to its dialogs.
+func permissionAnswers(t *testing.T, logPath string) []string {
+	t.Helper()
+	b, _ := os.ReadFile(logPath)
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		var l struct{ Event, Answer string }
+		if json.Unmarshal([]byte(line), &l) == nil && l.Event == "permission" {
+			out = append(out, l.Answer)
+		}
+	}
+	return out
+}
+
+func TestApproveTypesIntoTheOpenDialogOnlyAndNothingAfterItClosed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := fakeConfig(t, dir, 1, "--permission", "--busy", "100ms")
+	e := open(t, c, filepath.Join(dir, "state"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.Run(ctx)
+	logPath := filepath.Join(dir, "a0.jsonl")
+	a, _ := e.Agent("a0")
+	waiting := func() bool { return a.Term.Status() == automation.StatusWaiting }
+	idle := func() bool { return a.Term.Status() == automation.StatusIdle }
+
+	if _, err := e.Store().Enqueue(ctx, "a0", "first", queue.EnqueueOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.Wake()
+	waitCond(t, 30*time.Second, "the dialog for the first prompt", waiting)
+	actx, acancel := context.WithTimeout(ctx, 4*time.Second)
+	num, err := e.Approve(actx, "a0", "yes", "")
+	acancel()
+	if err != nil || num != "1" {
+		t.Fatalf("Approve = %q, %v; want option 1 typed", num, err)
+	}
+	waitCond(t, 10*time.Second, "the answer", func() bool { return len(permissionAnswers(t, logPath)) == 1 })
+	waitCond(t, 10*time.Second, "idle after the turn", idle)
+
+	// The next dialog is answered by the person in the pane: approving it
+	// afterwards types nothing, and the message after is not prefixed.
+	if _, err := e.Store().Enqueue(ctx, "a0", "second", queue.EnqueueOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.Wake()
+	waitCond(t, 30*time.Second, "the dialog for the second prompt", waiting)
+	if err := a.Term.Input([]byte("2")); err != nil {
+		t.Fatal(err)
+	}
+	waitCond(t, 10*time.Second, "the person's answer", func() bool { return len(permissionAnswers(t, logPath)) == 2 })
+	waitCond(t, 10*time.Second, "idle after the person's answer", idle)
+	actx, acancel = context.WithTimeout(ctx, 4*time.Second)
+	_, err = e.Approve(actx, "a0", "1", "")
+	acancel()
+	if !errors.Is(err, engine.ErrNoDialog) {
+		t.Fatalf("Approve after the dialog closed = %v, want ErrNoDialog", err)
+	}
+	if _, err := e.Store().Enqueue(ctx, "a0", "third", queue.EnqueueOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.Wake()
+	waitCond(t, 30*time.Second, "the third prompt", func() bool { return len(promptsIn(t, logPath)) == 3 })
+	if got := promptsIn(t, logPath); got[2] != "third" {
+		t.Fatalf("prompts %q: the third is not typed as it is", got)
+	}
+	if got := permissionAnswers(t, logPath); len(got) != 2 || got[0] != "yes" || got[1] != "no" {
+		t.Fatalf("answers %q, want [yes no]", got)
+	}
+}
