@@ -19,7 +19,7 @@ import (
 	"office/queue"
 )
 
-// Limits of the inbox's door (issue 5, design.md §9). The tunables (batch
+// Limits of the inbox's door (docs/design.md §5). The tunables (batch
 // size, deadline, stall, retention, retries) are Options, with the settings
 // table's defaults (configs.Defaults).
 const (
