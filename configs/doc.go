@@ -9,7 +9,7 @@
 // row is, and how it takes Enter. When a CLI changes its UI, a config change
 // follows it; no release is needed. The built-in profiles (claude, codex,
 // gemini, shell, custom) live in profiles.toml, and the facts they encode are
-// cited there (real-clis.md: measured on Claude Code 2.1.197, Codex 0.171.0
+// cited there (measured on Claude Code 2.1.197, Codex 0.171.0
 // and Gemini CLI 0.61.0).
 //
 // Everything here is a pure function of its inputs (the file's bytes, and
