@@ -66,8 +66,8 @@ func TestBuiltinProfiles(t *testing.T) {
 }
 
 // TestBuiltinProfileFacts pins the facts measured on the pinned CLIs (README,
-// "Tested CLI versions"). Changing one
-// should be a deliberate edit of profiles.toml and this table together.
+// "Tested CLI versions"). Changing one should be a deliberate edit of
+// profiles.toml and this table together.
 func TestBuiltinProfileFacts(t *testing.T) {
 	ps, err := BuiltinProfiles()
 	if err != nil {
