@@ -161,8 +161,9 @@ func (c *Conn) Err() error {
 	return c.err
 }
 
-// ByeError is the end of a connection the server closed on purpose.
-type ByeError struct{ Reason string }
+// ByeError is the end of a connection the server closed on purpose; Failure
+// is set when it stopped because something failed (wire.Bye.Error).
+type ByeError struct{ Reason, Failure string }
 
 func (b *ByeError) Error() string { return "the office server closed the connection: " + b.Reason }
 
@@ -397,7 +398,7 @@ func (c *Conn) read(r *wire.Reader) error {
 		case wire.TBye:
 			var m wire.Bye
 			_ = wire.Decode(p, &m)
-			return &ByeError{Reason: m.Reason}
+			return &ByeError{Reason: m.Reason, Failure: m.Error}
 		}
 	}
 }

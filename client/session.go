@@ -35,6 +35,7 @@ type Session struct {
 	nextW    int
 	err      error
 
+	kick   chan struct{}
 	ctx    context.Context
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -55,7 +56,7 @@ func Open(ctx context.Context, tr Transport, o Options) (*Session, error) {
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Session{tr: tr, o: o, cur: c, since: c.Welcome().Seq, watchers: map[int]func(Change){},
-		ctx: ctx, cancel: cancel, done: make(chan struct{})}
+		kick: make(chan struct{}, 1), ctx: ctx, cancel: cancel, done: make(chan struct{})}
 	if o.Since > 0 {
 		s.since = o.Since
 	}
@@ -93,6 +94,15 @@ func (s *Session) Watch(fn func(Change)) (stop func()) {
 		s.mu.Lock()
 		delete(s.watchers, id)
 		s.mu.Unlock()
+	}
+}
+
+// Redial makes a session that lost its connection dial again now instead of
+// after its back-off (the server was just started again). It never blocks.
+func (s *Session) Redial() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
 	}
 }
 
@@ -199,6 +209,9 @@ func (s *Session) redial() (*Conn, error) {
 		select {
 		case <-s.ctx.Done():
 			return nil, s.ctx.Err()
+		case <-s.kick:
+			wait = RedialMin
+			continue
 		case <-time.After(wait):
 		}
 		wait = min(wait*2, RedialMax)

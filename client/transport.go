@@ -65,15 +65,28 @@ func SSH(argv []string, host, remoteOffice, stateDir string) Transport {
 // interpreted.
 func SSHCommand(s string) []string { return strings.Fields(s) }
 
+// SSHStarting is SSH whose far side starts the office's server there
+// (`office attach --stdio --start`, in the background, as `office start`)
+// when none runs, as a local `office` does.
+func SSHStarting(argv []string, host, remoteOffice, stateDir string) Transport {
+	t := SSH(argv, host, remoteOffice, stateDir).(sshTransport)
+	t.start = true
+	return t
+}
+
 type sshTransport struct {
 	argv                []string
 	host, office, state string
+	start               bool
 }
 
 func (t sshTransport) String() string { return "host " + t.host }
 
 func (t sshTransport) Dial(ctx context.Context) (io.ReadWriteCloser, error) {
 	remote := []string{t.office, "attach", "--stdio"}
+	if t.start {
+		remote = append(remote, "--start")
+	}
 	if t.state != "" {
 		remote = append(remote, "--state", shellQuote(t.state))
 	}

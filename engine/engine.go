@@ -18,6 +18,7 @@ import (
 	"office/drain"
 	"office/pool"
 	"office/queue"
+	"office/wire"
 )
 
 // Options configure an engine. Config and StateDir are required.
@@ -60,6 +61,10 @@ type Agent struct {
 
 // Engine is one running office. Its methods are safe for concurrent use.
 type Engine struct {
+	// failure is why Run stopped by itself (the store was lost), for the
+	// clients' goodbye.
+	failure atomic.Pointer[error]
+
 	opts  Options
 	log   *slog.Logger
 	lock  *os.File
@@ -364,6 +369,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	err := e.drain.Run(ctx)
 	bg.Wait()
 	if lost := lostStore(ctx); lost != nil {
+		e.failure.Store(&lost) // the clients' goodbye says why
 		return lost
 	}
 	return err
@@ -410,7 +416,11 @@ func (e *Engine) Holds() map[string]string {
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
 		if s := e.srv.Load(); s != nil {
-			s.close("the office is stopping")
+			bye := wire.Bye{Reason: "the office is stopping"}
+			if f := e.failure.Load(); f != nil {
+				bye.Reason, bye.Error = (*f).Error(), (*f).Error()
+			}
+			s.close(bye)
 		}
 		e.lnMu.Lock()
 		e.closingSocket = true

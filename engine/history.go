@@ -249,20 +249,3 @@ func (e *Engine) opHistory(ctx context.Context, req Request) (any, error) {
 	}
 	return rep, nil
 }
-
-// History is what a copy-mode view of agent reads, per frame: the numbers
-// of the lines held (first … total-1) and lines [from, to) decoded into dst
-// (reused; see pool.History.Rows). An unknown or unstarted agent, or one
-// without history, gives 0, 0 and no rows. It is the in-process side of the
-// call a UI makes; over the socket the same comes from the "history" call
-// with {"from", "to"} (lines never change once numbered, so a client keeps
-// the rows it fetched and asks only for new ones).
-func (v *UIView) History(agent string, from, to int64, dst []pool.HistoryLine) (first, total int64, rows []pool.HistoryLine) {
-	t, err := v.term(agent)
-	if err != nil || t.History() == nil {
-		return 0, 0, dst[:0]
-	}
-	h := t.History()
-	first, total = h.Bounds()
-	return first, total, h.Rows(from, to, dst)
-}

@@ -51,15 +51,6 @@ func TestHistoryCappedPersistedAndReloaded(t *testing.T) {
 	if got := text(t, rep.Screen[0]); got != "n 292" {
 		t.Fatalf("screen row 0 = %q", got)
 	}
-	v := engine.NewUIView()
-	v.Attach(e)
-	if first, total, rows := v.History("h", 280, 282, nil); first != 241 || total != 291 || len(rows) != 2 ||
-		rows[1].Seq != 281 || string(pool.AppendText(nil, rows[1].Cells)) != "n 282" {
-		t.Fatalf("UIView.History: %d..%d, %d rows", first, total, len(rows))
-	}
-	if _, total, rows := v.History("nobody", 0, 10, nil); total != 0 || len(rows) != 0 {
-		t.Fatalf("unknown agent: total %d, %d rows", total, len(rows))
-	}
 	recs, err := history.Read(engine.AgentDir(state, "h"), 0)
 	if err != nil {
 		t.Fatal(err)

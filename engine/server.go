@@ -122,7 +122,7 @@ func (e *Engine) StopRequested() <-chan struct{} {
 func (s *server) requestStop() { s.stopOnce.Do(func() { close(s.stopReq) }) }
 
 // close says Bye to every client and stops serving.
-func (s *server) close(reason string) {
+func (s *server) close(bye wire.Bye) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -138,7 +138,7 @@ func (s *server) close(reason string) {
 	_ = os.Remove(filepath.Join(s.e.opts.StateDir, ClientSocketFile))
 	close(s.done)
 	for _, c := range clients {
-		c.bye(reason)
+		c.bye(bye)
 	}
 	deadline := time.After(byeWait)
 	for _, c := range clients {

@@ -152,8 +152,9 @@ func (c *client) reply(r wire.Reply) {
 }
 
 // bye queues Bye; the writer closes the connection after sending it.
-func (c *client) bye(reason string) {
-	b, _ := json.Marshal(wire.Bye{T: wire.TBye, Reason: reason})
+func (c *client) bye(m wire.Bye) {
+	m.T = wire.TBye
+	b, _ := json.Marshal(m)
 	c.s.mu.Lock()
 	c.pending = append(c.pending, b)
 	c.closing = true

@@ -147,6 +147,8 @@ func (a *App) Run(ctx context.Context) error {
 	m.focusChanged()
 	stop := a.office.Watch(m.notify.change)
 	defer stop()
+	// What changed between newModel and Watch was told to nobody: read all.
+	m.notify.change(Change{Kind: ChangeRoster})
 
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)

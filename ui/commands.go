@@ -53,6 +53,8 @@ type (
 		agent string
 		err   error
 	}
+	// serverStartedMsg: prefix s started the server again (or could not).
+	serverStartedMsg struct{ err error }
 	// restartedMsg: a restart asked with prefix R finished.
 	restartedMsg struct {
 		agent string
@@ -158,6 +160,19 @@ func restartCmd(o Office, agent string) tea.Cmd {
 		})
 	}
 }
+
+// startServerCmd starts the office's server again after it went away.
+func startServerCmd(r Remote) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), serverStartTimeout)
+		defer cancel()
+		return serverStartedMsg{err: r.StartServer(ctx)}
+	}
+}
+
+// serverStartTimeout bounds starting the server again (its agents start
+// before it answers).
+const serverStartTimeout = 90 * time.Second
 
 // quitCmd stops the office, then the program (an error stays on the
 // status line instead).

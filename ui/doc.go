@@ -8,9 +8,11 @@
 // roster, screens by generation, the floor, queue listings) and intents
 // (keys, resize, enqueue, pause, release, remove, clear, close picker,
 // recover prompt, add agent, restart agent), with changes pushed through
-// Watch, so the engine implements it in-process (engine.UIView) and a client
-// can implement it over a socket the same way. The UI keeps no copy of queue
-// truth beyond its last read.
+// Watch. The office's server implements it for its clients (package remote,
+// over the client library); an Office that is such a client also implements
+// Remote: the whole view at once, and the connection's fate (gone: the
+// status line says so and prefix s starts the server again; ended: the UI
+// quits). The UI keeps no copy of queue truth beyond its last read.
 //
 // Drawing is event driven: the focused agent's screen is drawn as soon as it
 // changed (changes that arrive meanwhile join the pending one), other panes
@@ -33,7 +35,9 @@
 // after it are office's: arrows or h/j/k/l or a digit move focus, z zooms, m
 // opens the composer, q the queue panel, p toggles the floor-wide pause, r
 // the roster rail, n the notice list, a the add-agent form, R restarts the
-// focused agent (asking first), ? the help, x quits after a question. A
+// focused agent (asking first), ? the help, d detaches (the UI exits, the
+// server and its agents go on), x asks whether to stop every agent or
+// detach. A
 // click focuses a pane; mouse reports reach an agent only if it asked for
 // them, re-encoded for its mode with pane-relative coordinates.
 //

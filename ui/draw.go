@@ -302,9 +302,11 @@ func (m *model) statusLine() (left, right string, alert bool) {
 	}
 	switch {
 	case m.overlay == overlayQuit:
-		return " quit office and stop every agent? queued messages are kept (y/n)", "", true
+		return " s: stop every agent (queue kept) · d: detach, agents keep running · else cancel", "", true
+	case m.gone != "":
+		return " " + m.gone + " · " + prefixName(m.prefix) + " s starts it again · " + prefixName(m.prefix) + " d detaches", right, true
 	case m.prefixPending:
-		left = " " + prefixName(m.prefix) + " … arrows/hjkl 1-9 move · z zoom · m compose · q queue · p pause · r roster · n notices · a add · R restart · ? help · x quit"
+		left = " " + prefixName(m.prefix) + " … arrows/hjkl 1-9 move · z zoom · m compose · q queue · p pause · r roster · n notices · a add · R restart · ? help · d detach · x quit"
 	case m.floor.Err != "":
 		left, alert = " store: "+m.floor.Err, true
 	case m.flash != "":

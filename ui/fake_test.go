@@ -33,7 +33,7 @@ type fakeAgent struct {
 }
 
 // fakeOffice is an office of fake agents with an in-memory queue. It
-// implements Office as engine.UIView does, from plain values.
+// implements Office from plain values, as the remote office does.
 type fakeOffice struct {
 	mu       sync.Mutex
 	agents   []*fakeAgent

@@ -17,7 +17,9 @@ var bindings = [][2]string{
 	{"?", "this help"},
 	{"a", "add an agent (name, profile, cwd, command), as office team add"},
 	{"R", "restart the focused agent (asks first)"},
-	{"x", "quit office (asks first); queued messages are kept"},
+	{"d", "detach: this window closes, the agents keep running (office attaches again)"},
+	{"x", "quit: asks whether to detach or stop every agent (queued messages are kept)"},
+	{"s", "start the office's server again when it is gone"},
 	{"prefix twice", "send the prefix key itself to the agent"},
 }
 

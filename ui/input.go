@@ -164,6 +164,12 @@ func (m *model) command(k tea.Key) tea.Cmd {
 		}
 	case is(k, 'x'):
 		m.overlay = overlayQuit
+	case is(k, 'd'):
+		return tea.Quit // detach: the server and its agents go on
+	case is(k, 's'):
+		if r, ok := m.office.(Remote); ok && m.gone != "" {
+			return startServerCmd(r)
+		}
 	}
 	return nil
 }
@@ -195,8 +201,11 @@ func (m *model) overlayKey(k tea.Key) tea.Cmd {
 		}
 	case overlayQuit:
 		m.overlay = overlayNone
-		if is(k, 'y') || is(k, 'Y') {
+		switch {
+		case is(k, 's') || is(k, 'S') || is(k, 'y') || is(k, 'Y'):
 			return quitCmd(m.office)
+		case is(k, 'd') || is(k, 'D'):
+			return tea.Quit
 		}
 	case overlayHelp:
 		m.overlay = overlayNone

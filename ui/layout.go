@@ -149,6 +149,22 @@ func (m *model) layout() tea.Cmd {
 	}
 	m.frame.invalidate()
 	m.readScreens(true)
+	if r, ok := m.office.(Remote); ok {
+		// A client of the server gives every shown pane's size at once.
+		panes := make(map[string]PaneSize, len(m.vis))
+		for _, idx := range m.vis {
+			if p := m.panes[idx]; p.info.SpawnErr == "" && !p.info.Exited {
+				panes[p.info.Name] = PaneSize{Cols: p.box.W, Rows: p.box.H - 1}
+			}
+		}
+		focus := ""
+		if f := m.focused(); f != nil {
+			focus = f.info.Name
+		}
+		resized := m.winResized
+		m.winResized = false
+		return func() tea.Msg { return resizedMsg{r.SetView(focus, panes, resized)} }
+	}
 	if len(todo) == 0 {
 		return nil
 	}

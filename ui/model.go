@@ -65,6 +65,8 @@ type model struct {
 	notices        noticeList
 	form           agentForm
 	restartOf      string // the agent the restart question is about
+	gone           string // why the server cannot be reached (Remote.Gone)
+	winResized     bool   // the next layout follows a resize of the person's terminal
 	flash          string
 	flashSeq       int
 	startTicking   bool
@@ -129,6 +131,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case changedMsg:
 		return m.changed(msg)
 	case tea.WindowSizeMsg:
+		m.winResized = m.width != 0 && (m.width != msg.Width || m.height != msg.Height)
 		m.width, m.height = msg.Width, msg.Height
 		if m.out != nil {
 			m.out.resize(msg.Width, msg.Height)
@@ -218,6 +221,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return m.say(msg.err.Error())
 		}
 		return m.say("restarted " + msg.agent)
+	case serverStartedMsg:
+		if msg.err != nil {
+			return m.say(msg.err.Error())
+		}
+		return m.say("the office's server started again; reconnecting")
 	}
 	return nil
 }
@@ -225,6 +233,19 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 // changed picks up what the office said changed.
 func (m *model) changed(c changedMsg) tea.Cmd {
 	var cmds []tea.Cmd
+	if r, ok := m.office.(Remote); ok && c.state {
+		reason, ended := r.Gone()
+		if ended {
+			return tea.Quit
+		}
+		if reason != m.gone {
+			if reason == "" {
+				cmds = append(cmds, m.say("connected to the office's server again"))
+			}
+			m.gone = reason
+			m.dirty = true
+		}
+	}
 	if c.state {
 		if m.syncRoster() {
 			cmds = append(cmds, m.layout())

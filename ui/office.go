@@ -61,6 +61,25 @@ type Office interface {
 	Quit(ctx context.Context) error
 }
 
+// Remote is what an Office that is a client of the office's server (not the
+// server itself) adds: the whole view at once, and the connection's fate.
+type Remote interface {
+	// SetView gives the size of every pane shown (instead of Resize per
+	// agent: a server's view carries them all); resized says the person
+	// resized the terminal.
+	SetView(focus string, panes map[string]PaneSize, resized bool) error
+	// Gone says why the server cannot be reached ("" while connected);
+	// ended: the connection is over for good (the office stopped), the UI
+	// quits.
+	Gone() (reason string, ended bool)
+	// StartServer starts the server again after it went away (it crashed);
+	// an error when it cannot be started from here.
+	StartServer(ctx context.Context) error
+}
+
+// PaneSize is a pane's size in cells.
+type PaneSize struct{ Cols, Rows int }
+
 // Screen is an agent's screen: cells, cursor (position, visibility, and
 // the shape in Modes.CursorShape), title and modes, as plain values.
 type Screen = pool.Snapshot
@@ -145,6 +164,9 @@ const (
 	ChangeFloor
 	// ChangeNotice: Notice is news for the person.
 	ChangeNotice
+	// ChangeConnection: the connection to the server was lost, is back or
+	// ended (see Remote.Gone).
+	ChangeConnection
 )
 
 // Change tells the UI what changed; it carries no state except a notice.

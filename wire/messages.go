@@ -255,4 +255,8 @@ const (
 type Bye struct {
 	T      string `json:"t"`
 	Reason string `json:"reason"`
+	// Error is set when the server stops because something failed (its
+	// store was lost), not because it was asked to: a client exits
+	// non-zero with it.
+	Error string `json:"error,omitempty"`
 }

@@ -57,6 +57,10 @@ type Modes struct {
 	SyncOutput     bool   `json:"sync_output,omitempty"`
 	Mouse          uint32 `json:"mouse,omitempty"`
 	OSCState       string `json:"osc_state,omitempty"`
+	// KittyKeys are the kitty keyboard flags the agent pushed (0: legacy
+	// key encoding); CursorShape its last DECSCUSR parameter (0-6).
+	KittyKeys   uint8 `json:"kitty_keys,omitempty"`
+	CursorShape uint8 `json:"cursor_shape,omitempty"`
 }
 
 // Line is one whole row: its runs left to right; cells no run covers are
@@ -247,13 +251,15 @@ func DecodeLine(l Line, row []pool.Cell) error {
 
 func modesOf(m pool.Modes) Modes {
 	return Modes{BracketedPaste: m.BracketedPaste, AppCursor: m.AppCursor, AltScreen: m.AltScreen,
-		FocusEvents: m.FocusEvents, SyncOutput: m.SyncOutput, Mouse: uint32(m.Mouse), OSCState: m.OSCState}
+		FocusEvents: m.FocusEvents, SyncOutput: m.SyncOutput, Mouse: uint32(m.Mouse), OSCState: m.OSCState,
+		KittyKeys: m.KittyKeys, CursorShape: m.CursorShape}
 }
 
 // PoolModes converts m back (Title is carried separately).
 func (m Modes) PoolModes(title string) pool.Modes {
 	return pool.Modes{BracketedPaste: m.BracketedPaste, AppCursor: m.AppCursor, AltScreen: m.AltScreen,
-		FocusEvents: m.FocusEvents, SyncOutput: m.SyncOutput, Mouse: pool.MouseMode(m.Mouse), Title: title, OSCState: m.OSCState}
+		FocusEvents: m.FocusEvents, SyncOutput: m.SyncOutput, Mouse: pool.MouseMode(m.Mouse), Title: title, OSCState: m.OSCState,
+		KittyKeys: m.KittyKeys, CursorShape: m.CursorShape}
 }
 
 // maxSplit is the encoded size of lines after which an update is split into

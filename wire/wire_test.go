@@ -87,6 +87,7 @@ func TestDiffRoundTrip(t *testing.T) {
 		strings.Repeat("scrolling line\r\n", 30),
 		"\x1b[?1049h\x1b[Halt screen\x1b[?25l",
 		"\x1b[?1049l\x1b]0;title two\x07",
+		"\x1b[>1u\x1b[5 q", // kitty keyboard flags and a bar cursor (what the UI encodes keys and draws the caret with)
 	}
 	sc := pool.NewScreen(40, 10, nil)
 	var prev, cur, client pool.Snapshot
@@ -101,6 +102,9 @@ func TestDiffRoundTrip(t *testing.T) {
 		sameCells(t, &cur, &client)
 		prev, cur = cur, prev
 		prev.Cells = append([]pool.Cell(nil), prev.Cells...)
+	}
+	if client.Modes.KittyKeys != 1 || client.Modes.CursorShape != 5 {
+		t.Fatalf("modes after the last step %+v, want kitty flags 1 and cursor shape 5", client.Modes)
 	}
 }
 

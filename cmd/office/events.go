@@ -26,6 +26,7 @@ type remoteFlags struct {
 	host       string
 	sshCommand string
 	office     string // the office command on the far side
+	start      bool   // the far side starts its server when none runs (the UI)
 }
 
 // add declares the flags on c.
@@ -49,6 +50,9 @@ func (r remoteFlags) transport(g *globals, e *env) (client.Transport, error) {
 	cmd := r.sshCommand
 	if cmd == "" {
 		cmd = e.getenv("OFFICE_SSH_COMMAND")
+	}
+	if r.start {
+		return client.SSHStarting(client.SSHCommand(cmd), r.host, r.office, g.state), nil
 	}
 	return client.SSH(client.SSHCommand(cmd), r.host, r.office, g.state), nil
 }

@@ -359,3 +359,21 @@ func TestLogPreviewIsBounded(t *testing.T) {
 		t.Fatal("a short text is kept whole")
 	}
 }
+
+// TestUIWithoutATerminalStartsNoServer: the UI needs a terminal; without one
+// office says so before it starts a server for a window that cannot open.
+func TestUIWithoutATerminalStartsNoServer(t *testing.T) {
+	o := newTestOffice(t)
+	for _, args := range [][]string{nil, {"run"}, {"attach"}} {
+		r := o.cmd("", args...)
+		if r.code != 1 || !strings.Contains(r.stderr, "stdin is not a terminal") {
+			t.Fatalf("office %v without a terminal: exit %d, %q", args, r.code, r.stderr)
+		}
+	}
+	if _, err := os.Stat(o.state); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the state dir was made (a server started?): %v", err)
+	}
+	if r := o.cmd("", "attach", "--start"); r.code != 2 {
+		t.Fatalf("attach --start without --stdio: exit %d, want 2", r.code)
+	}
+}

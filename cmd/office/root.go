@@ -103,7 +103,9 @@ func newRoot(e *env) *cobra.Command {
 side by side in one terminal, and queues messages for them that are typed in only
 when safe: never into your half-written prompt, never twice, never lost.
 
-Without a command, office opens the office with its UI (as 'office run').
+Without a command, office opens the office's UI (as 'office run'): a client of
+the office's server, which holds the agents and is started in the background
+when none runs, so closing the window (or prefix d) only detaches.
 Without --config it runs its embedded default: one pane per agent CLI on PATH
 (claude, codex, gemini), or your shell. Without --state it uses $OFFICE_STATE,
 else $XDG_STATE_HOME/office, else ~/.local/state/office.
@@ -115,7 +117,7 @@ Exit codes: 0 done; 2 a bad command line or bad input (nothing was written);
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runUI(c.Context(), e, g, uf)
+			return runUI(c.Context(), e, g, uf, remoteFlags{})
 		},
 		PersistentPreRunE: func(c *cobra.Command, args []string) error {
 			if g.prefix != "" {

@@ -1,18 +1,27 @@
 package main
 
-// serve.go runs the engine: `office serve` without a UI, `office` with one.
+// serve.go runs the engine: `office serve` is the server in the foreground;
+// `office` (and `office run`, `office attach`) is the UI, a client of the
+// server (started in the background when none runs).
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
+	"office/client"
+	"office/configs"
 	"office/engine"
+	"office/remote"
 	"office/ui"
 )
 
@@ -126,18 +135,25 @@ func newRunCmd(e *env, g *globals) *cobra.Command {
 	var uf uiFlags
 	c := &cobra.Command{
 		Use:   "run",
-		Short: "open the office with its UI (the default command)",
+		Short: "open the office's UI, starting its server when none runs (the default command)",
 		Args:  noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runUI(c.Context(), e, g, uf)
+			return runUI(c.Context(), e, g, uf, remoteFlags{})
 		},
 	}
 	uf.add(c)
 	return c
 }
 
-func runUI(ctx context.Context, e *env, g *globals, uf uiFlags) error {
-	uo := ui.Options{NoMouse: uf.noMouse, Roster: uf.roster}
+// dialWait bounds how long the UI waits for a server that holds the state
+// directory but does not answer yet (it is starting its agents).
+const dialWait = startWait
+
+// runUI runs the UI as a client of the office's server: the local state
+// directory's (started in the background when none runs: the agents never
+// belong to this terminal), or the one on rf.host through ssh.
+func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) error {
+	uo := ui.Options{NoMouse: uf.noMouse, Roster: uf.roster, Env: e.environ}
 	prefix, from := g.prefix, "--prefix"
 	if prefix == "" {
 		prefix, from = e.getenv("OFFICE_PREFIX"), "OFFICE_PREFIX"
@@ -149,45 +165,150 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags) error {
 		}
 		uo.Prefix = k
 	}
-	cols, rows := ui.TerminalSize()
-	// The UI sees the engine through a view (ui.Office) made before the
-	// engine, since the engine's callbacks start in Open (agents start there).
-	view := engine.NewUIView()
-	eng, logf, notice, err := openEngine(e, g, cols, rows, func(o *engine.Options) {
-		o.OnTerminal = view.TerminalEvent
-		o.OnNotice = view.DrainNotice
-	})
+	if !term.IsTerminal(int(os.Stdin.Fd())) {
+		// Before a server is started for a window that cannot open.
+		return errors.New("stdin is not a terminal: the UI needs one ('office start' runs the office without a UI)")
+	}
+	tr, err := rf.transport(g, e)
 	if err != nil {
 		return err
 	}
-	defer logf.Close()
-	defer eng.Close()
-	view.Attach(eng)
-	uo.Notice = notice
-	if uo.Prefix == 0 && eng.Config().Prefix != "" {
-		// The config's prefix, unless --prefix or OFFICE_PREFIX chose one.
-		k, err := ui.ParsePrefix(eng.Config().Prefix)
+	ro := remote.Options{Where: "the office's server"}
+	if rf.host != "" {
+		ro.Where += " on " + rf.host
+	}
+	var sess *client.Session
+	if rf.host == "" {
+		dir, err := stateDir(g, e)
 		if err != nil {
-			return &inputError{fmt.Errorf("%s: prefix: %v", eng.Config().Path, err)}
+			return err
 		}
-		uo.Prefix = k
+		started, notice := false, ""
+		if !engine.Running(dir) {
+			// A bad office file is said here (exit 2), not in the log of a
+			// server that could not start.
+			if _, notice, err = loadConfig(g, e); err != nil {
+				return err
+			}
+			if err := startServer(ctx, e, g, e.stderr); err != nil && !engine.Running(dir) {
+				return err
+			}
+			started = true
+		}
+		if sess, err = openLocal(ctx, tr, dir); err != nil {
+			return err
+		}
+		w := sess.Conn().Welcome()
+		if warn := configDiffers(g, w.Config); warn != "" {
+			fmt.Fprintln(e.stderr, "office:", warn)
+			uo.Notice = warn
+		} else if started {
+			uo.Notice = notice // which default agents were left out
+		}
+		if uo.Prefix == 0 {
+			if uo.Prefix, err = configPrefix(w.Config, e, g); err != nil {
+				sess.Close()
+				return err
+			}
+		}
+		ro.Start = func(ctx context.Context) error { return startServer(ctx, e, g, io.Discard) }
+	} else {
+		if sess, err = client.Open(ctx, tr, uiClient); err != nil {
+			return fmt.Errorf("attach: %w", err)
+		}
+		// The far side's bridge starts the server when none runs (--start):
+		// starting it again is dialling again.
+		ro.Start = func(context.Context) error { return nil }
 	}
-	uo.Env = e.environ
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	runErr := make(chan error, 1)
-	go func() {
-		runErr <- eng.Run(ctx)
-		cancel() // an engine that stopped by itself (its store was lost) ends the UI too
-	}()
-	go view.Run(ctx)
-	view.OnQuit(cancel)
-	err = ui.New(view, uo).Run(ctx)
-	cancel()
-	if rerr := <-runErr; errors.Is(rerr, engine.ErrStoreLost) {
-		return rerr
+	defer sess.Close()
+	office := remote.New(sess, ro)
+	defer office.Close()
+	err = ui.New(office, uo).Run(ctx)
+	if err != nil {
+		return err
 	}
-	return err
+	var bye *client.ByeError
+	switch end := office.Ended(); {
+	case errors.As(end, &bye) && bye.Failure != "":
+		return fmt.Errorf("the office stopped: %s", bye.Failure)
+	case errors.As(end, &bye):
+		fmt.Fprintln(e.stderr, "office: the office stopped; queue, inbox and mail are kept")
+	case end != nil:
+		return fmt.Errorf("attach: %w", end)
+	default:
+		fmt.Fprintln(e.stderr, "office: detached; the agents keep running ('office' attaches again, 'office stop' stops them)")
+	}
+	return nil
+}
+
+// uiClient is what the UI asks of the server: every screen and the event
+// stream (its notices).
+var uiClient = client.Options{Client: "office", Screens: true, Events: true}
+
+// openLocal attaches to the server of dir, waiting while it holds the state
+// directory but does not answer yet (it is starting).
+func openLocal(ctx context.Context, tr client.Transport, dir string) (*client.Session, error) {
+	deadline := time.Now().Add(dialWait)
+	for {
+		s, err := client.Open(ctx, tr, uiClient)
+		if err == nil {
+			return s, nil
+		}
+		if !errors.Is(err, client.ErrNoServer) || !engine.Running(dir) || time.Now().After(deadline) {
+			return nil, fmt.Errorf("attach: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(startPoll):
+		}
+	}
+}
+
+// configDiffers warns when --config names another file than the one the
+// running server runs (the UI attaches to the server whatever --config says).
+func configDiffers(g *globals, running string) string {
+	if g.config == "" {
+		return ""
+	}
+	want, err := filepath.Abs(g.config)
+	if err != nil {
+		want = g.config
+	}
+	have := running
+	if have != "" {
+		if a, err := filepath.Abs(have); err == nil {
+			have = a
+		}
+	}
+	if want == have {
+		return ""
+	}
+	if have == "" {
+		have = "the embedded default office"
+	}
+	return fmt.Sprintf("--config %s differs from the running office's file (%s); attached to the running office (to run %s: 'office stop', then 'office --config %s')",
+		g.config, have, g.config, g.config)
+}
+
+// configPrefix is the prefix key the running server's office file sets
+// (path "" is the embedded default).
+func configPrefix(path string, e *env, g *globals) (byte, error) {
+	var cfg *configs.Config
+	var err error
+	if path != "" {
+		cfg, err = configs.Load(path)
+	} else {
+		cfg, _, err = loadConfig(&globals{state: g.state}, e)
+	}
+	if err != nil || cfg.Prefix == "" {
+		return 0, nil // the file changed since the server read it: the default key
+	}
+	k, err := ui.ParsePrefix(cfg.Prefix)
+	if err != nil {
+		return 0, &inputError{fmt.Errorf("%s: prefix: %v", cfg.Path, err)}
+	}
+	return k, nil
 }
 
 // logPreview is what the log keeps of a body: its first 80 runes (a body is

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,6 +45,11 @@ server answers. Already running: says so, exit 0. 'office stop' stops it.`,
 // startBackground starts `office serve` detached and returns once it
 // answers on its socket.
 func startBackground(ctx context.Context, e *env, g *globals) error {
+	return startServer(ctx, e, g, e.stderr)
+}
+
+// startServer is startBackground saying what it did on say.
+func startServer(ctx context.Context, e *env, g *globals, say io.Writer) error {
 	dir, err := stateDir(g, e)
 	if err != nil {
 		return err
@@ -52,7 +58,7 @@ func startBackground(ctx context.Context, e *env, g *globals) error {
 		return err
 	}
 	if engine.Running(dir) {
-		fmt.Fprintf(e.stderr, "office: already running on %s\n", dir)
+		fmt.Fprintf(say, "office: already running on %s\n", dir)
 		return nil
 	}
 	args := []string{"serve", "--state", dir}
@@ -105,7 +111,7 @@ func startBackground(ctx context.Context, e *env, g *globals) error {
 		err := engine.Call(cctx, dir, engine.Request{Op: "status"}, nil)
 		cancel()
 		if err == nil {
-			fmt.Fprintf(e.stderr, "office: started (pid %d); state in %s\n", cmd.Process.Pid, dir)
+			fmt.Fprintf(say, "office: started (pid %d); state in %s\n", cmd.Process.Pid, dir)
 			return nil
 		}
 		if !errors.Is(err, engine.ErrNoEngine) {

@@ -326,9 +326,19 @@ func (o *office) startUI(cols, rows int) *tmux {
 	envs := strings.Join(o.env(), " ")
 	cmdline := fmt.Sprintf("env -i %s %s --config %s --state %s", envs, officeBin, o.config, o.state)
 	tm.cmd("new-session", "-d", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-s", "office", cmdline)
+	// The UI is a client: the server it started outlives tmux, so stop it.
+	o.t.Cleanup(func() { o.stopServer() })
 	o.t.Cleanup(func() { tm.cmd("kill-server") })
 	o.ui = tm
 	return tm
+}
+
+// stopServer stops the office's background server, if one runs, and waits
+// until it is gone.
+func (o *office) stopServer() {
+	cmd := exec.Command(officeBin, "stop", "--state", o.state)
+	cmd.Env = o.env()
+	_ = cmd.Run()
 }
 
 func (tm *tmux) cmd(args ...string) string {

@@ -156,8 +156,8 @@ func TestUIComposerLeavesTheDraftAndQuitKeepsTheQueue(t *testing.T) {
 	}
 	tm.key("C-]")
 	tm.keys("x")
-	o.waitFor(5*time.Second, "the quit question", func() bool { return strings.Contains(tm.screen(), "(y/n)") })
-	tm.keys("y")
+	o.waitFor(5*time.Second, "the quit question", func() bool { return strings.Contains(tm.screen(), "d: detach") })
+	tm.keys("s")
 	o.waitFor(15*time.Second, "agents gone", func() bool { return uiAllGone(pids) })
 	o.waitFor(10*time.Second, "office gone", func() bool {
 		_, _, code := o.run("", "status")

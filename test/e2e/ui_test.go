@@ -105,8 +105,8 @@ func TestQuitLeavesNoAgentProcess(t *testing.T) {
 	}
 	tm.key("C-]")
 	tm.keys("x")
-	o.waitFor(5*time.Second, "the quit confirmation", func() bool { return strings.Contains(tm.screen(), "quit") })
-	tm.keys("y")
+	o.waitFor(5*time.Second, "the quit question", func() bool { return strings.Contains(tm.screen(), "s: stop every agent") })
+	tm.keys("s")
 	o.waitFor(15*time.Second, "agents gone", func() bool {
 		for _, pid := range pids {
 			if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
