@@ -1,11 +1,11 @@
 // Package automation is office's pure policy: it decides whether automation may
 // type into an agent's terminal right now, and why not.
 //
-// It owns the rules of seed 002 and ../shared/design.md §5 and §9: the block
+// It owns the rules of seed 002 and docs/design.md: the block
 // reasons (exited, picker, draft, settling) and their 30-minute stale windows,
 // the bare interactive-command rule that latches a picker, the keystroke line
-// model fed with the person's own input, the one-directional prompt-row reading
-// (the screen may clear a draft, never create one), the deliverable-status rule,
+// model fed with the person's own input, the prompt-row reading (text office did not
+// type is the person's draft), the deliverable-status rule,
 // readiness settle times, and status detection from observed signals.
 //
 // Nothing here does I/O, starts a goroutine or reads a clock: every function
@@ -19,7 +19,8 @@
 //   - keys.go: how the person's keys and pasted text act on the line model (a table).
 //   - line.go: Tracker, the keystroke line model with the picker latch and settling.
 //   - prompt.go: reading the prompt row (PromptRowHasText, ReadPromptRow).
-//   - status.go: Deliverable, DetectStatus and StatusDebouncer.
+//   - status.go: Deliverable, OSCStatus, StatusRules and StatusDebouncer.
+//   - judge.go: Judge, the one status judge, and its typed steps.
 //   - ready.go: readiness settle times and the boot grace.
 //   - turn.go: Turn, the turn machine (start at the submitting Enter with its
 //     explicit cause, end at busy -> idle or idle 10 s after the Enter).

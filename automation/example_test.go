@@ -61,23 +61,27 @@ func ExampleTracker_picker() {
 	// +500ms     ""
 }
 
-// The screen can clear a phantom draft once the echo grace has passed, but it
-// can never create one.
+// The screen clears a phantom draft once the echo grace has passed, and text
+// office did not type on the prompt row (a recalled prompt) becomes the
+// person's draft once it has been there for the echo grace.
 func ExampleTracker_ObservePrompt() {
 	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	var tr automation.Tracker
 	tr.Feed([]byte("abc"), t0)
 
-	tr.ObservePrompt(automation.ReadPromptRow("│ > │", true), t0.Add(500*time.Millisecond))
+	tr.ObservePrompt("│ > │", true, t0.Add(500*time.Millisecond))
 	fmt.Println("within the echo grace:", tr.State().Dirty)
-	tr.ObservePrompt(automation.ReadPromptRow("│ > │", true), t0.Add(time.Second))
+	tr.ObservePrompt("│ > │", true, t0.Add(time.Second))
 	fmt.Println("after the echo grace:", tr.State().Dirty)
-	tr.ObservePrompt(automation.ReadPromptRow("│ > stray text │", true), t0.Add(time.Minute))
-	fmt.Println("screen shows text:", tr.State().Dirty)
+	tr.ObservePrompt("recalled prompt", true, t0.Add(time.Minute))
+	fmt.Println("recalled text first seen:", tr.State().Dirty)
+	tr.ObservePrompt("recalled prompt", true, t0.Add(time.Minute+time.Second))
+	fmt.Println("recalled text a second later:", tr.State().Dirty, tr.Draft())
 	// Output:
 	// within the echo grace: true
 	// after the echo grace: false
-	// screen shows text: false
+	// recalled text first seen: false
+	// recalled text a second later: true recalled prompt
 }
 
 // A block stamped with a zero time never goes stale; others expire after

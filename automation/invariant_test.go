@@ -9,10 +9,13 @@ import (
 
 // The line model's invariants, checked after every step of any key stream:
 //
-//   - the draft is dirty exactly when the line model is non-empty;
-//   - a screen reading of "has text" or "unknown" changes nothing at all;
-//   - a screen reading of "empty" never makes a clean line dirty and never
-//     touches the picker latch or the settling block;
+//   - the draft is dirty exactly when it has text (Draft);
+//   - a screen reading of "unknown" changes nothing at all;
+//   - no screen reading touches the picker latch; only new text on the row
+//     extends the settling block, to at most EchoGrace from now;
+//   - a screen reading of "empty" never makes a clean line dirty;
+//   - a reading of "has text" makes a clean line dirty only with that text,
+//     and never while office's own typing is on the row;
 //   - the settling block never moves earlier;
 //   - a latched picker always has its latch time;
 //   - submitted lines are non-empty and trimmed.
@@ -22,9 +25,11 @@ import (
 
 // invariantChecker drives a Tracker and checks the invariants after each step.
 type invariantChecker struct {
-	t   testing.TB
-	tr  Tracker
-	now time.Time
+	t       testing.TB
+	tr      Tracker
+	now     time.Time
+	typed   bool      // office typed since the row last read empty (past the grace)
+	typedAt time.Time // when it last did
 }
 
 func (c *invariantChecker) step(d time.Duration) { c.now = c.now.Add(d) }
@@ -32,8 +37,8 @@ func (c *invariantChecker) step(d time.Duration) { c.now = c.now.Add(d) }
 func (c *invariantChecker) check(what string, before State) {
 	c.t.Helper()
 	s := c.tr.State()
-	if s.Dirty != (c.tr.Line() != "") {
-		c.t.Fatalf("after %s: Dirty = %v but Line() = %q", what, s.Dirty, c.tr.Line())
+	if s.Dirty != (c.tr.Draft() != "") {
+		c.t.Fatalf("after %s: Dirty = %v but Draft() = %q", what, s.Dirty, c.tr.Draft())
 	}
 	if s.SettleUntil.Before(before.SettleUntil) {
 		c.t.Fatalf("after %s: SettleUntil moved back from %v to %v", what, before.SettleUntil, s.SettleUntil)
@@ -54,23 +59,39 @@ func (c *invariantChecker) feed(chunk []byte) {
 	c.check("Feed", before)
 }
 
-func (c *invariantChecker) observe(r PromptReading) {
+// rows are the texts a "has text" reading shows.
+var rows = []string{"recalled", "restored prompt", "x"}
+
+func (c *invariantChecker) observe(r PromptReading, n int) {
 	c.t.Helper()
-	before, line := c.tr.State(), c.tr.Line()
-	c.tr.ObservePrompt(r, c.now)
+	before, draft := c.tr.State(), c.tr.Draft()
+	text := ""
+	if r == PromptHasText {
+		text = rows[n%len(rows)]
+	}
+	c.tr.ObservePrompt(text, r != PromptUnknown, c.now)
 	after := c.tr.State()
+	if after.PickerLatched != before.PickerLatched || !after.PickerAt.Equal(before.PickerAt) {
+		c.t.Fatalf("ObservePrompt(%v) touched the picker: %+v -> %+v", r, before, after)
+	}
+	if !after.SettleUntil.Equal(before.SettleUntil) && (r != PromptHasText || after.SettleUntil.After(c.now.Add(EchoGrace))) {
+		c.t.Fatalf("ObservePrompt(%v) moved settling beyond the echo grace: %+v -> %+v", r, before, after)
+	}
 	switch r {
 	case PromptEmpty:
 		if !before.Dirty && after.Dirty {
-			c.t.Fatalf("ObservePrompt(empty) created a draft %q", c.tr.Line())
+			c.t.Fatalf("ObservePrompt(empty) created a draft %q", c.tr.Draft())
 		}
-		if after.PickerLatched != before.PickerLatched || !after.PickerAt.Equal(before.PickerAt) ||
-			!after.SettleUntil.Equal(before.SettleUntil) {
-			c.t.Fatalf("ObservePrompt(empty) touched the picker or settling: %+v -> %+v", before, after)
+		if c.typed && c.now.Sub(c.typedAt) >= EchoGrace {
+			c.typed = false
+		}
+	case PromptHasText:
+		if !before.Dirty && after.Dirty && (c.typed || c.tr.Draft() != text) {
+			c.t.Fatalf("ObservePrompt(%q) made a draft %q (office typing %v)", text, c.tr.Draft(), c.typed)
 		}
 	default:
-		if after != before || c.tr.Line() != line {
-			c.t.Fatalf("ObservePrompt(%v) changed the tracker: %+v %q -> %+v %q", r, before, line, after, c.tr.Line())
+		if after != before || c.tr.Draft() != draft {
+			c.t.Fatalf("ObservePrompt(%v) changed the tracker: %+v %q -> %+v %q", r, before, draft, after, c.tr.Draft())
 		}
 	}
 	c.check("ObservePrompt", before)
@@ -79,7 +100,7 @@ func (c *invariantChecker) observe(r PromptReading) {
 func (c *invariantChecker) call(n byte) {
 	c.t.Helper()
 	before := c.tr.State()
-	switch n % 4 {
+	switch n % 5 {
 	case 0:
 		c.tr.ClearDraft()
 		if c.tr.State().PickerLatched != before.PickerLatched {
@@ -94,6 +115,9 @@ func (c *invariantChecker) call(n byte) {
 		c.tr.Settle(c.now.Add(time.Duration(n) * time.Millisecond))
 	case 3:
 		c.tr.MarkDraft("typed by office", c.now)
+	case 4:
+		c.tr.Typed(c.now)
+		c.typed, c.typedAt = true, c.now
 	}
 	c.check("an explicit call", before)
 }
@@ -119,7 +143,7 @@ func TestTrackerInvariants(t *testing.T) {
 				}
 				c.feed([]byte(b.String()))
 			case k < 9:
-				c.observe(PromptReading(rng.IntN(3)))
+				c.observe(PromptReading(rng.IntN(3)), rng.IntN(4))
 			default:
 				c.call(byte(rng.IntN(256)))
 			}
@@ -175,12 +199,12 @@ func FuzzTracker(f *testing.F) {
 					data = data[n:]
 				}
 			case 1:
-				c.observe(PromptEmpty)
+				c.observe(PromptEmpty, 0)
 			case 2:
 				if b&1 == 0 {
-					c.observe(PromptHasText)
+					c.observe(PromptHasText, int(b>>1))
 				} else {
-					c.observe(PromptUnknown)
+					c.observe(PromptUnknown, 0)
 				}
 			case 3:
 				c.call(b)

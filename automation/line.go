@@ -1,9 +1,9 @@
 package automation
 
-// The keystroke line model (seed 002 §4.4, design.md §5): office's belief about
-// what the person has typed on the agent's prompt, kept from the person's own
-// input bytes, plus the picker latch and the settling window after it closes.
-// The screen may correct the belief one way only (ObservePrompt).
+// The line model (seed 002 §4.4, design.md §5): office's belief about the
+// person's draft on the agent's prompt, kept from the person's own input
+// bytes and from the prompt row office did not type (ObservePrompt), plus the
+// picker latch and the settling window after it closes.
 
 import (
 	"bytes"
@@ -34,6 +34,16 @@ type Tracker struct {
 	settle    time.Time // automation is blocked strictly before this
 	inPaste   bool      // between a paste start marker and its end marker
 	pending   []byte    // an incomplete UTF-8 rune at the end of the last chunk
+
+	// The screen's side of the draft (ObservePrompt): text on the prompt row
+	// that office did not type.
+	officeTyped bool      // office wrote text since the row last read empty
+	typedAt     time.Time // when it last did
+	screenText  string    // the prompt row's text as last read ("" empty or office's)
+	screenSeen  time.Time // when screenText was first seen (restarts when it changes)
+	screenDraft bool      // screenText counts as the person's draft
+	submitted   string    // the person's last submitted line
+	submittedAt time.Time // when it was submitted
 }
 
 // Feed applies one chunk of the person's input (one read, one batch of keys)
@@ -148,6 +158,7 @@ func (t *Tracker) Feed(chunk []byte, now time.Time) (submitted []string) {
 func (t *Tracker) submit(now time.Time) string {
 	text := strings.TrimSpace(string(t.line))
 	t.line = t.line[:0]
+	t.submitted, t.submittedAt = text, now
 	t.release(now)
 	if OpensInteractiveUI(text, t.Extra) {
 		t.picker = true
@@ -173,15 +184,37 @@ func (t *Tracker) Line() string {
 }
 
 // State returns the picker, draft and settling fields of the automation state.
-// Exited is always false; the caller sets it.
+// The draft is dirty when the keystroke line holds text or the screen's text
+// counts as a draft; DirtyAt is the later of the last keystroke touching it
+// and when the screen's text was first seen. Exited is always false; the
+// caller sets it.
 func (t *Tracker) State() State {
-	return State{
+	s := State{
 		PickerLatched: t.picker,
 		PickerAt:      t.pickerAt,
 		Dirty:         t.dirty,
 		DirtyAt:       t.dirtyAt,
 		SettleUntil:   t.settle,
 	}
+	if t.screenDraft {
+		if !s.Dirty || t.screenSeen.After(s.DirtyAt) {
+			s.DirtyAt = t.screenSeen
+		}
+		s.Dirty = true
+	}
+	return s
+}
+
+// Draft returns the text of the person's draft: the keystroke line when it
+// holds text, else the screen's text when it counts as a draft, else "".
+func (t *Tracker) Draft() string {
+	if len(t.line) > 0 {
+		return string(t.line)
+	}
+	if t.screenDraft {
+		return t.screenText
+	}
+	return ""
 }
 
 // LastKey returns when the person last fed a non-empty chunk; zero if never.
@@ -202,6 +235,7 @@ func (t *Tracker) Settle(until time.Time) {
 func (t *Tracker) ClearDraft() {
 	t.line = t.line[:0]
 	t.dirty = false
+	t.screenText, t.screenSeen, t.screenDraft = "", time.Time{}, false
 }
 
 // ReleasePicker releases the picker latch, if set, with a PickerCloseSettle
@@ -222,17 +256,101 @@ func (t *Tracker) MarkDraft(text string, now time.Time) {
 	t.lastTouch = now
 }
 
-// ObservePrompt applies the screen's reading of the prompt row at now. It only
-// ever clears: when r is PromptEmpty and at least EchoGrace has passed since
-// the last keystroke (or MarkDraft), or there was none, the line and the dirty
-// flag are cleared. PromptHasText and PromptUnknown change nothing (the screen
-// never creates a draft), and the picker latch is never touched.
-func (t *Tracker) ObservePrompt(r PromptReading, now time.Time) {
-	if r != PromptEmpty {
+// ObservePrompt applies the screen's reading of the prompt row at now: row
+// is its text with the profile's placeholders and dim ghost text removed, ok
+// false when the row could not be found (no evidence; nothing changes).
+//
+//   - A row that reads empty (ReadPromptRow) ends office's own typing once
+//     EchoGrace has passed since it, drops any screen draft, and clears the
+//     keystroke draft once EchoGrace has passed since the last keystroke (or
+//     MarkDraft), or there was none.
+//   - A row with text office did not type (no Typed since the row last read
+//     empty) is the person's draft, whoever put it there (history recall, a
+//     restored prompt, a CLI's autofill), once the same text has been there
+//     for EchoGrace and no keystroke came in that time. Its stale clock
+//     (State().DirtyAt) starts when the text was first seen and restarts when
+//     it changes; until it counts, the settling block runs to EchoGrace
+//     after it was first seen (so nothing is typed after new text meanwhile),
+//     unless the person's keys explain it: the keystroke line holds a draft,
+//     or it is the late echo of the line they just submitted (no key and no
+//     empty row since, less than EchoGrace ago).
+//
+// The picker latch is never touched.
+func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
+	switch ReadPromptRow(row, ok) {
+	case PromptUnknown:
+		return
+	case PromptEmpty:
+		if t.officeTyped && now.Sub(t.typedAt) >= EchoGrace {
+			t.officeTyped = false
+		}
+		if t.screenText != "" && strings.HasPrefix(t.submitted, t.screenText) {
+			// The row showed the line and now is empty: the CLI took it,
+			// and the same text later is no echo.
+			t.submitted = ""
+		}
+		t.screenText, t.screenSeen, t.screenDraft = "", time.Time{}, false
+		if !t.lastTouch.IsZero() && now.Sub(t.lastTouch) < EchoGrace {
+			return
+		}
+		t.line = t.line[:0]
+		t.dirty = false
 		return
 	}
-	if !t.lastTouch.IsZero() && now.Sub(t.lastTouch) < EchoGrace {
+	if t.officeTyped {
 		return
 	}
-	t.ClearDraft()
+	if row != t.screenText {
+		t.screenText, t.screenSeen, t.screenDraft = row, now, false
+		// The late echo of the submitted line (or of its start, drawn in
+		// pieces): no key since the Enter, no empty row since, and within
+		// the echo grace.
+		echo := t.submitted != "" && strings.HasPrefix(t.submitted, row) && t.lastKey.Equal(t.submittedAt) &&
+			now.Sub(t.submittedAt) < EchoGrace
+		if !t.dirty && !echo {
+			// New text no keystroke explains (not the person's draft, not
+			// the late echo of the line they just submitted): until it
+			// counts as a draft the row is still settling, so nothing is
+			// typed after it in the meantime.
+			t.Settle(now.Add(EchoGrace))
+		}
+	}
+	if now.Sub(t.screenSeen) >= EchoGrace && (t.lastTouch.IsZero() || now.Sub(t.lastTouch) >= EchoGrace) {
+		t.screenDraft = true
+	}
+}
+
+// Typed records that office itself wrote text to the prompt at now (the
+// drain's message, an approved choice): text the screen shows on the prompt
+// row is office's, not the person's, until the row next reads empty.
+func (t *Tracker) Typed(now time.Time) {
+	t.officeTyped = true
+	t.typedAt = now
+	t.screenText, t.screenSeen, t.screenDraft = "", time.Time{}, false
+}
+
+// Next returns the earliest instant after now at which a prompt-row reading
+// may change the tracker though the row stays the same (the echo grace after
+// a keystroke, after office's typing, after new text was first seen), or the
+// settling block ends; zero when there is none. A caller that reads the row
+// only when the screen changes reads it again then.
+func (t *Tracker) Next(now time.Time) time.Time {
+	var next time.Time
+	consider := func(at time.Time) {
+		if at.After(now) && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	if t.dirty && !t.lastTouch.IsZero() {
+		consider(t.lastTouch.Add(EchoGrace))
+	}
+	if t.officeTyped {
+		consider(t.typedAt.Add(EchoGrace))
+	}
+	if t.screenText != "" && !t.screenDraft {
+		consider(t.screenSeen.Add(EchoGrace))
+		consider(t.lastTouch.Add(EchoGrace))
+	}
+	consider(t.settle)
+	return next
 }

@@ -10,15 +10,25 @@ import (
 // a screen reading, or one of the caller's explicit calls.
 type trackerOp struct {
 	at      time.Duration
-	kind    string // "feed", "screen", "clear", "release", "mark", "settle"
+	kind    string // "feed", "screen", "clear", "release", "mark", "settle", "typed"
 	text    string
 	reading PromptReading
 }
 
 func feed(d time.Duration, s string) trackerOp { return trackerOp{at: d, kind: "feed", text: s} }
 func screen(d time.Duration, r PromptReading) trackerOp {
-	return trackerOp{at: d, kind: "screen", reading: r}
+	op := trackerOp{at: d, kind: "screen", reading: r}
+	if r == PromptHasText {
+		op.text = "stray text"
+	}
+	return op
 }
+
+// row is a screen reading of the prompt row showing text.
+func row(d time.Duration, text string) trackerOp {
+	return trackerOp{at: d, kind: "screen", reading: ReadPromptRow(text, true), text: text}
+}
+func typed(d time.Duration) trackerOp          { return trackerOp{at: d, kind: "typed"} }
 func clearDraft(d time.Duration) trackerOp     { return trackerOp{at: d, kind: "clear"} }
 func release(d time.Duration) trackerOp        { return trackerOp{at: d, kind: "release"} }
 func mark(d time.Duration, s string) trackerOp { return trackerOp{at: d, kind: "mark", text: s} }
@@ -29,7 +39,9 @@ func (op trackerOp) apply(tr *Tracker) []string {
 	case "feed":
 		return tr.Feed([]byte(op.text), now)
 	case "screen":
-		tr.ObservePrompt(op.reading, now)
+		tr.ObservePrompt(op.text, op.reading != PromptUnknown, now)
+	case "typed":
+		tr.Typed(now)
 	case "clear":
 		tr.ClearDraft()
 	case "release":
@@ -223,10 +235,59 @@ func trackerCases() []trackerCase {
 		{name: "the echo grace runs from the last key, not the first",
 			ops:  []trackerOp{feed(0, "a"), feed(900*ms, "b"), screen(1500*ms, PromptEmpty)},
 			line: "ab", dirty: true, settle: noSettle},
-		{name: "screen with text never creates a draft",
-			ops: []trackerOp{screen(time.Hour, PromptHasText)}, settle: noSettle},
-		{name: "screen with text after a submit does not bring the draft back",
-			ops: []trackerOp{feed(0, "hi\r"), screen(5*time.Second, PromptHasText)}, settle: noSettle, submitted: []string{"hi"}},
+		{name: "screen text is no draft within the echo grace",
+			ops: []trackerOp{row(time.Hour, "recalled"), row(time.Hour+EchoGrace-ms, "recalled")}, settle: time.Hour + EchoGrace},
+		{name: "screen text office did not type is a draft past the echo grace",
+			ops:  []trackerOp{row(time.Hour, "recalled"), row(time.Hour+EchoGrace, "recalled")},
+			line: "recalled", dirty: true, settle: time.Hour + EchoGrace},
+		{name: "changed screen text restarts the echo grace",
+			ops:    []trackerOp{row(0, "rec"), row(900*ms, "recalled"), row(1500*ms, "recalled")},
+			settle: 1900 * ms},
+		{name: "changed screen text is a draft a grace after the change",
+			ops:  []trackerOp{row(0, "rec"), row(900*ms, "recalled"), row(1900*ms, "recalled")},
+			line: "recalled", dirty: true, settle: 1900 * ms},
+		{name: "a keystroke restarts the echo grace for screen text",
+			ops:    []trackerOp{row(0, "restored"), feed(500*ms, "\x1b[A"), row(1200*ms, "restored")},
+			settle: EchoGrace},
+		{name: "screen text after a lone Esc is a draft (a restored prompt)",
+			ops:  []trackerOp{row(0, "restored"), feed(0, "\x1b"), row(2*time.Second, "restored")},
+			line: "restored", dirty: true, settle: EchoGrace},
+		{name: "the late echo of a line just submitted does not settle",
+			ops:    []trackerOp{feed(0, "/compact"), feed(10*ms, "\r"), row(50*ms, "/compact")},
+			settle: noSettle, submitted: []string{"/compact"}},
+		{name: "an empty row before the late echo does not end it",
+			ops:    []trackerOp{feed(0, "hello"), feed(ms, "\r"), screen(2*ms, PromptEmpty), row(5*ms, "hello")},
+			settle: noSettle, submitted: []string{"hello"}},
+		{name: "the late echo drawn in pieces does not settle",
+			ops:    []trackerOp{feed(0, "/compact"), feed(10*ms, "\r"), row(50*ms, "/comp"), row(60*ms, "/compact")},
+			settle: noSettle, submitted: []string{"/compact"}},
+		{name: "the submitted line restored after an empty row settles (Esc right after Enter)",
+			ops:    []trackerOp{feed(0, "task"), row(5*ms, "task"), feed(10*ms, "\r"), screen(50*ms, PromptEmpty), row(300*ms, "task")},
+			settle: 300*ms + EchoGrace, submitted: []string{"task"}},
+		{name: "the submitted line restored after a key settles",
+			ops:    []trackerOp{feed(0, "task"), feed(10*ms, "\r"), feed(200*ms, "\x1b"), row(300*ms, "task")},
+			settle: 300*ms + EchoGrace, submitted: []string{"task"}},
+		{name: "a recalled old line settles",
+			ops:    []trackerOp{feed(0, "old\r"), feed(5*time.Second, "\x1b[A"), row(5100*ms, "old")},
+			settle: 5100*ms + EchoGrace, submitted: []string{"old"}},
+		{name: "an empty row clears a screen draft",
+			ops:    []trackerOp{row(0, "recalled"), row(2*time.Second, "recalled"), screen(3*time.Second, PromptEmpty)},
+			settle: EchoGrace},
+		{name: "ClearDraft clears a screen draft",
+			ops:    []trackerOp{row(0, "recalled"), row(2*time.Second, "recalled"), clearDraft(3 * time.Second)},
+			settle: EchoGrace},
+		{name: "text office typed is not the person's draft",
+			ops:    []trackerOp{typed(0), row(100*ms, "our message"), row(5*time.Second, "our message")},
+			settle: noSettle},
+		{name: "office's typing ends at an empty row past the echo grace",
+			ops: []trackerOp{typed(0), row(100*ms, "our message"), screen(2*time.Second, PromptEmpty),
+				row(3*time.Second, "restored"), row(4*time.Second, "restored")},
+			line: "restored", dirty: true, settle: 4 * time.Second},
+		{name: "an empty row within the echo grace of office's typing does not end it",
+			ops:    []trackerOp{typed(0), screen(10*ms, PromptEmpty), row(100*ms, "our message"), row(5*time.Second, "our message")},
+			settle: noSettle},
+		{name: "screen with text after a submit counts again only past the echo grace",
+			ops: []trackerOp{feed(0, "hi\r"), screen(5*time.Second, PromptHasText)}, settle: 6 * time.Second, submitted: []string{"hi"}},
 		{name: "unknown screen changes nothing",
 			ops: []trackerOp{feed(0, "abc"), screen(time.Hour, PromptUnknown)}, line: "abc", dirty: true, settle: noSettle},
 		{name: "screen with text keeps a draft",
@@ -275,8 +336,8 @@ func TestTracker(t *testing.T) {
 				submitted = append(submitted, op.apply(tr)...)
 			}
 			s := tr.State()
-			if got := tr.Line(); got != tt.line {
-				t.Errorf("Line() = %q, want %q", got, tt.line)
+			if got := tr.Draft(); got != tt.line {
+				t.Errorf("Draft() = %q, want %q", got, tt.line)
 			}
 			if s.Dirty != tt.dirty {
 				t.Errorf("Dirty = %v, want %v", s.Dirty, tt.dirty)
@@ -379,5 +440,74 @@ func TestTrackerBlocks(t *testing.T) {
 				t.Errorf("BlockReason at t0+%v = %v, want %v (state %+v)", tt.check, got, tt.want, tr.State())
 			}
 		})
+	}
+}
+
+// Text on the prompt row that office did not type holds delivery from the
+// moment it is seen: settling within the echo grace, the person's draft
+// after it, stale StaleAfter after it was first seen; a change restarts both.
+func TestScreenTextHoldsFromFirstSight(t *testing.T) {
+	var tr Tracker
+	tr.ObservePrompt("recalled", true, at(0))
+	if b := BlockReason(tr.State(), at(500*ms)); b != BlockSettling {
+		t.Fatalf("within the echo grace: %v, want settling", b)
+	}
+	tr.ObservePrompt("recalled", true, at(EchoGrace))
+	if b := BlockReason(tr.State(), at(EchoGrace)); b != BlockDraft {
+		t.Fatalf("past the echo grace: %v, want your draft", b)
+	}
+	tr.ObservePrompt("recalled", true, at(StaleAfter-ms))
+	if b := BlockReason(tr.State(), at(StaleAfter-ms)); b != BlockDraft {
+		t.Fatalf("just before stale: %v, want your draft", b)
+	}
+	if b := BlockReason(tr.State(), at(StaleAfter)); b != BlockNone {
+		t.Fatalf("StaleAfter after first seen: %v, want none", b)
+	}
+	tr.ObservePrompt("recalled, edited", true, at(StaleAfter))
+	tr.ObservePrompt("recalled, edited", true, at(StaleAfter+EchoGrace))
+	if s := tr.State(); !s.Dirty || !s.DirtyAt.Equal(at(StaleAfter)) || BlockReason(s, at(StaleAfter+EchoGrace)) != BlockDraft {
+		t.Fatalf("a change restarts the stale clock: %+v", s)
+	}
+}
+
+func TestTrackerNext(t *testing.T) {
+	var tr Tracker
+	if n := tr.Next(at(0)); !n.IsZero() {
+		t.Fatalf("zero Tracker: next %v", n)
+	}
+	tr.Feed([]byte("abc"), at(0))
+	if n := tr.Next(at(100 * ms)); !n.Equal(at(EchoGrace)) {
+		t.Fatalf("a keystroke draft: next %v, want the echo grace's end", n)
+	}
+	if n := tr.Next(at(EchoGrace)); !n.IsZero() {
+		t.Fatalf("after the echo grace: next %v", n)
+	}
+	tr.ClearDraft()
+	tr.ObservePrompt("recalled", true, at(5*time.Second))
+	if n := tr.Next(at(5 * time.Second)); !n.Equal(at(5*time.Second + EchoGrace)) {
+		t.Fatalf("new screen text: next %v", n)
+	}
+	tr.ObservePrompt("recalled", true, at(6*time.Second))
+	if n := tr.Next(at(6 * time.Second)); !n.IsZero() {
+		t.Fatalf("a screen draft: next %v", n)
+	}
+	tr.Typed(at(7 * time.Second))
+	if n := tr.Next(at(7 * time.Second)); !n.Equal(at(8 * time.Second)) {
+		t.Fatalf("office typing: next %v", n)
+	}
+}
+
+func TestStatusDebouncerPending(t *testing.T) {
+	var d StatusDebouncer
+	if _, ok := d.Pending(); ok {
+		t.Fatal("zero debouncer has a pending change")
+	}
+	d.Update(StatusIdle, at(0))
+	if p, ok := d.Pending(); !ok || !p.Equal(at(StatusDebounce)) {
+		t.Fatalf("pending %v %v", p, ok)
+	}
+	d.Update(StatusIdle, at(StatusDebounce))
+	if _, ok := d.Pending(); ok {
+		t.Fatal("adopted idle still pending")
 	}
 }

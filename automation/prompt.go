@@ -1,9 +1,9 @@
 package automation
 
-// The prompt-row reading (seed 002 §4): the emulated screen is better evidence
-// about a draft than the keystroke model, but it is used one way only. A row
-// that reads empty may clear a phantom draft; a row with text, or no reading,
-// never creates one (see Tracker.ObservePrompt).
+// The prompt-row reading (seed 002 §4, design.md §5): a row that reads empty
+// clears a keystroke draft; a row with text office did not type is the
+// person's draft, whoever put it there (see Tracker.ObservePrompt); no reading
+// is no evidence.
 
 import "unicode"
 

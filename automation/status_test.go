@@ -25,7 +25,9 @@ func TestDeliverable(t *testing.T) {
 	}
 }
 
-func TestDetectStatus(t *testing.T) {
+// TestJudgeOrder checks the order of the judge's steps: the first that
+// says something decides.
+func TestJudgeOrder(t *testing.T) {
 	const (
 		waitText = "Do you want to proceed?"
 		busyText = "esc to interrupt"
@@ -43,107 +45,107 @@ func TestDetectStatus(t *testing.T) {
 	quietOutput := now.Add(-time.Hour) // long quiet
 	tests := []struct {
 		name   string
-		sig    Signals
+		sig    Inputs
 		rules  *StatusRules // nil: the shared rules
 		status Status
 		why    string
 	}{
 		{name: "exited beats everything",
-			sig:    Signals{Exited: true, Hook: StatusBusy, Screen: waitText},
+			sig:    Inputs{Exited: true, Hook: report(StatusBusy, now), Screen: waitText},
 			status: StatusExited, why: "exited"},
 		{name: "not ready is starting",
-			sig:    Signals{Hook: StatusIdle, Screen: waitText, LastOutput: quietOutput},
+			sig:    Inputs{Boot: Boot{Spawned: now, Markers: true}, Hook: report(StatusIdle, now), Screen: idleText, LastOutput: quietOutput},
 			status: StatusStarting, why: "starting"},
 		{name: "a waiting screen beats a hook saying idle",
-			sig:    Signals{Ready: true, Hook: StatusIdle, Screen: "header\n" + waitText + "\n1. Yes"},
+			sig:    Inputs{Boot: Boot{Seen: true}, Hook: report(StatusIdle, now), Screen: "header\n" + waitText + "\n1. Yes"},
 			status: StatusWaiting, why: "screen: " + waitText},
 		{name: "a waiting screen beats an idle screen pattern",
-			sig:    Signals{Ready: true, Screen: idleText + "\n" + waitText, LastOutput: quietOutput},
+			sig:    Inputs{Boot: Boot{Seen: true}, Screen: idleText + "\n" + waitText, LastOutput: quietOutput},
 			status: StatusWaiting, why: "screen: " + waitText},
 		{name: "a waiting screen beats OSC idle and an idle title",
-			sig:    Signals{Ready: true, OSCState: "idle", Title: "✳ Claude", Screen: waitText},
+			sig:    Inputs{Boot: Boot{Seen: true}, OSCState: "idle", Title: "✳ Claude", Screen: waitText},
 			status: StatusWaiting, why: "screen: " + waitText},
 		{name: "a waiting pattern is skipped inside a sync frame",
-			sig:    Signals{Ready: true, InSyncFrame: true, Hook: StatusIdle, Screen: waitText},
+			sig:    Inputs{Boot: Boot{Seen: true}, InSyncFrame: true, Hook: report(StatusIdle, now), Screen: waitText},
 			status: StatusIdle, why: "hook"},
 		{name: "a hook saying busy beats OSC idle",
-			sig:    Signals{Ready: true, Hook: StatusBusy, OSCState: "idle"},
+			sig:    Inputs{Boot: Boot{Seen: true}, Hook: report(StatusBusy, now), OSCState: "idle"},
 			status: StatusBusy, why: "hook"},
 		{name: "a hook saying idle beats recent output and a busy screen",
-			sig:    Signals{Ready: true, Hook: StatusIdle, Screen: busyText, LastOutput: now},
+			sig:    Inputs{Boot: Boot{Seen: true}, Hook: report(StatusIdle, now), Screen: busyText, LastOutput: now},
 			status: StatusIdle, why: "hook"},
 		{name: "OSC working is busy",
-			sig:    Signals{Ready: true, OSCState: "working", Title: "✳ x", LastOutput: quietOutput},
+			sig:    Inputs{Boot: Boot{Seen: true}, OSCState: "working", Title: "✳ x", LastOutput: quietOutput},
 			status: StatusBusy, why: "osc-state"},
 		{name: "OSC idle beats a busy title",
-			sig:    Signals{Ready: true, OSCState: "idle", Title: "* working", LastOutput: now},
+			sig:    Inputs{Boot: Boot{Seen: true}, OSCState: "idle", Title: "* working", LastOutput: now},
 			status: StatusIdle, why: "osc-state"},
 		{name: "OSC done (Codex after a turn) is idle",
-			sig:    Signals{Ready: true, OSCState: "done", Title: "* working", LastOutput: now},
+			sig:    Inputs{Boot: Boot{Seen: true}, OSCState: "done", Title: "* working", LastOutput: now},
 			status: StatusIdle, why: "osc-state"},
 		{name: "OSC blocked (Codex approval) is waiting",
-			sig:    Signals{Ready: true, OSCState: "blocked", Title: "✳ x"},
+			sig:    Inputs{Boot: Boot{Seen: true}, OSCState: "blocked", Title: "✳ x"},
 			status: StatusWaiting, why: "osc-state"},
 		{name: "an unknown OSC state is ignored",
-			sig:    Signals{Ready: true, OSCState: "thinking", Title: "✳ x"},
+			sig:    Inputs{Boot: Boot{Seen: true}, OSCState: "thinking", Title: "✳ x"},
 			status: StatusIdle, why: "title"},
 		{name: "a busy title rune is busy",
-			sig:    Signals{Ready: true, Title: "* Working", LastOutput: quietOutput},
+			sig:    Inputs{Boot: Boot{Seen: true}, Title: "* Working", LastOutput: quietOutput},
 			status: StatusBusy, why: "title"},
 		{name: "a braille spinner title is busy",
-			sig:    Signals{Ready: true, Title: "⠋ gemini", LastOutput: quietOutput},
+			sig:    Inputs{Boot: Boot{Seen: true}, Title: "⠋ gemini", LastOutput: quietOutput},
 			status: StatusBusy, why: "title"},
 		{name: "a braille title without the braille rule decides nothing",
-			sig:    Signals{Ready: true, Title: "⠋ gemini", LastOutput: quietOutput},
+			sig:    Inputs{Boot: Boot{Seen: true}, Title: "⠋ gemini", LastOutput: quietOutput},
 			rules:  &StatusRules{},
 			status: StatusIdle, why: "quiescence"},
 		{name: "an idle title rune is idle",
-			sig:    Signals{Ready: true, Title: "✳ Claude Code", Screen: busyText, LastOutput: now},
+			sig:    Inputs{Boot: Boot{Seen: true}, Title: "✳ Claude Code", Screen: busyText, LastOutput: now},
 			status: StatusIdle, why: "title"},
 		{name: "leading spaces in the title are skipped",
-			sig:    Signals{Ready: true, Title: "  ✳ Claude Code", LastOutput: now},
+			sig:    Inputs{Boot: Boot{Seen: true}, Title: "  ✳ Claude Code", LastOutput: now},
 			status: StatusIdle, why: "title"},
 		{name: "a rune in both title sets means busy",
-			sig:    Signals{Ready: true, Title: "✳"},
+			sig:    Inputs{Boot: Boot{Seen: true}, Title: "✳"},
 			rules:  &StatusRules{TitleBusy: "✳", TitleIdle: "✳"},
 			status: StatusBusy, why: "title"},
 		{name: "a title rune in neither set decides nothing",
-			sig:    Signals{Ready: true, Title: "claude", Screen: idleText},
+			sig:    Inputs{Boot: Boot{Seen: true}, Title: "claude", Screen: idleText},
 			status: StatusIdle, why: "screen: " + idleText},
 		{name: "a busy screen pattern is busy",
-			sig:    Signals{Ready: true, Screen: "… " + busyText, LastOutput: quietOutput},
+			sig:    Inputs{Boot: Boot{Seen: true}, Screen: "… " + busyText, LastOutput: quietOutput},
 			status: StatusBusy, why: "screen: " + busyText},
 		{name: "an idle screen pattern is idle despite recent output",
-			sig:    Signals{Ready: true, Screen: idleText, LastOutput: now},
+			sig:    Inputs{Boot: Boot{Seen: true}, Screen: idleText, LastOutput: now},
 			status: StatusIdle, why: "screen: " + idleText},
 		{name: "a busy pattern beats an idle pattern",
-			sig:    Signals{Ready: true, Screen: busyText + "\n" + idleText},
+			sig:    Inputs{Boot: Boot{Seen: true}, Screen: busyText + "\n" + idleText},
 			status: StatusBusy, why: "screen: " + busyText},
 		{name: "screen patterns are skipped inside a sync frame",
-			sig:    Signals{Ready: true, InSyncFrame: true, Screen: idleText, LastOutput: now.Add(-time.Second)},
+			sig:    Inputs{Boot: Boot{Seen: true}, InSyncFrame: true, Screen: idleText, LastOutput: now.Add(-time.Second)},
 			status: StatusBusy, why: "output"},
 		{name: "a blank pattern never matches",
-			sig:    Signals{Ready: true, Screen: "anything", LastOutput: quietOutput},
+			sig:    Inputs{Boot: Boot{Seen: true}, Screen: "anything", LastOutput: quietOutput},
 			rules:  &StatusRules{Waiting: []string{""}, Busy: []string{""}},
 			status: StatusIdle, why: "quiescence"},
 		{name: "output 1ns short of 12s quiet is busy",
-			sig:    Signals{Ready: true, LastOutput: now.Add(-QuietAfter + time.Nanosecond)},
+			sig:    Inputs{Boot: Boot{Seen: true}, LastOutput: now.Add(-QuietAfter + time.Nanosecond)},
 			status: StatusBusy, why: "output"},
 		{name: "12s quiet is idle",
-			sig:    Signals{Ready: true, LastOutput: now.Add(-QuietAfter)},
+			sig:    Inputs{Boot: Boot{Seen: true}, LastOutput: now.Add(-QuietAfter)},
 			status: StatusIdle, why: "quiescence"},
 		{name: "a profile's quiet window replaces 12s",
-			sig:    Signals{Ready: true, LastOutput: now.Add(-2 * time.Second)},
+			sig:    Inputs{Boot: Boot{Seen: true}, LastOutput: now.Add(-2 * time.Second)},
 			rules:  &StatusRules{Quiet: 2 * time.Second},
 			status: StatusIdle, why: "quiescence"},
 		{name: "no output ever is quiescent",
-			sig:    Signals{Ready: true},
+			sig:    Inputs{Boot: Boot{Seen: true}},
 			status: StatusIdle, why: "quiescence"},
 		{name: "quiescence does not override a busy screen",
-			sig:    Signals{Ready: true, Screen: busyText, LastOutput: quietOutput},
+			sig:    Inputs{Boot: Boot{Seen: true}, Screen: busyText, LastOutput: quietOutput},
 			status: StatusBusy, why: "screen: " + busyText},
 		{name: "quiescence does not override a busy hook",
-			sig:    Signals{Ready: true, Hook: StatusBusy, LastOutput: quietOutput},
+			sig:    Inputs{Boot: Boot{Seen: true}, Hook: report(StatusBusy, now), LastOutput: quietOutput},
 			status: StatusBusy, why: "hook"},
 	}
 	for _, tt := range tests {
@@ -152,10 +154,13 @@ func TestDetectStatus(t *testing.T) {
 			if tt.rules != nil {
 				r = *tt.rules
 			}
-			status, why := DetectStatus(tt.sig, r, now)
-			if status != tt.status || why != tt.why {
-				t.Errorf("DetectStatus = (%v, %q), want (%v, %q)", status, why, tt.status, tt.why)
+			in := tt.sig
+			in.Now = now
+			j := Judge(in, r)
+			if j.Status != tt.status || j.Signal() != tt.why {
+				t.Errorf("Judge = (%v, %q), want (%v, %q)\n%s", j.Status, j.Signal(), tt.status, tt.why, dump(j))
 			}
+			checkOneDecides(t, j)
 		})
 	}
 }

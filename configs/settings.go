@@ -10,8 +10,8 @@ package configs
 // written twice.
 //
 // A few rows are fixed: their value is a rule of package automation's line
-// model and status debouncer (stale, echo_grace, picker_settle,
-// status_debounce), which take no configuration; they are cited here so the
+// model, status judge and debouncer (stale, echo_grace, picker_settle,
+// status_debounce, ready_quiet), which take no configuration; they are cited here so the
 // table lists every number, and the file may not set them. Rows whose rule
 // lives in automation take their default from automation's constant, so the
 // number is still written once.
@@ -73,7 +73,7 @@ type Settings struct {
 	PickerSettle   time.Duration // picker_settle (fixed)
 	RecoverSettle  time.Duration // recover_settle
 	StatusDebounce time.Duration // status_debounce (fixed)
-	ReadyQuiet     time.Duration // ready_quiet
+	ReadyQuiet     time.Duration // ready_quiet (fixed)
 	HangupGrace    time.Duration // hangup_grace
 
 	// Inbox and mail (inbox.Options and the engine's inbox timers).
@@ -191,7 +191,7 @@ var table = []Setting{
 		"settling after the person has office clear their prompt (Ctrl-U, the composer's recover), while the CLI redraws it"),
 	fixedRow("status_debounce", automation.StatusDebounce, "automation.StatusDebounce", func(s *Settings) *time.Duration { return &s.StatusDebounce },
 		"a raw idle must last this long before the status says idle (busy shows at once), so a flicker between two busy frames does not open the gate"),
-	durRow("ready_quiet", automation.CustomReadyQuiet, 100*ms, minute, "pool.Behavior.ReadyQuiet", func(s *Settings) *time.Duration { return &s.ReadyQuiet },
+	fixedRow("ready_quiet", automation.CustomReadyQuiet, "automation.CustomReadyQuiet", func(s *Settings) *time.Duration { return &s.ReadyQuiet },
 		"a profile without ready markers (shell, custom) is ready after its first output and this long of quiet"),
 
 	durRow("hangup_grace", 2*sec, 100*ms, minute, "pool.Behavior.HangupGrace", func(s *Settings) *time.Duration { return &s.HangupGrace },

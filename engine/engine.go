@@ -324,6 +324,9 @@ func (e *Engine) terminalEvent(ev pool.Event) {
 	if ev.Kind != pool.EventOutput {
 		e.inboxEvent(ev)
 	}
+	if ev.Kind == pool.EventBootOverdue {
+		e.bootOverdue(ev.Agent)
+	}
 	if ev.Kind == pool.EventExit {
 		if a, ok := e.Agent(ev.Agent); ok && a.Term != nil {
 			_, code := a.Term.Exited()

@@ -45,13 +45,13 @@ func inboxOptions(s configs.Settings) inbox.Options {
 
 // behaviorFor is Behavior(p) for agent a running on settings s: the quiet
 // window (a's own, else the profile's, else the office's), the boot grace,
-// the ready quiet, the recover settle and the hang-up grace.
+// the recover settle and the hang-up grace.
 func behaviorFor(a configs.Agent, p configs.Profile, s configs.Settings) pool.Behavior {
 	b := Behavior(p)
 	if b.Status.Quiet <= 0 || a.SetsOwn("quiet") {
 		b.Status.Quiet = s.Quiet
 	}
-	b.BootGrace, b.ReadyQuiet, b.RecoverSettle, b.HangupGrace = s.BootGrace, s.ReadyQuiet, s.RecoverSettle, s.HangupGrace
+	b.BootGrace, b.RecoverSettle, b.HangupGrace = s.BootGrace, s.RecoverSettle, s.HangupGrace
 	return b
 }
 

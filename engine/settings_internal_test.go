@@ -42,10 +42,7 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 		return d(behaviorFor(a, p, c.SettingsFor(a)).RecoverSettle)
 	},
 	"status_debounce": func(*configs.Config, configs.Agent) []int64 { return d(automation.StatusDebounce) },
-	"ready_quiet": func(c *configs.Config, a configs.Agent) []int64 {
-		p, _ := c.ProfileOf(a)
-		return d(behaviorFor(a, p, c.SettingsFor(a)).ReadyQuiet)
-	},
+	"ready_quiet":     func(*configs.Config, configs.Agent) []int64 { return d(automation.CustomReadyQuiet) },
 	"hangup_grace": func(c *configs.Config, a configs.Agent) []int64 {
 		p, _ := c.ProfileOf(a)
 		return d(behaviorFor(a, p, c.SettingsFor(a)).HangupGrace)

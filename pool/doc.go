@@ -9,7 +9,14 @@
 // write queue served by a goroutine of its own, because a write into a PTY
 // whose child is in raw mode blocks once about 18 KB are unread.
 //
-// Measured facts this package designs around (../shared/libs.md §1, §4): every
+// Status is not decided here: each Terminal gathers the inputs of the one
+// status judge (automation.Judge: the screen, title, OSC state, hook report,
+// readiness, turn hold, shell foreground, last output) and keeps its answer.
+// It judges again only when an input may have changed (output, a hook report,
+// a key, a write) or a deadline of the judge is reached, so an idle agent
+// costs no work between deadlines.
+//
+// Measured facts this package designs around: every
 // PTY is drained continuously; exit shows as EIO, not EOF, and "dead" comes
 // from the exit status, never from a write error (a write to a dead child's
 // PTY succeeds silently); the master is switched to non-blocking mode so Close

@@ -1,8 +1,8 @@
 package pool
 
 // filter.go sits between a PTY and vt10x. vt10x mis-executes a number of
-// sequences that agent CLIs really send (../shared/libs.md §1.4,
-// ../shared/real-clis.md §6-§7); the Filter is a small VT parser that hands
+// sequences that agent CLIs really send (measured on the pinned CLIs of
+// README's "Tested CLI versions"); the Filter is a small VT parser that hands
 // vt10x only what it handles correctly, rewrites what it would get wrong,
 // answers the queries vt10x cannot, and tracks the modes vt10x does not expose.
 

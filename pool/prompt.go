@@ -1,7 +1,7 @@
 package pool
 
-// prompt.go finds an agent CLI's input row on a snapshot
-// (../shared/real-clis.md §5.1).
+// prompt.go finds an agent CLI's input row on a snapshot (the rows each
+// pinned CLI draws are noted in configs/profiles.toml).
 
 import "strings"
 
@@ -26,9 +26,9 @@ type PromptSpec struct {
 	// RuleBelow is the rune of the rule under the input when it differs
 	// from Rule (Gemini CLI: ▄ above, ▀ below); 0 means Rule.
 	RuleBelow rune
-	// Placeholders are texts the CLI draws on an empty input row (dim on a
-	// real terminal; the screen keeps no dim attribute). A prompt text equal
-	// to one of them reads as "" (empty).
+	// Placeholders are texts the CLI draws on an empty input row when it
+	// does not draw them dim (dim text is never read, see FindPrompt). A
+	// prompt text equal to one of them reads as "" (empty).
 	Placeholders []string
 }
 
@@ -40,7 +40,8 @@ type PromptSpec struct {
 // continuation rows, by a rule row (a rule row is one whose first non-blank
 // cells, two or more of them or the rest of the row, are the rule rune).
 // It then returns ok=true, that row, and the input text: the rest of the
-// marker row with no-break spaces turned into spaces and trimmed, plus with
+// marker row with no-break spaces turned into spaces and ghost text (dim
+// cells, a caret drawn over dim text) left out, trimmed, plus with
 // BetweenRules the continuation rows (each with the indentation of the first
 // row's text removed and trailing spaces trimmed) joined by "\n", the whole
 // trimmed of surrounding white space. "" means an empty prompt.
@@ -136,16 +137,25 @@ func (s *Snapshot) indentEnd(y, limit int) int {
 
 // promptLine returns row y's text from column from on, no-break spaces
 // turned into spaces, trailing spaces trimmed (and leading ones when trim).
+// Ghost text is not text: a dim cell reads as a space, and so does a
+// reverse-video cell (a drawn caret) whose next cell is dim, as when a CLI
+// draws its caret over the first letter of a dim placeholder or suggestion.
 func (s *Snapshot) promptLine(y, from int, trim bool) string {
 	row := s.row(y)
 	if from > len(row) {
 		from = len(row)
 	}
 	var b strings.Builder
-	for _, c := range row[from:] {
-		if c.Width != 0 {
-			b.WriteRune(normSpace(c.Rune))
+	for x := from; x < len(row); x++ {
+		c := row[x]
+		if c.Width == 0 {
+			continue
 		}
+		if ghostCell(row, x) {
+			b.WriteByte(' ')
+			continue
+		}
+		b.WriteRune(normSpace(c.Rune))
 	}
 	if trim {
 		return strings.TrimSpace(b.String())
@@ -166,6 +176,41 @@ func (s *Snapshot) isRuleRow(y int, rule rune) bool {
 		n++
 	}
 	return n >= 2 || (n == 1 && x+1 == len(row))
+}
+
+// cellsText returns the text of row y's cells in columns [from, to), ghost
+// text read as spaces (as promptLine), nothing trimmed.
+func (s *Snapshot) cellsText(y, from, to int) string {
+	row := s.row(y)
+	to = min(to, len(row))
+	var b strings.Builder
+	for x := max(from, 0); x < to; x++ {
+		switch {
+		case row[x].Width == 0:
+		case ghostCell(row, x):
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(normSpace(row[x].Rune))
+		}
+	}
+	return b.String()
+}
+
+// ghostCell reports whether row[x] is ghost text (see promptLine).
+func ghostCell(row []Cell, x int) bool {
+	c := row[x]
+	if c.Attr&AttrDim != 0 {
+		return true
+	}
+	if c.Attr&AttrReverse == 0 {
+		return false
+	}
+	for k := x + 1; k < len(row); k++ {
+		if row[k].Width != 0 {
+			return row[k].Attr&AttrDim != 0 && row[k].Rune != ' '
+		}
+	}
+	return false
 }
 
 func normSpace(r rune) rune {

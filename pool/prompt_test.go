@@ -93,8 +93,8 @@ func TestFindPromptCodexAndGemini(t *testing.T) {
 	s.Feed([]byte("› earlier message\r\n\r\n\x1b[48;5;234m› \x1b[2mAsk Codex to do anything\x1b[22m\x1b[K\x1b[0m\r\n  gpt-fake default · PROJECT\r\n"))
 	sn := snap(s)
 	row, text, ok := sn.FindPrompt(PromptSpec{Marker: "›"})
-	if !ok || row != 2 || text != "Ask Codex to do anything" {
-		t.Fatalf("codex: row %d %q %v", row, text, ok)
+	if !ok || row != 2 || text != "" {
+		t.Fatalf("codex: row %d %q %v; want the dim placeholder read as empty", row, text, ok)
 	}
 	if sn.Cell(2, 2).Attr&AttrDim == 0 {
 		t.Fatal("placeholder is not dim")
@@ -105,5 +105,25 @@ func TestFindPromptCodexAndGemini(t *testing.T) {
 	spec := PromptSpec{Marker: ">", Column: 1, BetweenRules: true, Rule: '▄', RuleBelow: '▀'}
 	if row, text, ok := snap(s).FindPrompt(spec); !ok || row != 2 || text != "Type your message" {
 		t.Fatalf("gemini: row %d %q %v", row, text, ok)
+	}
+}
+
+// Ghost text is not text: a dim placeholder with the caret drawn over its
+// first letter, and a dim suggestion after typed text.
+func TestFindPromptGhostText(t *testing.T) {
+	rule := strings.Repeat("─", 40)
+	for _, tc := range []struct{ name, row, want string }{
+		{"caret over a dim placeholder", "❯\u00a0\x1b[7mP\x1b[0m\x1b[2mress up to edit queued messages\x1b[0m", ""},
+		{"typed text, caret over a dim suggestion", "❯\u00a0hel\x1b[7ml\x1b[0m\x1b[2mo world\x1b[0m", "hel"},
+		{"typed text and the caret after it", "❯\u00a0hello\x1b[7m \x1b[0m", "hello"},
+		{"recalled text is text", "❯\u00a0say hi again\x1b[7m \x1b[0m", "say hi again"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newTestScreen(40, 4)
+			s.Feed([]byte(rule + tc.row + "\r\n" + rule))
+			if _, text, ok := snap(s).FindPrompt(claudeSpec); !ok || text != tc.want {
+				t.Fatalf("prompt %q %v, want %q", text, ok, tc.want)
+			}
+		})
 	}
 }

@@ -4,12 +4,12 @@ package pool
 // exit, and the goroutines that serve them (reader, writer, waiter, monitor).
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -21,9 +21,9 @@ import (
 
 // Timing of a terminal's own goroutines.
 const (
-	// monitorTick is how often the monitor re-judges status when no output
-	// arrives (quiescence, readiness settle and the idle debounce are timed).
-	monitorTick = 100 * time.Millisecond
+	// shellPoll is how often a shell agent's foreground process group is
+	// read: no event says a job started or ended (an O(1) ioctl).
+	shellPoll = 100 * time.Millisecond
 	// readBufSize is the PTY read buffer.
 	readBufSize = 32 * 1024
 )
@@ -38,7 +38,8 @@ type Behavior struct {
 	// Status holds the title and screen patterns for busy, idle and waiting.
 	Status automation.StatusRules
 	// ReadyMarkers must all be on screen for the CLI to count as ready; nil
-	// means ready after the first output and ReadyQuiet of quiet.
+	// means ready after the first output and automation.CustomReadyQuiet of
+	// quiet.
 	ReadyMarkers []string
 	// ReadySettle is how long the markers must have been visible, and the
 	// screen still, before the CLI counts as ready.
@@ -51,16 +52,22 @@ type Behavior struct {
 	// BootGrace ends the wait for ready markers that never show; 0 means
 	// automation.BootGrace (the office file's boot_grace).
 	BootGrace time.Duration
-	// ReadyQuiet is how long a CLI without ReadyMarkers must be quiet after
-	// its first output to be ready; 0 means automation.CustomReadyQuiet
-	// (ready_quiet).
-	ReadyQuiet time.Duration
 	// RecoverSettle is the settling after RecoverPrompt; 0 means
 	// automation.RecoverPromptSettle (recover_settle).
 	RecoverSettle time.Duration
 	// HangupGrace is how long Close waits after SIGHUP before SIGKILL; 0
 	// means the settings table's 2 s (hangup_grace).
 	HangupGrace time.Duration
+}
+
+// readsScreen reports whether b reads anything on the screen's cells (a
+// prompt row, ready markers, status patterns, a shell's prompt). One that
+// does not (a custom command) is judged without a snapshot of the screen:
+// its title and modes, readiness and output times suffice.
+func (b Behavior) readsScreen() bool {
+	s := b.Status
+	return b.Prompt.Marker != "" || len(b.ReadyMarkers) > 0 || b.ShellIdle ||
+		len(s.Busy) > 0 || len(s.Idle) > 0 || len(s.Waiting) > 0
 }
 
 // EventKind says what changed in a Terminal.
@@ -83,6 +90,9 @@ const (
 	// or it is idle automation.TurnGrace after the Enter without ever showing
 	// busy, or it exited.
 	EventTurnEnd
+	// EventBootOverdue: the boot grace ended before the profile's readiness
+	// was seen (once per terminal; see BootOverdue).
+	EventBootOverdue
 )
 
 // Event tells a listener what changed; it carries no other state (read it
@@ -108,8 +118,10 @@ type Options struct {
 	Cols, Rows int
 	// Behavior says how to read the screen.
 	Behavior Behavior
-	// Now is the clock; nil means time.Now.
+	// Now is the clock; nil means Clock's, else time.Now.
 	Now func() time.Time
+	// Clock is the clock the monitor sleeps on; nil means the wall clock.
+	Clock Clock
 	// Notify, if set, is called on every change; it must not block. It runs on
 	// the terminal's own goroutines.
 	Notify func(Event)
@@ -127,6 +139,7 @@ type Terminal struct {
 	screen   *Screen
 	behavior Behavior
 	now      func() time.Time
+	clock    Clock
 	notify   func(Event)
 	spawned  time.Time
 
@@ -138,27 +151,25 @@ type Terminal struct {
 	closeOnce sync.Once
 	outputSig chan struct{} // reader → monitor, size 1
 
-	lastOutput atomic.Int64 // unix nanos
+	lastOutput atomic.Int64  // unix nanos
+	judgments  atomic.Uint64 // how many times the monitor judged
 
-	mu          sync.Mutex
-	tracker     automation.Tracker
-	exited      bool
-	exitCode    int
-	exitErr     error
-	status      automation.Status
-	signal      string
-	debounce    automation.StatusDebouncer
-	ready       bool
-	markerSince time.Time
-	firstOutput bool
-	promptText  string
-	promptOK    bool
-	hook        automation.Status
-	hookAt      time.Time
-	snap        Snapshot
-	snapText    string // t.snap.Text(), cached until the next snapshot
-	lastGen     uint64
-	turn        automation.Turn // the current turn (the person's Enter reads busy until it shows busy)
+	mu         sync.Mutex
+	tracker    automation.Tracker
+	exited     bool
+	exitCode   int
+	exitErr    error
+	status     automation.Status // debounced from judgment.Status
+	signal     string            // the deciding signal of the judgment status was adopted from
+	debounce   automation.StatusDebouncer
+	judgment   automation.Judgment // the judge's last answer
+	obs        observed            // the judge's inputs pool keeps between reads
+	promptText string
+	promptOK   bool
+	snap       Snapshot
+	snapText   string // t.snap.Text(), cached until the next snapshot
+	lastGen    uint64
+	turn       automation.Turn // the current turn (the person's Enter reads busy until it shows busy)
 }
 
 // Start runs o.Argv in a new PTY and starts serving it. The returned Terminal
@@ -170,9 +181,13 @@ func Start(o Options) (*Terminal, error) {
 	if o.Rows <= 0 {
 		o.Rows = defaultRows
 	}
+	clock := o.Clock
+	if clock == nil {
+		clock = realClock{}
+	}
 	now := o.Now
 	if now == nil {
-		now = time.Now
+		now = clock.Now
 	}
 	cmd, master, err := startPTY(&o)
 	if err != nil {
@@ -185,6 +200,7 @@ func Start(o Options) (*Terminal, error) {
 		master:    master,
 		behavior:  o.Behavior,
 		now:       now,
+		clock:     clock,
 		notify:    o.Notify,
 		spawned:   now(),
 		done:      make(chan struct{}),
@@ -196,6 +212,7 @@ func Start(o Options) (*Terminal, error) {
 	t.tracker.Extra = o.Behavior.Interactive
 	t.writes = newWriteQueue(master)
 	t.screen = NewScreen(o.Cols, o.Rows, t.writes.reply)
+	t.poke() // the first judgment, before any output
 	if o.History != nil {
 		t.screen.CaptureHistory(o.History, now)
 	}
@@ -276,8 +293,7 @@ func (t *Terminal) wait() {
 	t.exited = true
 	t.exitCode = code
 	t.exitErr = err
-	t.status = automation.StatusExited
-	t.signal = "exited"
+	t.judgeLocked(t.now())
 	t.mu.Unlock()
 	close(t.done)
 	t.emit(EventExit)
@@ -309,16 +325,22 @@ func (t *Terminal) Input(p []byte) error {
 	t.mu.Lock()
 	before := t.tracker.State()
 	var turn automation.TurnEvent
+	var ev judged
+	if bytes.ContainsAny(p, "\r\n") {
+		t.obs.enterAt = now
+	}
 	if submitted := t.tracker.Feed(p, now); len(submitted) > 0 && !t.tracker.State().PickerLatched {
 		// A bare interactive command opens a menu, not a turn.
-		turn = t.startTurnLocked(automation.PersonEnter(), now)
+		turn, ev = t.startTurnLocked(automation.PersonEnter(), now)
 	}
 	after := t.tracker.State()
 	t.mu.Unlock()
 	t.writes.enqueue(p, nil, time.Time{})
+	t.poke() // the line model's deadlines moved
 	if before != after {
 		t.emit(EventGate)
 	}
+	t.emitJudged(ev)
 	t.emitTurn(turn)
 	return nil
 }
@@ -335,6 +357,16 @@ func (t *Terminal) Write(ctx context.Context, p []byte) error {
 	if err := t.usable(); err != nil {
 		return err
 	}
+	if len(p) > 1 || (len(p) == 1 && p[0] >= 0x20) {
+		// Text office types is not the person's draft, whatever the
+		// screen shows of it until the prompt reads empty again.
+		t.mu.Lock()
+		t.tracker.Typed(t.now())
+		t.mu.Unlock()
+	}
+	t.mu.Lock()
+	t.obs.lastWrite = t.now()
+	t.mu.Unlock()
 	res := make(chan error, 1)
 	deadline, _ := ctx.Deadline()
 	req := t.writes.enqueue(p, res, deadline)
@@ -355,6 +387,7 @@ func (t *Terminal) Write(ctx context.Context, p []byte) error {
 		}
 		err = <-res
 	}
+	t.poke() // office's typing is an input of the prompt reading
 	if err != nil {
 		return fmt.Errorf("pool: write to %q: %w", t.name, err)
 	}
@@ -368,6 +401,9 @@ func (t *Terminal) PressEnter(ctx context.Context, cause automation.TurnCause) e
 	if err := t.Write(ctx, []byte{'\r'}); err != nil {
 		return err
 	}
+	t.mu.Lock()
+	t.obs.enterAt = t.now() // a shell's line is known empty again
+	t.mu.Unlock()
 	t.StartTurn(cause)
 	return nil
 }
@@ -377,22 +413,25 @@ func (t *Terminal) PressEnter(ctx context.Context, cause automation.TurnCause) e
 // is joined (automation.Turn).
 func (t *Terminal) StartTurn(c automation.TurnCause) {
 	t.mu.Lock()
-	ev := t.startTurnLocked(c, t.now())
+	turn, ev := t.startTurnLocked(c, t.now())
 	t.mu.Unlock()
-	t.emitTurn(ev)
+	t.emitJudged(ev)
+	t.emitTurn(turn)
 }
 
 // startTurnLocked feeds a submit to the turn machine. The person's Enter
 // reads as busy ("turn started") until the agent shows busy, so nothing is
-// typed in the gap before a CLI shows it is working. t.mu must be held.
-func (t *Terminal) startTurnLocked(c automation.TurnCause, now time.Time) automation.TurnEvent {
-	ev := t.turn.Enter(c, now)
-	if t.turn.Holding(now) && !t.exited {
-		t.status = t.debounce.Update(automation.StatusBusy, now)
-		t.signal = "turn started"
+// typed in the gap before a CLI shows it is working: the agent is judged
+// again at once (the judge's turn hold), and the caller emits what that
+// changed. t.mu must be held.
+func (t *Terminal) startTurnLocked(c automation.TurnCause, now time.Time) (automation.TurnEvent, judged) {
+	turn := t.turn.Enter(c, now)
+	var ev judged
+	if t.turn.Holding(now) {
+		ev = t.judgeLocked(now)
 	}
 	t.poke()
-	return ev
+	return turn, ev
 }
 
 func (t *Terminal) usable() error {
@@ -487,7 +526,7 @@ func (t *Terminal) HasDraft() bool {
 func (t *Terminal) Draft() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.tracker.Line()
+	return t.tracker.Draft()
 }
 
 // AutomationState returns the gate's view: the line model (corrected by the
@@ -513,20 +552,33 @@ func (t *Terminal) Status() automation.Status {
 	return t.status
 }
 
-// StatusSignal returns the status and the signal that decided it.
+// StatusSignal returns the debounced status and the signal that decided the
+// judgment it was adopted from.
 func (t *Terminal) StatusSignal() (automation.Status, string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.status, t.signal
+	return t.status, t.signalLocked()
 }
 
-// Ready reports whether delivery may begin: the profile's readiness was seen,
-// or the boot grace has passed.
+// Ready reports whether delivery may begin, as the judge last found it: the
+// profile's readiness was seen, or the boot grace is over
+// (automation.Judgment.BootOpen). now is not consulted: the monitor judges
+// again at every deadline.
 func (t *Terminal) Ready(now time.Time) bool {
 	t.mu.Lock()
-	ready := t.ready
-	t.mu.Unlock()
-	return automation.BootGraceOver(t.spawned, ready, t.behavior.BootGrace, now)
+	defer t.mu.Unlock()
+	return t.judgment.BootOpen
+}
+
+// Judgment returns the judge's last answer with every step it went through
+// (for `office status --explain`): the status it gives is the raw one the
+// debounced Status follows.
+func (t *Terminal) Judgment() automation.Judgment {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	j := t.judgment
+	j.Steps = append([]automation.Step(nil), j.Steps...)
+	return j
 }
 
 // Prompt returns the prompt row's text as last read (ok=false: it cannot be
@@ -544,6 +596,7 @@ func (t *Terminal) MarkDraft(text string) {
 	t.mu.Lock()
 	t.tracker.MarkDraft(text, t.now())
 	t.mu.Unlock()
+	t.poke()
 	t.emit(EventGate)
 }
 
@@ -552,6 +605,7 @@ func (t *Terminal) Settle(until time.Time) {
 	t.mu.Lock()
 	t.tracker.Settle(until)
 	t.mu.Unlock()
+	t.poke()
 	t.emit(EventGate)
 }
 
@@ -564,6 +618,7 @@ func (t *Terminal) ClosePicker(ctx context.Context) error {
 	t.mu.Lock()
 	t.tracker.ReleasePicker(t.now())
 	t.mu.Unlock()
+	t.poke()
 	t.emit(EventGate)
 	return nil
 }
@@ -573,7 +628,7 @@ func (t *Terminal) ClosePicker(ctx context.Context) error {
 // Behavior.RecoverSettle of settling.
 func (t *Terminal) RecoverPrompt(ctx context.Context) (string, error) {
 	t.mu.Lock()
-	text := t.tracker.Line()
+	text := t.tracker.Draft()
 	t.mu.Unlock()
 	if err := t.Write(ctx, []byte{0x15}); err != nil {
 		return "", err
@@ -583,18 +638,34 @@ func (t *Terminal) RecoverPrompt(ctx context.Context) (string, error) {
 	t.tracker.ClearDraft()
 	t.tracker.Settle(now.Add(orDefault(t.behavior.RecoverSettle, automation.RecoverPromptSettle)))
 	t.mu.Unlock()
+	t.poke()
 	t.emit(EventGate)
 	return text, nil
 }
 
-// SetHookStatus records a status reported by the CLI's own hooks (the
-// strongest signal).
-func (t *Terminal) SetHookStatus(s automation.Status) {
+// SetHook records a report of the CLI's own hooks (the strongest signal
+// after a dialog on screen). A report is taken only when it is newer
+// (automation.HookReport.Newer) than the one held, so concurrent reports
+// settle on the newest whatever order they land in. It reports whether r was
+// taken. Its staleness is the judge's: nothing here drops it later.
+func (t *Terminal) SetHook(r automation.HookReport) bool {
 	t.mu.Lock()
-	t.hook = s
-	t.hookAt = t.now()
+	taken := r.Newer(t.obs.hook)
+	if taken {
+		t.obs.hook = r
+	}
 	t.mu.Unlock()
-	t.poke()
+	if taken {
+		t.poke()
+	}
+	return taken
+}
+
+// Hook returns the hook report held (Seq 0: none).
+func (t *Terminal) Hook() automation.HookReport {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.obs.hook
 }
 
 func (t *Terminal) poke() {
@@ -616,14 +687,26 @@ func (t *Terminal) refreshPrompt(now time.Time) {
 }
 
 // readPromptLocked takes a snapshot into t.snap and updates the prompt
-// reading; it reports whether that changed the gate state. t.mu must be held.
+// reading; it reports whether that changed the gate state. A behavior that
+// reads nothing on the screen (readsScreen) takes no snapshot: its prompt
+// cannot be read. t.mu must be held.
 func (t *Terminal) readPromptLocked(now time.Time) bool {
+	if !t.behavior.readsScreen() {
+		return false
+	}
 	t.screen.Snapshot(&t.snap)
 	t.snapText = "" // recomputed on demand by screenTextLocked
 	_, text, ok := t.snap.FindPrompt(t.behavior.Prompt)
+	if !ok && t.behavior.ShellIdle {
+		text, ok = t.shellPromptLocked(now)
+	}
 	t.promptText, t.promptOK = text, ok
 	before := t.tracker.State()
-	t.tracker.ObservePrompt(automation.ReadPromptRow(text, ok), now)
+	// While a dialog is on screen (the judge last found a waiting pattern)
+	// its rows cover the prompt: an option row that starts with the
+	// marker is no evidence about the person's draft.
+	dialog := t.judgment.Decided().Signal == automation.SignalScreenWaiting
+	t.tracker.ObservePrompt(text, ok && !dialog, now)
 	return t.tracker.State() != before
 }
 
@@ -636,10 +719,13 @@ func (t *Terminal) screenTextLocked() string {
 	return t.snapText
 }
 
-// monitor re-judges readiness and status on output and on a short tick.
+// monitor re-judges readiness and status when an input of the judge may
+// have changed (output, a hook report, the person's keys, office's writes:
+// each pokes it) and at the next deadline (wakeLocked), and sleeps
+// otherwise: an idle agent with no deadline costs nothing.
 func (t *Terminal) monitor() {
-	tick := time.NewTicker(monitorTick)
-	defer tick.Stop()
+	var timer Timer
+	var wake <-chan time.Time
 	for {
 		select {
 		case <-t.done:
@@ -647,97 +733,51 @@ func (t *Terminal) monitor() {
 		case <-t.closed:
 			return
 		case <-t.outputSig:
-		case <-tick.C:
+		case <-wake:
 		}
-		t.judge(t.now())
+		if timer != nil {
+			timer.Stop()
+		}
+		timer, wake = nil, nil
+		now := t.now()
+		if next := t.judge(now); !next.IsZero() {
+			timer = t.clock.NewTimer(next.Sub(now))
+			wake = timer.C()
+		}
 	}
 }
 
-// judge updates the prompt reading, readiness and status at now.
-func (t *Terminal) judge(now time.Time) {
+// Judgments returns how many times the monitor has judged the agent (a
+// measure of the work an agent costs when nothing happens).
+func (t *Terminal) Judgments() uint64 { return t.judgments.Load() }
+
+// judge updates the prompt reading, readiness and status at now, and
+// returns when to judge again with no event (zero: not before one).
+func (t *Terminal) judge(now time.Time) time.Time {
+	t.judgments.Add(1)
 	t.mu.Lock()
 	if t.exited {
 		t.mu.Unlock()
-		return
+		return time.Time{}
 	}
 	gen := t.screen.Generation()
 	gateChanged := false
-	// Re-read on a new screen, and while a draft is believed: the screen may
-	// clear it once the echo grace has passed even if nothing redraws.
-	if gen != t.lastGen || t.snap.Cols == 0 || t.tracker.State().Dirty {
+	// Re-read on a new screen, and while a draft is believed or text sits on
+	// the prompt: the screen's reading changes with time (echo grace) even
+	// if nothing redraws.
+	if gen != t.lastGen || t.snap.Cols == 0 || t.tracker.State().Dirty || t.promptText != "" ||
+		(t.behavior.ShellIdle && t.obs.learning()) {
 		t.lastGen = gen
 		gateChanged = t.readPromptLocked(now)
 	}
-	text := t.screenTextLocked()
-	lastOut := t.LastOutput()
-	if !lastOut.IsZero() {
-		t.firstOutput = true
-	}
-	if !t.ready {
-		b := t.behavior
-		if len(b.ReadyMarkers) > 0 {
-			all := true
-			for _, m := range b.ReadyMarkers {
-				if !strings.Contains(text, m) {
-					all = false
-					break
-				}
-			}
-			switch {
-			case !all:
-				t.markerSince = time.Time{}
-			case t.markerSince.IsZero():
-				t.markerSince = now
-			}
-			// Ready once the markers have shown for the settle time and the
-			// screen has been still that long too: a CLI that draws its
-			// input box while it is still loading (Gemini resuming a
-			// conversation) keeps redrawing, and keys typed then are lost.
-			t.ready = all && automation.ReadySettled(t.markerSince, b.ReadySettle, now) &&
-				automation.ReadySettled(lastOut, b.ReadySettle, now)
-		} else if t.firstOutput {
-			t.ready = now.Sub(lastOut) >= orDefault(b.ReadyQuiet, automation.CustomReadyQuiet)
-		}
-	}
-	sig := automation.Signals{
-		Exited:      false,
-		Ready:       t.ready,
-		Hook:        t.hook,
-		HookAt:      t.hookAt,
-		OSCState:    t.snap.Modes.OSCState,
-		Title:       t.snap.Title,
-		InSyncFrame: t.snap.Modes.SyncOutput,
-		Screen:      text,
-		LastOutput:  lastOut,
-	}
-	raw, signal := automation.DetectStatus(sig, t.behavior.Status, now)
-	turnEnd, _ := t.turn.Observe(raw, now)
-	if raw == automation.StatusIdle && t.turn.Holding(now) {
-		raw, signal = automation.StatusBusy, "turn started"
-	}
-	if t.behavior.ShellIdle && t.ready {
-		if pg, err := foregroundPgrp(t.master); err == nil {
-			if pg == t.pid {
-				raw, signal = automation.StatusIdle, "foreground: shell"
-			} else {
-				raw, signal = automation.StatusBusy, "foreground: job"
-			}
-		}
-	}
-	st := t.debounce.Update(raw, now)
-	changed := st != t.status
-	t.status = st
-	if st == raw {
-		t.signal = signal
-	}
+	ev := t.judgeLocked(now)
+	next := t.wakeLocked(now)
 	t.mu.Unlock()
 	if gateChanged {
 		t.emit(EventGate)
 	}
-	if changed {
-		t.emit(EventStatus)
-	}
-	t.emitTurn(turnEnd)
+	t.emitJudged(ev)
+	return next
 }
 
 // orDefault returns d, or def when d is zero or negative.

@@ -178,7 +178,8 @@ func TestBareModelLatchesPickerAndEscReleasesWithSettling(t *testing.T) {
 		t.Fatalf("just after Esc: block %v, want settling", b)
 	}
 	if b := term.Block(after.Add(automation.PickerCloseSettle)); b != automation.BlockNone {
-		t.Fatalf("500 ms after Esc: block %v, want none", b)
+		p, ok := term.Prompt()
+		t.Fatalf("500 ms after Esc: block %v, want none (prompt %q %v, state %+v)", b, p, ok, term.AutomationState())
 	}
 	waitFor(t, 5*time.Second, "picker closed by Esc in the agent's log", func() bool {
 		for _, l := range readLog(t, logPath) {

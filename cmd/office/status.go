@@ -23,7 +23,8 @@ func newStatusCmd(e *env, g *globals) *cobra.Command {
 		Short: "each agent's status and the signal that decided it (needs a running office)",
 		Long: `Each agent's live status (starting, idle, busy, waiting, exited), the signal
 that decided it, whether your draft is on its prompt and why delivery is held.
---explain lists every signal office reads, what each says and which decided.
+--explain prints the status judge's steps: every signal it reads, what each
+found and said, and which one decided (*).
 An unknown AGENT is exit 2.`,
 		Args:              argsBetween(0, 1),
 		ValidArgsFunction: completeAgent(e, g),
@@ -36,7 +37,7 @@ An unknown AGENT is exit 2.`,
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	c.Flags().BoolVar(&explain, "explain", false, "list every signal, what it says and which one decided")
+	c.Flags().BoolVar(&explain, "explain", false, "print the status judge's steps: every signal, what it found and which one decided")
 	return c
 }
 
@@ -92,7 +93,8 @@ func oneAgent(st []engine.AgentStatus, agent string) ([]engine.AgentStatus, erro
 }
 
 // runExplain prints, per agent, its status, the signal that decided it and
-// every signal office reads, strongest first.
+// the status judge's steps as the engine reports them (engine.Explanation):
+// nothing is re-derived here.
 func runExplain(ctx context.Context, e *env, dir string, req engine.Request, asJSON bool) error {
 	req.Op = "explain"
 	var xs []engine.Explanation
@@ -109,6 +111,12 @@ func runExplain(ctx context.Context, e *env, dir string, req engine.Request, asJ
 			fmt.Fprintln(e.stdout)
 		}
 		fmt.Fprintf(e.stdout, "%s (%s): %s, decided by %s\n", x.Name, x.Profile, x.Status, x.Signal)
+		if x.Judged != "" && (x.Judged != x.Status || x.JudgedSignal != x.Signal) {
+			fmt.Fprintf(e.stdout, "  judged now: %s by %s (the status follows after the debounce)\n", x.Judged, x.JudgedSignal)
+		}
+		if x.BootOverdue {
+			fmt.Fprintln(e.stdout, "  never showed the profile's ready signal within the boot grace")
+		}
 		if x.Error != "" {
 			fmt.Fprintf(e.stdout, "  error: %s\n", x.Error)
 		}

@@ -1,5 +1,5 @@
 // Command fakeagent is a deterministic stand-in for an interactive coding-agent
-// CLI (modelled on Claude Code 2.1.x, see /work/shared/real-clis.md §5). It is
+// CLI (modelled on Claude Code 2.1.x). It is
 // meant to run in a PTY under office's harness and tests. It puts the terminal
 // in raw mode, draws an inline, bottom-anchored screen with absolute cursor
 // moves, and appends one JSON object per line to a log file, so tests can check
@@ -82,6 +82,7 @@
 //	{"event":"permission","answer":"yes"|"no"|"esc","time":T}
 //	{"event":"reply","text":"...","time":T}                     a prompt turn completed; text = first 40 runes of the prompt (newlines as spaces)
 //	{"event":"interrupt","restored":"...","time":T}             Esc while busy; restored = text put back into the input box
+//	{"event":"recall","text":"...","time":T}                    Up/Down history recall; text = what the input box now holds
 //	{"event":"dropped","key":"enter","reason":"startup","time":T}
 //	{"event":"resize","cols":C,"rows":R,"time":T}               after SIGWINCH
 //	{"event":"exit","code":N,"reason":"/exit"|"exit-after"|"ctrl-c"|"stdin-closed"|"signal","signal":"SIGTERM","time":T}
@@ -108,7 +109,11 @@
 //     With --fast-return D > 0 an Enter that follows printable text (or a paste)
 //     in the same read, or comes less than D after the last printable byte or
 //     paste, inserts a newline instead.
-//   - Arrow keys and other sequences are consumed; Up/Down only move pickers.
+//   - Arrow keys and other sequences are consumed. Up/Down move pickers; at
+//     the prompt (idle, no menu) they are history recall like Claude's and
+//     Codex's: Up with an empty input puts the previous prompt into the input
+//     box (logged "recall"), again goes further back, Down comes forward
+//     (past the newest: empty). Typing ends the browsing.
 //   - Esc: closes a dialog (picker: how "esc"; permission: answer "esc"), else
 //     closes the slash menu, else interrupts a busy turn, else with text in the
 //     input shows "Esc again to clear" (never clears).

@@ -39,6 +39,7 @@ func TestFakeAgent(t *testing.T) {
 		{"Resize", testResize},
 		{"Screen", testScreen},
 		{"Interrupt", testInterrupt},
+		{"Recall", testRecall},
 		{"Permission", testPermission},
 		{"Startup", testStartup},
 		{"CtrlC", testCtrlC},
@@ -521,6 +522,44 @@ func testInterrupt(t *testing.T, bin string) {
 	evs := a.events()
 	if len(filter(evs, "reply")) != 0 || len(filter(evs, "prompt")) != 1 {
 		a.fail("unexpected events")
+	}
+}
+
+func testRecall(t *testing.T, bin string) {
+	a := startAgent(t, bin, "--busy", "100ms")
+	ready(a)
+	a.write("first one\r")
+	a.waitEvent("reply", 1, nil)
+	a.write("second one\r")
+	a.waitEvent("reply", 2, nil)
+	a.write("\x1b[A")
+	if e := a.waitEvent("recall", 1, nil); e.str("text") != "second one" {
+		a.fail("first Up recalled %v", e)
+	}
+	a.write("\x1b[A")
+	if e := a.waitEvent("recall", 2, nil); e.str("text") != "first one" {
+		a.fail("second Up recalled %v", e)
+	}
+	a.waitScreen("recalled text in the input box", func(_ vt10x.Terminal, lines []string) bool {
+		return strings.HasPrefix(lines[37], "❯\u00a0first one")
+	})
+	a.write("\x1bOB") // Down (SS3)
+	if e := a.waitEvent("recall", 3, nil); e.str("text") != "second one" {
+		a.fail("Down recalled %v", e)
+	}
+	a.write("\x1b[B")
+	if e := a.waitEvent("recall", 4, nil); e.str("text") != "" {
+		a.fail("Down past the newest gave %v", e)
+	}
+	// With typed text in the box Up does nothing.
+	a.write("typed")
+	a.write("\x1b[A")
+	a.write("\r")
+	if p := a.waitEvent("prompt", 3, nil); p.str("text") != "typed" {
+		a.fail("prompt = %v", p)
+	}
+	if n := len(filter(a.events(), "recall")); n != 4 {
+		a.fail("%d recall events, want 4", n)
 	}
 }
 

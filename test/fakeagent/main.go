@@ -194,6 +194,11 @@ type app struct {
 	transcript []string
 	replies    int
 
+	// history holds the submitted prompts, oldest first; histPos is how
+	// far Up has gone back into it (0: not browsing).
+	history []string
+	histPos int
+
 	lastPrintable time.Time
 	lastCtrlC     time.Time
 	escHint       bool
@@ -456,14 +461,38 @@ func (a *app) handleKey(k key) {
 	case keyEsc:
 		a.esc()
 	case keyUp, keyDown:
-		// ignored outside dialogs
+		a.recall(k.kind)
 	default:
 		a.edit(k)
 	}
 }
 
+// recall is history recall, like Claude and Codex: Up with an empty input
+// (or while browsing) puts the previous prompt into the input box, Down the
+// next one (past the newest: an empty input). Busy or with a menu open the
+// keys do nothing.
+func (a *app) recall(kind keyKind) {
+	if a.busy != nil || a.menuItems() != nil || (a.input != "" && a.histPos == 0) {
+		return
+	}
+	switch {
+	case kind == keyUp && a.histPos < len(a.history):
+		a.histPos++
+	case kind == keyDown && a.histPos > 0:
+		a.histPos--
+	default:
+		return
+	}
+	a.input = ""
+	if a.histPos > 0 {
+		a.input = a.history[len(a.history)-a.histPos]
+	}
+	a.log.event("recall", kv{"text", a.input})
+}
+
 // edit applies an editing key to the input.
 func (a *app) edit(k key) {
+	a.histPos = 0
 	switch k.kind {
 	case keyRune:
 		a.input += string(k.r)
@@ -526,6 +555,7 @@ func (a *app) enter(k key) {
 	}
 	a.input = ""
 	a.menuDismissed = ""
+	a.histPos = 0
 	if a.busy != nil {
 		a.queue = append(a.queue, text)
 		a.log.event("queued", kv{"text", text})
@@ -540,6 +570,7 @@ func (a *app) submit(text string, queued bool) {
 		return
 	}
 	a.log.event("prompt", kv{"text", text}, kv{"time", stamp()}, kv{"queued", queued})
+	a.history = append(a.history, text)
 	a.promptSubmitted(text)
 	a.addUser(text)
 	if a.opts.permission {

@@ -127,6 +127,12 @@ func (r *rig) config() string {
 // and idle.
 func (r *rig) start() {
 	r.t.Helper()
+	r.startUntil(40*time.Second, "agent ready and idle", func() bool { return r.statusIs("idle") })
+}
+
+// startUntil opens the engine and runs it, then waits up to d for cond.
+func (r *rig) startUntil(d time.Duration, what string, cond func() bool) {
+	r.t.Helper()
 	path := filepath.Join(r.root, "office.toml")
 	if err := os.WriteFile(path, []byte(r.config()), 0o600); err != nil {
 		r.t.Fatal(err)
@@ -157,7 +163,7 @@ func (r *rig) start() {
 		defer close(r.ran)
 		eng.Run(ctx)
 	}()
-	r.waitFor(40*time.Second, "agent ready and idle", func() bool { return r.statusIs("idle") })
+	r.waitFor(d, what, cond)
 }
 
 // stop closes the engine (the agent's process group is hung up).
@@ -223,9 +229,14 @@ func (r *rig) input(s string) {
 	}
 }
 
-// typeAndSubmit types text as the person, then Enter alone after the
-// profile's gap (a person's Enter never arrives in the same read).
+// typeAndSubmit types text as the person, a human moment after the test
+// saw what it waited for, then Enter alone after the profile's gap (a
+// person's Enter never arrives in the same read). On a loaded machine
+// Gemini CLI lost the person's Enter when the text came the instant the
+// test saw it idle (status is judged the moment its title changes), which
+// no person does.
 func (r *rig) typeAndSubmit(text string) {
+	time.Sleep(500 * time.Millisecond)
 	r.input(text)
 	time.Sleep(300 * time.Millisecond)
 	r.input("\r")

@@ -135,6 +135,9 @@ func runSuite(t *testing.T, cli string) {
 		}
 		r.input("\x1b")
 		r.waitFor(30*time.Second, "gamma at the model after Esc", func() bool { return r.countPrompts("after picker gamma") == 1 })
+		if p := r.lastPromptWith("after picker gamma"); strings.TrimSpace(p) != "after picker gamma" {
+			t.Fatalf("gamma merged with other text: %q\n%s", p, r.diagnose())
+		}
 		r.waitFor(20*time.Second, "idle and queue empty", func() bool { return r.statusIs("idle") && len(r.queued()) == 0 })
 	})
 

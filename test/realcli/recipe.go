@@ -110,24 +110,42 @@ func NewSandbox(root, url string) (*Sandbox, error) {
 	return s, nil
 }
 
+// Distrust removes the project trust NewSandbox seeded for every CLI, so
+// each shows its first-run folder trust dialog.
+func (s *Sandbox) Distrust() error {
+	if err := s.writeClaude(false); err != nil {
+		return err
+	}
+	if err := s.writeCodex(false); err != nil {
+		return err
+	}
+	return os.Remove(filepath.Join(s.Home, ".gemini", "trustedFolders.json"))
+}
+
 // ClaudeKey is the dummy Anthropic key; Claude approves it by its last 20
 // characters in ~/.claude.json.
 const ClaudeKey = "sk-ant-api03-dummy-office-realcli-0123456789abcdefghij"
 
-func (s *Sandbox) seedClaude() error {
+func (s *Sandbox) seedClaude() error { return s.writeClaude(true) }
+
+func (s *Sandbox) writeClaude(trusted bool) error {
 	cfg := map[string]any{
 		"hasCompletedOnboarding": true,
 		"lastOnboardingVersion":  ClaudeVersion,
 		"theme":                  "dark",
 		"customApiKeyResponses":  map[string]any{"approved": []string{ClaudeKey[len(ClaudeKey)-20:]}, "rejected": []string{}},
-		"projects": map[string]any{s.Project: map[string]any{
-			"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true, "allowedTools": []string{}}},
+	}
+	if trusted {
+		cfg["projects"] = map[string]any{s.Project: map[string]any{
+			"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true, "allowedTools": []string{}}}
 	}
 	b, _ := json.MarshalIndent(cfg, "", "  ")
 	return os.WriteFile(filepath.Join(s.Home, ".claude.json"), b, 0o600)
 }
 
-func (s *Sandbox) seedCodex() error {
+func (s *Sandbox) seedCodex() error { return s.writeCodex(true) }
+
+func (s *Sandbox) writeCodex(trusted bool) error {
 	dir := filepath.Join(s.Home, ".codex")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -147,10 +165,10 @@ daemon_auto_start = false
 
 [tui]
 screen_reader_detection_done = true
-
-[projects.%q]
-trust_level = "trusted"
-`, s.URL, s.Project)
+`, s.URL)
+	if trusted {
+		cfg += fmt.Sprintf("\n[projects.%q]\ntrust_level = \"trusted\"\n", s.Project)
+	}
 	return os.WriteFile(filepath.Join(dir, "config.toml"), []byte(cfg), 0o600)
 }
 

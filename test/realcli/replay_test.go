@@ -10,6 +10,7 @@ package realcli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,8 +42,10 @@ func loadFixture(t *testing.T, cli string) (fixtureIndex, []byte) {
 }
 
 // readState feeds raw through a fresh screen in PTY-sized chunks and reads
-// it as the pool does.
-func readState(raw []byte, cols, rows int, b pool.Behavior) (snap pool.Snapshot, status automation.Status, signal string, prompt string, promptOK bool) {
+// it as the pool does: the screen's inputs (pool.Snapshot.ScreenInputs) go to
+// the one status judge, with readiness seen and output just arrived
+// (quiescence cannot decide; a profile rule must).
+func readState(raw []byte, cols, rows int, b pool.Behavior) (snap pool.Snapshot, j automation.Judgment, prompt string, promptOK bool) {
 	s := pool.NewScreen(cols, rows, nil)
 	for len(raw) > 0 {
 		n := min(len(raw), 4096)
@@ -52,16 +55,38 @@ func readState(raw []byte, cols, rows int, b pool.Behavior) (snap pool.Snapshot,
 	s.Snapshot(&snap)
 	_, prompt, promptOK = snap.FindPrompt(b.Prompt)
 	now := time.Now()
-	status, signal = automation.DetectStatus(automation.Signals{
-		Ready:       true,
-		OSCState:    snap.Modes.OSCState,
-		Title:       snap.Title,
-		InSyncFrame: snap.Modes.SyncOutput,
-		Screen:      snap.Text(),
-		// Output just arrived: quiescence cannot decide; a profile rule must.
-		LastOutput: now,
-	}, b.Status, now)
+	in := automation.Inputs{Now: now, Boot: automation.Boot{Seen: true}, LastOutput: now}
+	snap.ScreenInputs(&in)
+	j = automation.Judge(in, b.Status)
 	return
+}
+
+// checkExplainAgrees checks that `office status --explain`'s rendering of a
+// judgment (engine.ExplainSteps) marks exactly one step, and that this step
+// says the status and names the signal `office status` prints.
+func checkExplainAgrees(j automation.Judgment) error {
+	var decided []engine.ExplainStep
+	for _, st := range engine.ExplainSteps(j) {
+		if st.Decides {
+			decided = append(decided, st)
+		}
+	}
+	if len(decided) != 1 {
+		return fmt.Errorf("explain marks %d steps, want 1", len(decided))
+	}
+	d := decided[0]
+	if d.Says != j.Status.String() {
+		return fmt.Errorf("explain's deciding step %q says %q, status %s", d.Signal, d.Says, j.Status)
+	}
+	sig := j.Signal()
+	name := map[string]string{"starting": "boot", "quiescence": "output", "turn started": "turn"}[sig]
+	if name == "" {
+		name, _, _ = strings.Cut(sig, ":")
+	}
+	if d.Signal != name && !(d.Signal == "screen waiting" && name == "screen") {
+		return fmt.Errorf("explain's deciding step %q, status signal %q", d.Signal, sig)
+	}
+	return nil
 }
 
 func TestReplayFixtures(t *testing.T) {
@@ -82,12 +107,16 @@ func TestReplayFixtures(t *testing.T) {
 					if st.Offset > len(raw) {
 						t.Fatalf("offset %d beyond the %d recorded bytes", st.Offset, len(raw))
 					}
-					snap, status, signal, prompt, ok := readState(raw[:st.Offset], idx.Cols, idx.Rows, b)
+					snap, j, prompt, ok := readState(raw[:st.Offset], idx.Cols, idx.Rows, b)
+					status, signal := j.Status, j.Signal()
 					text := snap.Text()
 					fail := func(format string, args ...any) {
 						t.Helper()
 						t.Errorf("%s %s (%s %s): "+format+"\ntitle %q osc %q sync %v\nscreen:\n%s",
 							append(append([]any{cli, st.Name, status, signal}, args...), snap.Title, snap.Modes.OSCState, snap.Modes.SyncOutput, text)...)
+					}
+					if err := checkExplainAgrees(j); err != nil {
+						fail("%v", err)
 					}
 					switch st.Status {
 					case "not-waiting":
@@ -135,7 +164,7 @@ func TestReplayNotReadyAtFirstBytes(t *testing.T) {
 		idx, raw := loadFixture(t, cli)
 		p := profiles[cli]
 		n := min(64, len(raw))
-		snap, _, _, _, _ := readState(raw[:n], idx.Cols, idx.Rows, engine.Behavior(p))
+		snap, _, _, _ := readState(raw[:n], idx.Cols, idx.Rows, engine.Behavior(p))
 		all := true
 		for _, m := range p.ReadyMarkers {
 			all = all && strings.Contains(snap.Text(), m)

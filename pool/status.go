@@ -1,0 +1,259 @@
+package pool
+
+// status.go gathers what the status judge (automation.Judge) reads about one
+// terminal and keeps its answer. Nothing here decides: the rules are the
+// judge's.
+
+import (
+	"strings"
+	"time"
+
+	"office/automation"
+)
+
+// observed is what pool keeps between two judgments: inputs that are a
+// history rather than a reading of the screen now.
+type observed struct {
+	hook         automation.HookReport // newest report of the CLI's hooks
+	markerSince  time.Time             // all ready markers on screen since; zero: not all
+	titleStatus  automation.Status     // the title's last reading
+	titleOK      bool                  // the title said something
+	titleSince   time.Time             // when that reading last changed
+	overdueShown bool                  // BootOverdue was reported once
+
+	// A shell agent's prompt, learned from the screen (see shellPromptLocked).
+	fg          automation.Foreground // the last foreground reading
+	fgSince     time.Time             // when it became that
+	shellPrompt string                // the prompt's text before the cursor, "" until learned
+	enterAt     time.Time             // the last Enter, the person's or office's
+	learnedAt   time.Time             // the epoch of the learning: once per return to the prompt
+	lastWrite   time.Time             // office's last automated write
+}
+
+// promptEpoch is when a shell's line was last known empty: the later of its
+// return to the foreground and the last Enter.
+func (o *observed) promptEpoch() time.Time { return later(o.fgSince, o.enterAt) }
+
+// learning reports whether a shell's prompt is still to be learned since
+// the line was last known empty.
+func (o *observed) learning() bool {
+	return o.fg == automation.ForegroundShell && !o.learnedAt.Equal(o.promptEpoch())
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// judged says what a judgment changed, for the events to emit once the
+// terminal's lock is released.
+type judged struct {
+	status, overdue bool
+	turn            automation.TurnEvent // the turn's end, if this judgment ended it
+}
+
+// emitJudged emits the events a judgment asked for.
+func (t *Terminal) emitJudged(ev judged) {
+	if ev.status {
+		t.emit(EventStatus)
+	}
+	if ev.overdue {
+		t.emit(EventBootOverdue)
+	}
+	t.emitTurn(ev.turn)
+}
+
+// inputsLocked gathers the judge's inputs at now from t.snap (taken by
+// readPromptLocked) and the terminal's state. t.mu must be held.
+func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
+	b := t.behavior
+	text := ""
+	if b.readsScreen() {
+		text = t.screenTextLocked()
+	}
+	lastOut := t.LastOutput()
+	if len(b.ReadyMarkers) > 0 && !t.judgment.Ready {
+		all := true
+		for _, m := range b.ReadyMarkers {
+			if !strings.Contains(text, m) {
+				all = false
+				break
+			}
+		}
+		switch {
+		case !all:
+			t.obs.markerSince = time.Time{}
+		case t.obs.markerSince.IsZero():
+			t.obs.markerSince = now
+		}
+	}
+	ts, tok := automation.ReadTitle(t.snap.Title, b.Status)
+	if ts != t.obs.titleStatus || tok != t.obs.titleOK || t.obs.titleSince.IsZero() {
+		t.obs.titleStatus, t.obs.titleOK, t.obs.titleSince = ts, tok, now
+	}
+	in := automation.Inputs{
+		Now:      now,
+		Exited:   t.exited,
+		ExitCode: t.exitCode,
+		Boot: automation.Boot{
+			Spawned:      t.spawned,
+			Grace:        b.BootGrace,
+			Seen:         t.judgment.Ready,
+			Markers:      len(b.ReadyMarkers) > 0,
+			MarkersSince: t.obs.markerSince,
+			Settle:       b.ReadySettle,
+		},
+		Hook:       t.obs.hook,
+		TitleSince: t.obs.titleSince,
+		LastOutput: lastOut,
+	}
+	t.snap.screenInputs(&in, text)
+	if since, until, ok := t.turn.HoldWindow(); ok {
+		in.Turn = automation.TurnHold{Since: since, Until: until}
+	}
+	if b.ShellIdle && !t.exited {
+		if pg, err := foregroundPgrp(t.master); err == nil {
+			if pg == t.pid {
+				in.Foreground = automation.ForegroundShell
+			} else {
+				in.Foreground = automation.ForegroundJob
+			}
+		}
+		if in.Foreground != t.obs.fg {
+			t.obs.fg, t.obs.fgSince = in.Foreground, now
+		}
+	}
+	return in
+}
+
+// ScreenInputs sets the judge's inputs that a screen shows: the title, the
+// OSC state, the synchronized-output frame and the text, as a Terminal
+// gathers them.
+func (s *Snapshot) ScreenInputs(in *automation.Inputs) {
+	s.screenInputs(in, s.Text())
+}
+
+func (s *Snapshot) screenInputs(in *automation.Inputs, text string) {
+	in.OSCState = s.Modes.OSCState
+	in.Title = s.Title
+	in.InSyncFrame = s.Modes.SyncOutput
+	in.Screen = text
+}
+
+// wakeLocked returns the next instant at which a judgment may change with
+// no event: the judge's own deadlines (automation.Judgment.Next), the idle
+// debounce, the line model's echo graces and settling, the end of a turn
+// that never showed busy, a shell's foreground poll and prompt learning.
+// Zero means none: the monitor sleeps until an event. t.mu must be held.
+func (t *Terminal) wakeLocked(now time.Time) time.Time {
+	var next time.Time
+	consider := func(at time.Time) {
+		if at.After(now) && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	consider(t.judgment.Next)
+	if at, ok := t.debounce.Pending(); ok {
+		consider(at)
+	}
+	consider(t.tracker.Next(now))
+	if at, ok := t.turn.GraceEnd(); ok {
+		consider(at)
+	}
+	if t.behavior.ShellIdle {
+		consider(now.Add(shellPoll))
+		if t.obs.learning() {
+			consider(t.LastOutput().Add(shellPromptQuiet))
+		}
+	}
+	return next
+}
+
+// shellPromptQuiet is how long a shell's output must have been quiet after a
+// command returned before the cursor is taken as the end of its prompt.
+const shellPromptQuiet = 150 * time.Millisecond
+
+// shellPromptLocked reads a shell agent's input line: the text after the
+// shell's prompt on the cursor row. The prompt is learned from the screen:
+// once a command returned (the shell is back in the foreground, or an Enter
+// ran a builtin; or at start) and the line is known empty (no key of the
+// person's and no write of office's since, and the output quiet for
+// shellPromptQuiet), the cursor row's text before the cursor is the prompt. ok is false until it is learned, while a
+// job is in the foreground, and when the cursor row does not start with the
+// prompt. t.mu must be held; t.snap must be fresh.
+func (t *Terminal) shellPromptLocked(now time.Time) (string, bool) {
+	o := &t.obs
+	if o.fg != automation.ForegroundShell {
+		return "", false
+	}
+	y := t.snap.CursorY
+	row := t.snap.promptLine(y, 0, false)
+	epoch := o.promptEpoch()
+	if o.learning() && !t.tracker.LastKey().After(epoch) && !o.lastWrite.After(epoch) &&
+		t.tracker.Draft() == "" && now.Sub(t.LastOutput()) >= shellPromptQuiet {
+		if p := strings.TrimRight(t.snap.cellsText(y, 0, t.snap.CursorX), " "); p != "" {
+			o.shellPrompt, o.learnedAt = p, epoch
+		}
+	}
+	if o.shellPrompt == "" || !strings.HasPrefix(row, o.shellPrompt) {
+		return "", false
+	}
+	return strings.TrimSpace(row[len(o.shellPrompt):]), true
+}
+
+// judgeLocked runs the judge at now on the current inputs, keeps its
+// answer, debounces the status and follows the current turn. t.mu must be
+// held; t.snap must be recent (readPromptLocked).
+func (t *Terminal) judgeLocked(now time.Time) judged {
+	switch {
+	case !t.behavior.readsScreen():
+		// No cells are read: the title and modes are all the screen gives.
+		t.snap.Modes = t.screen.Modes()
+		t.snap.Title = t.snap.Modes.Title
+	case t.snap.Cols == 0:
+		t.screen.Snapshot(&t.snap)
+		t.snapText = ""
+	}
+	j := automation.Judge(t.inputsLocked(now), t.behavior.Status)
+	t.judgment = j
+	var ev judged
+	if j.BootOverdue && !t.obs.overdueShown {
+		t.obs.overdueShown = true
+		ev.overdue = true
+	}
+	base := j.Status // before the turn hold
+	if j.Held {
+		base = automation.StatusIdle
+	}
+	ev.turn, _ = t.turn.Observe(base, now)
+	st := t.debounce.Update(j.Status, now)
+	ev.status = st != t.status
+	t.status = st
+	if st == j.Status {
+		t.signal = j.Signal()
+	}
+	return ev
+}
+
+// signalLocked names what decided the debounced status: the deciding signal
+// of the last judgment whose status was adopted (while an idle reading waits
+// out the debounce, the earlier status and its signal stay). t.mu must be
+// held.
+func (t *Terminal) signalLocked() string {
+	if t.signal == "" {
+		return "starting"
+	}
+	return t.signal
+}
+
+// BootOverdue reports whether the boot grace ended before the profile's
+// readiness was ever seen (automation.Judgment.BootOverdue): the agent is
+// judged by its other signals, and its screen may be one office does not
+// recognise.
+func (t *Terminal) BootOverdue() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.judgment.BootOverdue
+}

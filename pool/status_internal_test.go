@@ -1,0 +1,47 @@
+package pool
+
+import (
+	"testing"
+	"time"
+
+	"office/automation"
+)
+
+// A custom command (nothing to read on its screen) that streams output and
+// goes quiet is judged ready and idle, its title read, without a single
+// snapshot of its screen.
+func TestCustomAgentIsJudgedWithoutASnapshot(t *testing.T) {
+	t.Parallel()
+	term, err := Start(Options{Name: "stream", Argv: []string{"sh", "-c", "printf '\\033]0;streaming\\007'; i=0; while [ $i -lt 300 ]; do echo line $i; i=$((i+1)); done; exec cat >/dev/null"},
+		Env: []string{"PATH=/usr/local/bin:/usr/bin:/bin"}, Behavior: Behavior{Status: automation.StatusRules{Quiet: 300 * time.Millisecond}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for !(term.Ready(time.Now()) && term.Status() == automation.StatusIdle) {
+		if time.Now().After(deadline) {
+			st, sig := term.StatusSignal()
+			t.Fatalf("not idle: %v by %q", st, sig)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	term.mu.Lock()
+	cols, title := term.snap.Cols, term.judgment
+	term.mu.Unlock()
+	if cols != 0 {
+		t.Fatalf("the screen was snapshotted (%d columns)", cols)
+	}
+	var saw bool
+	for _, s := range title.Steps {
+		if s.Signal == automation.SignalTitle && s.Detail == "streaming" {
+			saw = true
+		}
+	}
+	if !saw {
+		t.Fatalf("the title did not reach the judge: %+v", title.Steps)
+	}
+	if _, ok := term.Prompt(); ok {
+		t.Fatal("a prompt was read on a screen with no prompt")
+	}
+}
