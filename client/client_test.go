@@ -55,6 +55,7 @@ func startOffice(t *testing.T) string {
 // sshd does: the far side's `office attach --stdio --state DIR` (DIR quoted)
 // bridges to the server.
 func TestSSHTransportThroughARemoteShell(t *testing.T) {
+	t.Parallel()
 	state := startOffice(t)
 	fakeSSH := []string{"sh", "-c", `shift; eval "$1"`, "ssh"}
 	tr := client.SSH(fakeSSH, "far-host", officeBin, state)
@@ -95,6 +96,7 @@ func TestSSHTransportThroughARemoteShell(t *testing.T) {
 }
 
 func TestDialWithoutServer(t *testing.T) {
+	t.Parallel()
 	_, err := client.Dial(context.Background(), client.Local(t.TempDir()), client.Options{})
 	if !errors.Is(err, client.ErrNoServer) {
 		t.Fatalf("dial with no server: %v, want ErrNoServer", err)
@@ -131,6 +133,7 @@ func attachPids(state string) []int {
 // TestSessionReconnectsAfterTheFarSideDies kills the far side's `office
 // attach` under a Session: it dials again, sends its view again and resumes.
 func TestSessionReconnectsAfterTheFarSideDies(t *testing.T) {
+	t.Parallel()
 	state := startOffice(t)
 	tr := client.SSH([]string{"sh", "-c", `shift; eval "exec $1"`, "ssh"}, "far-host", officeBin, state)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -463,7 +463,7 @@ func (e *Engine) Close() error {
 			e.store.Close()
 		}
 		if e.lock != nil {
-			e.lock.Close()
+			unlockState(e.lock)
 		}
 	})
 	return nil

@@ -71,6 +71,7 @@ func open(t testing.TB, c *configs.Config, state string) *engine.Engine {
 }
 
 func TestOneEnginePerStateDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
 	c := fakeConfig(t, dir, 1)
@@ -104,6 +105,7 @@ func TestOneEnginePerStateDir(t *testing.T) {
 }
 
 func TestSocketAnswersStatusAndRefusesUnknownCalls(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
 	open(t, fakeConfig(t, dir, 2), state)
@@ -124,6 +126,7 @@ func TestSocketAnswersStatusAndRefusesUnknownCalls(t *testing.T) {
 }
 
 func TestAgentEnvironmentIsBuiltNotInherited(t *testing.T) {
+	t.Parallel()
 	p := configs.Profile{Name: "claude", Env: map[string]string{"DISABLE_AUTOUPDATER": "1"}, PassEnv: []string{"ANTHROPIC_API_KEY"}}
 	a := configs.Agent{Name: "x", Env: map[string]string{"MY_VAR": "mine"}}
 	host := append(hostEnv(), "ANTHROPIC_API_KEY=k", "TERM=screen")
@@ -151,6 +154,7 @@ func TestAgentEnvironmentIsBuiltNotInherited(t *testing.T) {
 // SSH_AUTH_SOCK reaches an agent unless the office file drops it, for the
 // office or for one agent.
 func TestSSHAgentSocketKeptUnlessTheConfigDropsIt(t *testing.T) {
+	t.Parallel()
 	src := `ssh_agent = false
 [[agent]]
 name = "plain"
@@ -187,6 +191,7 @@ ssh_agent = true
 }
 
 func TestAgentThatCannotStartHoldsItsMessagesAsExited(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
 	c, err := configs.Parse("office.toml", []byte("[[agent]]\nname = \"ghost\"\ncommand = [\"/nonexistent/agent-cli\"]\n"))
@@ -219,6 +224,7 @@ func TestAgentThatCannotStartHoldsItsMessagesAsExited(t *testing.T) {
 // notice to the person, never retyped on its own and never holding the rest
 // of the queue.
 func TestDeliveryInterruptedByAStopIsSettledFromEvidence(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
 	ctx := context.Background()
@@ -316,6 +322,7 @@ func promptsIn(t *testing.T, logPath string) []string {
 }
 
 func TestRestartOnFailureStartsANewProcessThatGetsTheNextMessage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
 	logPath := filepath.Join(dir, "a.jsonl")
@@ -351,6 +358,7 @@ func TestRestartOnFailureStartsANewProcessThatGetsTheNextMessage(t *testing.T) {
 }
 
 func TestRestartNeverLeavesTheAgentExited(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
 	c, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte("[[agent]]\nname = \"a\"\ncommand = [\"sh\", \"-c\", \"exit 4\"]\n"))
@@ -393,6 +401,7 @@ func (s *syncBuffer) String() string {
 }
 
 func TestOpeningBriefReachesModelAgentsNotShells(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
 	logPath := filepath.Join(dir, "a.jsonl")

@@ -8,6 +8,7 @@ import (
 )
 
 func TestReplyRegionDropsTheChrome(t *testing.T) {
+	t.Parallel()
 	c, err := configs.Parse("office.toml", []byte("[[agent]]\nname = \"a\"\nprofile = \"claude\"\n"))
 	if err != nil {
 		t.Fatal(err)

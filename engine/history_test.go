@@ -18,6 +18,7 @@ import (
 // answered on the socket (rows for another process), and reloaded with its
 // numbering when the engine starts again.
 func TestHistoryCappedPersistedAndReloaded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
 	script := `for i in $(seq 1 300); do echo "n $i"; done; exec sleep 1000`

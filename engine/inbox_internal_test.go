@@ -7,6 +7,7 @@ import (
 )
 
 func TestDialogOptionsReadsNumberedChoices(t *testing.T) {
+	t.Parallel()
 	screen := "  Do you want to proceed?\n  ❯ 1. Yes\n    2. No, and tell Claude what to do\n\n  Esc to cancel\n  3 files changed"
 	got := dialogOptions(screen)
 	want := []dialogOption{{"1", "Yes"}, {"2", "No, and tell Claude what to do"}}
@@ -16,6 +17,7 @@ func TestDialogOptionsReadsNumberedChoices(t *testing.T) {
 }
 
 func TestActivityHashIgnoresSpinnersAndTimers(t *testing.T) {
+	t.Parallel()
 	a := activityHash("✻ Working… (12s · esc to interrupt)\n● reply: x")
 	b := activityHash("✳ Working… (13s · esc to interrupt)\n● reply: x")
 	c := activityHash("⠂ Working… (13s · esc to interrupt)\n● reply: y")

@@ -33,6 +33,7 @@ func builtin(t *testing.T, name string) configs.Profile {
 }
 
 func TestLaunchClaudeStartsUnderAnIDAndResumesItOnceStored(t *testing.T) {
+	t.Parallel()
 	e := launchEngine(t, "/opt/office/bin/office")
 	home := t.TempDir()
 	p := builtin(t, "claude")
@@ -85,6 +86,7 @@ func TestLaunchClaudeStartsUnderAnIDAndResumesItOnceStored(t *testing.T) {
 }
 
 func TestLaunchCodexResumesLastAfterTheFirstStart(t *testing.T) {
+	t.Parallel()
 	e := launchEngine(t, "")
 	p := builtin(t, "codex")
 	a := &Agent{Config: configs.Agent{Name: "cx"}, Profile: p}
@@ -104,6 +106,7 @@ func TestLaunchCodexResumesLastAfterTheFirstStart(t *testing.T) {
 }
 
 func TestLaunchGeminiResumesByIDOnceTheSessionFileExists(t *testing.T) {
+	t.Parallel()
 	e := launchEngine(t, "")
 	home := t.TempDir()
 	a := &Agent{Config: configs.Agent{Name: "gm", Env: map[string]string{"HOME": home}}, Profile: builtin(t, "gemini")}
@@ -135,6 +138,7 @@ func TestLaunchGeminiResumesByIDOnceTheSessionFileExists(t *testing.T) {
 }
 
 func TestLaunchWorktreeIsCreatedOnItsBranchAndReused(t *testing.T) {
+	t.Parallel()
 	git, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not installed")
@@ -172,6 +176,7 @@ func TestLaunchWorktreeIsCreatedOnItsBranchAndReused(t *testing.T) {
 }
 
 func TestHookEventsMapToStatuses(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args HookArgs
 		want automation.Status
@@ -199,6 +204,7 @@ func TestHookEventsMapToStatuses(t *testing.T) {
 }
 
 func TestScheduledCompactionQueuesTheVerbOnceAndOnlyAfterActivity(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := `brief = false
 [profile.custom]
@@ -252,6 +258,7 @@ compact_every = "1h"
 }
 
 func TestEmptyWorktreeIsRemovedAndOneWithWorkKept(t *testing.T) {
+	t.Parallel()
 	git, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not installed")

@@ -19,6 +19,7 @@ import (
 )
 
 func TestServerClientsInProcess(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
 	e := open(t, fakeConfig(t, dir, 2), state)

@@ -113,3 +113,16 @@ func Running(dir string) bool {
 	}
 	return lk.Type != unix.F_UNLCK
 }
+
+// unlockState releases the lock taken by lockState, then closes its file.
+// The explicit unlock matters: a child this process is starting holds a copy
+// of every descriptor between fork and exec (close-on-exec ones are closed
+// only at the exec), and so the lock's open file description; closing our
+// descriptor alone would leave the lock held by that child for a moment, and
+// an engine opening the directory right after would be refused as if
+// another office ran there.
+func unlockState(f *os.File) {
+	lk := unix.Flock_t{Type: unix.F_UNLCK, Whence: 0, Start: 0, Len: 0}
+	_ = unix.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk)
+	f.Close()
+}

@@ -162,6 +162,7 @@ func genStream(limit int) []byte {
 }
 
 func TestGenerateStream(t *testing.T) {
+	t.Parallel()
 	data := genStream(streamLimit)
 	if *updateStream {
 		if err := os.MkdirAll(filepath.Dir(streamFile), 0o755); err != nil {
@@ -192,6 +193,7 @@ func TestGenerateStream(t *testing.T) {
 // TestScreenReplaysStream feeds the recorded stream in PTY-sized chunks and
 // in 1-byte chunks (a prefix) and checks both give the same screen.
 func TestScreenReplaysStream(t *testing.T) {
+	t.Parallel()
 	data, err := loadStream()
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,7 @@ func filterChunks(p string, n int) (out, reply string, f *Filter) {
 const ph = string(WidePlaceholder)
 
 func TestFilterPassesPlainText(t *testing.T) {
+	t.Parallel()
 	in := "hello, world\r\n\tx\b"
 	if out, _, _ := filterAll(in); out != in {
 		t.Fatalf("got %q, want %q", out, in)
@@ -36,6 +37,7 @@ func TestFilterPassesPlainText(t *testing.T) {
 }
 
 func TestFilterSplitEqualsWhole(t *testing.T) {
+	t.Parallel()
 	streams := []string{
 		"╭──╮ 中文 │ 日本語テスト 🎉 👩\u200d💻 e\u0301 \xff\xfe ok",
 		"\x1b[38:2::10:20:30mX\x1b[0m\x1b]0;title ☃\x07\x1b[?2004h\x1b[>7u\x1b[?1049l",
@@ -54,6 +56,7 @@ func TestFilterSplitEqualsWhole(t *testing.T) {
 }
 
 func TestFilterUTF8(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"中", "中" + ph},
 		{"🎉x", "🎉" + ph + "x"},
@@ -89,6 +92,7 @@ func TestFilterUTF8(t *testing.T) {
 }
 
 func TestFilterSequences(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, in, want string }{
 		{"kitty push", "\x1b[>7u", ""},
 		{"kitty pop", "\x1b[<u", ""},
@@ -165,6 +169,7 @@ func TestFilterSequences(t *testing.T) {
 // 22 becomes 22;25, empty ones become 0); with at most maxParams parameters
 // the result must stay under vt10x's 256-byte sequence limit.
 func TestFilterWorstSGRFitsVT10x(t *testing.T) {
+	t.Parallel()
 	in := "\x1b[" + strings.Repeat("2;22;", maxParams/2-1) + "2;22m"
 	out, _, _ := filterAll(in)
 	want := "\x1b[" + strings.Repeat("5;22;25;", maxParams/2-1) + "5;22;25m"
@@ -180,6 +185,7 @@ func TestFilterWorstSGRFitsVT10x(t *testing.T) {
 }
 
 func TestFilterOverlongCSIDropped(t *testing.T) {
+	t.Parallel()
 	in := "\x1b[" + strings.Repeat("1;", 200) + "mx"
 	if out, _, _ := filterAll(in); out != "x" {
 		t.Fatalf("got %q", out)
@@ -187,6 +193,7 @@ func TestFilterOverlongCSIDropped(t *testing.T) {
 }
 
 func TestFilterReplies(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"\x1b[c", "\x1b[?62;22c"},
 		{"\x1b[0c", "\x1b[?62;22c"},
@@ -217,6 +224,7 @@ func TestFilterReplies(t *testing.T) {
 }
 
 func TestFilterModes(t *testing.T) {
+	t.Parallel()
 	f := NewFilter()
 	feed := func(s string) Modes {
 		for i := 0; i < len(s); i++ { // byte by byte: splits everywhere
@@ -263,6 +271,7 @@ func TestFilterModes(t *testing.T) {
 }
 
 func TestFilterLongStringDropped(t *testing.T) {
+	t.Parallel()
 	f := NewFilter()
 	big := "\x1b]0;" + strings.Repeat("x", 5000) + "\x07after"
 	out, _ := f.Process(nil, []byte(big))
@@ -291,6 +300,7 @@ func TestFilterNoAllocs(t *testing.T) {
 // pushed, set and popped, and its DECSCUSR cursor shape, are tracked so
 // the UI encodes keys and shapes the person's cursor as the child asked.
 func TestFilterKittyKeysAndCursorShape(t *testing.T) {
+	t.Parallel()
 	f := NewFilter()
 	feed := func(s string) Modes {
 		for i := 0; i < len(s); i++ {

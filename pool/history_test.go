@@ -89,6 +89,7 @@ func last(s []string) string {
 }
 
 func TestHistoryKeepsNumberedLinesInOrder(t *testing.T) {
+	t.Parallel()
 	s, h := histScreen(80, 24, 10000)
 	feedNumbered(s, 0, 3000)
 	if _, total := h.Bounds(); total != 3000-23 {
@@ -104,6 +105,7 @@ func TestHistoryKeepsNumberedLinesInOrder(t *testing.T) {
 }
 
 func TestHistoryAcrossResizes(t *testing.T) {
+	t.Parallel()
 	s, h := histScreen(80, 24, 10000)
 	feedNumbered(s, 0, 1000)
 	s.Resize(80, 10) // cursor on row 23: vt10x slides 14 rows off the top
@@ -117,6 +119,7 @@ func TestHistoryAcrossResizes(t *testing.T) {
 }
 
 func TestHistoryAltScreenAddsNothing(t *testing.T) {
+	t.Parallel()
 	s, h := histScreen(80, 24, 100)
 	feedNumbered(s, 0, 30)
 	_, before := h.Bounds()
@@ -133,6 +136,7 @@ func TestHistoryAltScreenAddsNothing(t *testing.T) {
 }
 
 func TestHistoryScrollRegions(t *testing.T) {
+	t.Parallel()
 	s, h := histScreen(40, 10, 100)
 	// A region from row 0 with a status line under it: lines scrolled off
 	// row 0 are history, the status line stays.
@@ -169,6 +173,7 @@ func TestHistoryScrollRegions(t *testing.T) {
 }
 
 func TestHistoryWrappedLines(t *testing.T) {
+	t.Parallel()
 	s, h := histScreen(10, 3, 100)
 	long := strings.Repeat("0123456789", 7) + "abc" // 7 rows and 3 cells
 	s.Feed([]byte(long + "\r\n" + "中文中文中文" + "\r\nend"))
@@ -188,6 +193,7 @@ func TestHistoryWrappedLines(t *testing.T) {
 }
 
 func TestHistoryKeepsStyles(t *testing.T) {
+	t.Parallel()
 	s, h := histScreen(20, 2, 10)
 	s.Feed([]byte("\x1b[1;31mred\x1b[0m \x1b[38;2;10;20;30;48;5;200mrgb\x1b[0m\x1b[7m rev \x1b[0m\r\n\r\n"))
 	l := h.Rows(0, 1, nil)[0]
@@ -199,6 +205,7 @@ func TestHistoryKeepsStyles(t *testing.T) {
 }
 
 func TestHistoryCapInMemory(t *testing.T) {
+	t.Parallel()
 	s, h := histScreen(40, 5, 100)
 	feedNumbered(s, 0, 1000)
 	first, total := h.Bounds()
@@ -218,6 +225,7 @@ func TestHistoryCapInMemory(t *testing.T) {
 func AppendLineBound(cols int) int { return 17 * cols }
 
 func TestHistoryLineRoundTrip(t *testing.T) {
+	t.Parallel()
 	cells := []Cell{
 		{Rune: 'a', Width: 1, FG: 3, BG: DefaultBG, Attr: AttrBold},
 		{Rune: '中', Width: 2, FG: DefaultFG, BG: RGB(1, 2, 3)},
@@ -257,6 +265,7 @@ func streams(tb testing.TB) map[string][]byte {
 // the scan following the cursor and once asking vt10x at every step, at
 // sizes small enough to scroll: the histories must be the same.
 func TestHistoryScanMatchesVT10x(t *testing.T) {
+	t.Parallel()
 	for name, data := range streams(t) {
 		for _, size := range [][2]int{{120, 40}, {80, 12}, {33, 7}} {
 			a, ha := histScreen(size[0], size[1], 1<<20)
@@ -282,6 +291,7 @@ func TestHistoryScanMatchesVT10x(t *testing.T) {
 // TestHistoryDoesNotChangeTheScreen: capture only cuts vt10x's writes; the
 // screen is the same as without it.
 func TestHistoryDoesNotChangeTheScreen(t *testing.T) {
+	t.Parallel()
 	for name, data := range streams(t) {
 		a, _ := histScreen(80, 12, 100)
 		b := NewScreen(80, 12, nil)
@@ -294,6 +304,7 @@ func TestHistoryDoesNotChangeTheScreen(t *testing.T) {
 }
 
 func TestHistoryRestore(t *testing.T) {
+	t.Parallel()
 	h := NewHistory(5)
 	line := AppendLine(nil, []Cell{{Rune: 'x', Width: 1, FG: DefaultFG, BG: DefaultBG}})
 	for _, seq := range []int64{0, 1, 2, 7, 8} {
@@ -321,6 +332,7 @@ func TestHistoryRestore(t *testing.T) {
 // TestHistoryResizeWhileAltScreen: vt10x slides the hidden main screen on a
 // resize too; those rows come from the copy taken when it was hidden.
 func TestHistoryResizeWhileAltScreen(t *testing.T) {
+	t.Parallel()
 	s, h := histScreen(80, 24, 1000)
 	feedNumbered(s, 0, 30)
 	s.Feed([]byte("\x1b[?1049h\x1b[24;1Hfull-screen program"))
@@ -345,6 +357,7 @@ func TestHistoryResizeWhileAltScreen(t *testing.T) {
 // mode, autowrap and LNM switches, scroll regions, SU, the alternate screen,
 // RIS and resizes.
 func TestHistoryScanMatchesVT10xOnRandomStreams(t *testing.T) {
+	t.Parallel()
 	tokens := []func(r *rand.Rand) string{
 		func(r *rand.Rand) string { return strings.Repeat("abcdefghij", 13)[:1+r.IntN(120)] },
 		func(r *rand.Rand) string { return strings.Repeat("中文", 1+r.IntN(20)) },
@@ -421,6 +434,7 @@ func TestHistoryScanMatchesVT10xOnRandomStreams(t *testing.T) {
 // run of one style once) are the rows Snapshot gives, on every row of the
 // recorded streams' screens as they are drawn.
 func TestHistoryRowsAreSnapshotRows(t *testing.T) {
+	t.Parallel()
 	for name, data := range streams(t) {
 		s, _ := histScreen(120, 40, 10)
 		var sn Snapshot

@@ -32,6 +32,7 @@ func claudeScreen(t *testing.T, input string) *Snapshot {
 }
 
 func TestFindPromptClaude(t *testing.T) {
+	t.Parallel()
 	sn := claudeScreen(t, "hello")
 	row, text, ok := sn.FindPrompt(claudeSpec)
 	if !ok || text != "hello" || row != 7 {
@@ -55,6 +56,7 @@ func TestFindPromptClaude(t *testing.T) {
 }
 
 func TestFindPromptWithoutRulesTakesLastMarker(t *testing.T) {
+	t.Parallel()
 	sn := claudeScreen(t, "now")
 	spec := PromptSpec{Marker: "❯ "} // NBSP on screen matches the space
 	if row, text, ok := sn.FindPrompt(spec); !ok || row != 7 || text != "now" {
@@ -63,6 +65,7 @@ func TestFindPromptWithoutRulesTakesLastMarker(t *testing.T) {
 }
 
 func TestFindPromptNoMarker(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(40, 5)
 	s.Feed([]byte("$ ls\r\nfile\r\n$ typed"))
 	sn := snap(s)
@@ -81,6 +84,7 @@ func TestFindPromptNoMarker(t *testing.T) {
 }
 
 func TestFindPromptMissingLowerRule(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(30, 4)
 	s.Feed([]byte(strings.Repeat("─", 30) + "❯\u00a0half drawn"))
 	if _, _, ok := snap(s).FindPrompt(claudeSpec); ok {
@@ -89,6 +93,7 @@ func TestFindPromptMissingLowerRule(t *testing.T) {
 }
 
 func TestFindPromptCodexAndGemini(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(50, 8)
 	s.Feed([]byte("› earlier message\r\n\r\n\x1b[48;5;234m› \x1b[2mAsk Codex to do anything\x1b[22m\x1b[K\x1b[0m\r\n  gpt-fake default · PROJECT\r\n"))
 	sn := snap(s)

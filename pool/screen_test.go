@@ -62,6 +62,7 @@ func checkWide(t testing.TB, sn *Snapshot) {
 }
 
 func TestScreenSplitUTF8(t *testing.T) {
+	t.Parallel()
 	stream := "╭────────╮\r\n│ 中文字符 │\r\n│ 日本語テ │\r\n╰────────╯\r\n\x1b[1;32m✓ done\x1b[0m 한국어"
 	whole, _ := newTestScreen(40, 8)
 	whole.Feed([]byte(stream))
@@ -82,6 +83,7 @@ func TestScreenSplitUTF8(t *testing.T) {
 }
 
 func TestScreenCJKColumns(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(40, 5)
 	s.Feed([]byte("中文X"))
 	sn := snap(s)
@@ -110,6 +112,7 @@ func TestScreenCJKColumns(t *testing.T) {
 }
 
 func TestScreenEmoji(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"🎉x", "👩\u200d💻x", "👍🏽x"} {
 		s, _ := newTestScreen(20, 2)
 		s.Feed([]byte(in))
@@ -122,6 +125,7 @@ func TestScreenEmoji(t *testing.T) {
 }
 
 func TestScreenWideAtLastColumnWraps(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(5, 3)
 	s.Feed([]byte("abcd中e"))
 	sn := snap(s)
@@ -135,6 +139,7 @@ func TestScreenWideAtLastColumnWraps(t *testing.T) {
 }
 
 func TestScreenBrokenWidePairs(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(10, 2)
 	// Overwrite the right half of 中 and the left half of 文.
 	s.Feed([]byte("中文\x1b[1;2Ha\x1b[1;3Hb"))
@@ -146,6 +151,7 @@ func TestScreenBrokenWidePairs(t *testing.T) {
 }
 
 func TestScreenKittyKeyboardDoesNotMoveCursor(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(20, 10)
 	s.Feed([]byte("\x1b[5;5H\x1b[>7u\x1b[?u\x1b[<u\x1b[>1u"))
 	sn := snap(s)
@@ -160,6 +166,7 @@ func TestScreenKittyKeyboardDoesNotMoveCursor(t *testing.T) {
 }
 
 func TestScreenStrayAltScreenReset(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(20, 5)
 	s.Feed([]byte("main text\r\n\x1b[?1049l"))
 	if got := s.Text(); got != "main text" {
@@ -179,6 +186,7 @@ func TestScreenStrayAltScreenReset(t *testing.T) {
 }
 
 func TestScreenNegativeCounts(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(20, 3)
 	s.Feed([]byte("abcdefgh\x1b[1;3H\x1b[-5@\x1b[-5P\x1b[-1X\x1b[-3L"))
 	if p := s.Panics(); p != 0 {
@@ -201,6 +209,7 @@ func (p panickyVT) Write(b []byte) (int, error) {
 }
 
 func TestScreenRecoversVT10xPanic(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(20, 3)
 	s.vt = panickyVT{s.vt}
 	s.Feed([]byte("ok"))
@@ -215,6 +224,7 @@ func TestScreenRecoversVT10xPanic(t *testing.T) {
 }
 
 func TestScreenHugeCountReturns(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(80, 24)
 	s.Feed([]byte("\x1b[999999999I\x1b[999999999Z\x1b[999999999bx\x1b[999999999@"))
 	if s.Panics() != 0 {
@@ -223,6 +233,7 @@ func TestScreenHugeCountReturns(t *testing.T) {
 }
 
 func TestScreenModesAcrossFeeds(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(20, 5)
 	for _, part := range []string{"\x1b[?20", "04h\x1b", "[?2026", "h\x1b]0;ti", "tle\x1b", "\\\x1b]75", "01;state=wor", "king:app=codex\x07\x1b[?10", "49h"} {
 		s.Feed([]byte(part))
@@ -242,6 +253,7 @@ func TestScreenModesAcrossFeeds(t *testing.T) {
 }
 
 func TestScreenReplies(t *testing.T) {
+	t.Parallel()
 	s, r := newTestScreen(20, 5)
 	s.Feed([]byte("\x1b[c"))
 	if got := r.String(); got != "\x1b[?62;22c" {
@@ -269,6 +281,7 @@ func TestScreenReplies(t *testing.T) {
 }
 
 func TestScreenNilReply(t *testing.T) {
+	t.Parallel()
 	s := NewScreen(10, 2, nil)
 	s.Feed([]byte("\x1b[c\x1b[6nok"))
 	if s.Text() != "ok" {
@@ -277,6 +290,7 @@ func TestScreenNilReply(t *testing.T) {
 }
 
 func TestScreenGeneration(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(20, 5)
 	g0 := s.Generation()
 	s.Feed([]byte("hello"))
@@ -314,6 +328,7 @@ func TestScreenGeneration(t *testing.T) {
 }
 
 func TestScreenResize(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(10, 3)
 	s.Feed([]byte("abc中"))
 	s.Resize(0, -3)
@@ -332,6 +347,7 @@ func TestScreenResize(t *testing.T) {
 }
 
 func TestScreenColorsAndAttrs(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(20, 2)
 	s.Feed([]byte("\x1b[38;2;0;0;200mA\x1b[38;5;200mB\x1b[38:2::255:128:0mC\x1b[0;2mD\x1b[22;1;3;4mE\x1b[0;7mF\x1b[0;1;31mG\x1b[0mH"))
 	sn := snap(s)
@@ -369,6 +385,7 @@ func TestScreenColorsAndAttrs(t *testing.T) {
 }
 
 func TestSnapshotTextTrims(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(10, 5)
 	s.Feed([]byte("a  \r\n\r\n b\r\n\r\n"))
 	if got := s.Text(); got != "a\n\n b" {
@@ -396,6 +413,7 @@ func TestSnapshotNoAllocs(t *testing.T) {
 // TestScreenRaceStorm runs Feed, Resize, Snapshot and the accessors at once;
 // run with -race.
 func TestScreenRaceStorm(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(80, 24)
 	stream := []byte(genInkFrame(newGenRand(1), 80, 24, 3))
 	var wg sync.WaitGroup
@@ -452,6 +470,7 @@ func TestScreenRaceStorm(t *testing.T) {
 // TestScreenGenerationUnderConcurrentSnapshots: a Snapshot running between
 // Feed's vt10x write and its change check must not make Feed miss the change.
 func TestScreenGenerationUnderConcurrentSnapshots(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestScreen(40, 10)
 	stop := make(chan struct{})
 	done := make(chan struct{})

@@ -130,6 +130,7 @@ func promptIs(term *pool.Terminal, want string) func() bool {
 }
 
 func TestTypedDraftBadgeCtrlUAndSubmit(t *testing.T) {
+	t.Parallel()
 	term, logPath := startFake(t)
 	input(t, term, "hello")
 	if !term.HasDraft() {
@@ -160,6 +161,7 @@ func TestTypedDraftBadgeCtrlUAndSubmit(t *testing.T) {
 }
 
 func TestBareModelLatchesPickerAndEscReleasesWithSettling(t *testing.T) {
+	t.Parallel()
 	term, logPath := startFake(t)
 	input(t, term, "/model")
 	input(t, term, "\r")
@@ -195,6 +197,7 @@ func TestBareModelLatchesPickerAndEscReleasesWithSettling(t *testing.T) {
 }
 
 func TestPastedMultiLineTextIsADraftAndOnePrompt(t *testing.T) {
+	t.Parallel()
 	term, logPath := startFake(t)
 	input(t, term, "\x1b[200~line one\nline two\x1b[201~")
 	if !term.HasDraft() {
@@ -212,6 +215,7 @@ func TestPastedMultiLineTextIsADraftAndOnePrompt(t *testing.T) {
 }
 
 func TestWriteToExitedAgentFails(t *testing.T) {
+	t.Parallel()
 	term, err := pool.Start(pool.Options{Name: "short", Argv: []string{"sh", "-c", "exit 3"}, Env: testEnv()})
 	if err != nil {
 		t.Fatal(err)
@@ -241,6 +245,7 @@ func TestWriteToExitedAgentFails(t *testing.T) {
 }
 
 func TestStartErrorNamesAgent(t *testing.T) {
+	t.Parallel()
 	_, err := pool.Start(pool.Options{Name: "ghost", Argv: []string{"no-such-agent-cli"}, Env: testEnv()})
 	var se *pool.SpawnError
 	if !errors.As(err, &se) || se.Agent != "ghost" || !strings.Contains(err.Error(), "no-such-agent-cli") {
@@ -249,6 +254,7 @@ func TestStartErrorNamesAgent(t *testing.T) {
 }
 
 func TestChineseAndEmojiLandAtTrueColumns(t *testing.T) {
+	t.Parallel()
 	term, _ := startFake(t)
 	input(t, term, "中文X🎉y")
 	waitFor(t, 5*time.Second, "CJK echo", promptIs(term, "中文X🎉y"))
@@ -278,6 +284,7 @@ func TestChineseAndEmojiLandAtTrueColumns(t *testing.T) {
 }
 
 func TestAbsolutelyPositionedChinese(t *testing.T) {
+	t.Parallel()
 	term, err := pool.Start(pool.Options{Name: "printf", Env: testEnv(), Cols: 40, Rows: 5,
 		Argv: []string{"sh", "-c", `printf '\033[2J\033[1;10H中文\033[1;14HX'; sleep 30`}})
 	if err != nil {
@@ -298,6 +305,7 @@ func TestAbsolutelyPositionedChinese(t *testing.T) {
 }
 
 func TestSplitUTF8ReadLosesNothing(t *testing.T) {
+	t.Parallel()
 	// The child writes the bytes of ╭ and 中 in separate writes, so the PTY
 	// reads end inside each rune.
 	script := `printf 'a\342'; sleep 0.2; printf '\225\255b\344'; sleep 0.2; printf '\270'; sleep 0.2; printf '\255c'; sleep 30`
@@ -310,6 +318,7 @@ func TestSplitUTF8ReadLosesNothing(t *testing.T) {
 }
 
 func TestResizeReachesTheAgent(t *testing.T) {
+	t.Parallel()
 	term, logPath := startFake(t)
 	if err := term.Resize(100, 30); err != nil {
 		t.Fatal(err)
@@ -328,6 +337,7 @@ func TestResizeReachesTheAgent(t *testing.T) {
 }
 
 func TestCloseTakesTheWholeProcessGroup(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "child.pid")
 	// The shell ignores HUP, so Close must escalate to SIGKILL; its
@@ -365,6 +375,7 @@ func TestCloseTakesTheWholeProcessGroup(t *testing.T) {
 }
 
 func TestWriteDeadlineBoundsAWriteIntoAHungChild(t *testing.T) {
+	t.Parallel()
 	// The child puts its terminal in raw mode and never reads: writes block
 	// once the PTY's input buffer is full.
 	term, err := pool.Start(pool.Options{Name: "hung", Env: testEnv(),
@@ -385,6 +396,7 @@ func TestWriteDeadlineBoundsAWriteIntoAHungChild(t *testing.T) {
 }
 
 func TestTurnEventsAndTheBusyHoldAfterThePersonsEnter(t *testing.T) {
+	t.Parallel()
 	events := make(chan pool.EventKind, 64)
 	logPath := filepath.Join(t.TempDir(), "agent.jsonl")
 	term, err := pool.Start(pool.Options{Name: "fake", Argv: []string{fakeAgentBin, "--log", logPath, "--busy", "300ms"},

@@ -14,6 +14,7 @@ import (
 // Enter said them: the drain's PressEnter names the message, the person's
 // Enter is the person's, and a plain write of "\r" is no submit at all.
 func TestTurnEventsCarryTheirCause(t *testing.T) {
+	t.Parallel()
 	events := make(chan pool.Event, 64)
 	term, err := pool.Start(pool.Options{Name: "fake", Argv: []string{fakeAgentBin, "--busy", "200ms"},
 		Env: testEnv(), Cols: 120, Rows: 40, Behavior: claudeLike,

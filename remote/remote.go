@@ -56,6 +56,7 @@ type Office struct {
 	gone     string
 	ended    bool
 	goneT    *time.Timer
+	hist     map[string]map[int64][]byte // history lines fetched, by agent and number (History)
 
 	input chan wire.Input
 	quit  chan struct{}
@@ -433,29 +434,63 @@ type historyReply struct {
 	Rows  [][]byte `json:"rows"`
 }
 
-// History is what a copy-mode view of agent reads: the numbers of the lines
-// the server holds (first … total-1) and lines [from, to) as held, decoded
-// into dst (reused) and numbered (their times are not carried). A line never
-// changes once numbered: keep the rows fetched and ask only for new ones.
+// maxCachedLines bounds the history lines kept per agent (their stored
+// form, at most pool.MaxLineBytes each); past it the cache starts over.
+const maxCachedLines = 8192
+
+// History implements ui.Office: the numbers of the lines the server holds
+// (first … total-1) and lines [from, to) as held, decoded into dst (reused)
+// and numbered (their times are not carried). A line never changes once
+// numbered, so the lines fetched are kept and only the others are asked
+// for: a view scrolling back over lines it showed costs a bounds-only call.
 func (r *Office) History(ctx context.Context, agent string, from, to int64, dst []pool.HistoryLine) (first, total int64, rows []pool.HistoryLine, err error) {
+	r.mu.Lock()
+	cache := r.hist[agent]
+	ask := from
+	for ask < to && cache[ask] != nil {
+		ask++
+	}
+	r.mu.Unlock()
+	askTo := to
+	if ask >= to {
+		ask, askTo = 0, 0 // every line is here: the bounds alone
+	}
 	var rep historyReply
-	if err := r.s.Conn().Call(ctx, "history", agent, map[string]int64{"from": from, "to": to}, &rep); err != nil {
+	if err := r.s.Conn().Call(ctx, "history", agent, map[string]int64{"from": ask, "to": askTo}, &rep); err != nil {
 		return 0, 0, dst[:0], fmt.Errorf("history of %s: %w", agent, err)
 	}
-	rows = dst[:0]
-	seq := max(from, rep.First)
+	r.mu.Lock()
+	if r.hist == nil {
+		r.hist = map[string]map[int64][]byte{}
+	}
+	cache = r.hist[agent]
+	if cache == nil || len(cache)+len(rep.Rows) > maxCachedLines {
+		cache = make(map[int64][]byte, len(rep.Rows))
+		r.hist[agent] = cache
+	}
+	seq := max(ask, rep.First)
 	for _, b := range rep.Rows {
+		cache[seq] = b
+		seq++
+	}
+	rows = dst[:0]
+	for seq := max(from, rep.First); seq < min(to, rep.Total); seq++ {
+		b := cache[seq]
+		if b == nil {
+			break
+		}
 		var l pool.HistoryLine
 		if len(rows) < cap(rows) {
 			l = rows[:len(rows)+1][len(rows)]
 		}
 		cells, err := pool.DecodeLine(b, l.Cells[:0])
 		if err != nil {
+			r.mu.Unlock()
 			return 0, 0, dst[:0], fmt.Errorf("history of %s: line %d: %w", agent, seq, err)
 		}
 		rows = append(rows, pool.HistoryLine{Seq: seq, Cells: cells})
-		seq++
 	}
+	r.mu.Unlock()
 	return rep.First, rep.Total, rows, nil
 }
 

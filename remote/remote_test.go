@@ -294,6 +294,15 @@ func TestRemoteHistoryOverTheConnection(t *testing.T) {
 		string(pool.AppendText(nil, rows[1].Cells)) != "n 282" {
 		t.Fatalf("History: %d..%d, %+v, %v", first, total, rows, err)
 	}
+	// Lines 280-281 are kept from the first read; 282-283 are fetched.
+	first, total, rows, err = r.History(ctx, "h", 279, 284, rows)
+	if err != nil || first != 241 || len(rows) != 5 || rows[0].Seq != 279 || string(pool.AppendText(nil, rows[4].Cells)) != "n 284" ||
+		string(pool.AppendText(nil, rows[1].Cells)) != "n 281" {
+		t.Fatalf("History again: %d..%d, %d rows, %v", first, total, len(rows), err)
+	}
+	if _, _, rows, err := r.History(ctx, "h", 280, 284, nil); err != nil || len(rows) != 4 || string(pool.AppendText(nil, rows[3].Cells)) != "n 284" {
+		t.Fatalf("History from the cache: %d rows, %v", len(rows), err)
+	}
 	if _, _, _, err := r.History(ctx, "nobody", 0, 10, rows); err == nil {
 		t.Fatal("the history of an unknown agent is no error")
 	}

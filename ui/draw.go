@@ -68,13 +68,16 @@ func (m *model) compose() {
 		}
 		tk := titleKey{key: key, kind: kind, n: m.floor.Counts[p.info.Name], hold: m.floor.Holds[p.info.Name],
 			paused: m.floor.Paused, w: b.W, status: p.info.Status, exited: p.info.Exited, code: p.info.ExitCode,
-			draft: p.info.Draft, spawnErr: p.info.SpawnErr != ""}
+			draft: p.info.Draft, spawnErr: p.info.SpawnErr != "", copy: m.copyTag(p)}
 		if p.starting() {
 			tk.secs = int(now.Sub(p.info.Started) / time.Second)
 		}
 		if tk != p.titleK || p.titleC.buf == nil {
 			p.titleK = tk
 			text := p.titleText(key, tk.n, tk.hold, tk.paused, b.W, now)
+			if tk.copy != "" {
+				text = " " + tk.copy + text
+			}
 			p.titleC.get(string(kind)+text, b.W, 1, func() string { return line(st, text, b.W) })
 		}
 		tb := p.titleC.buf
@@ -87,11 +90,15 @@ func (m *model) compose() {
 			wb := p.waitC.get(wf, b.W, 1, func() string { return line(m.pal.titleAttention, wf, b.W) })
 			f.chrome(wb, b.X, body.Y+body.H, box)
 		}
-		if p.drawnGen != p.snap.Generation || p.drawnEpoch != f.epoch || p.drawnBody != body {
+		shown := &p.snap
+		if p.cm != nil {
+			shown = p.cm.frameView(m.office, body.W, body.H)
+		}
+		if p.drawnGen != shown.Generation || p.drawnEpoch != f.epoch || p.drawnBody != body {
 			// Only a screen that changed, or a frame drawn afresh, is
 			// compared cell by cell.
-			f.body(&p.snap, body, box)
-			p.drawnGen, p.drawnEpoch, p.drawnBody = p.snap.Generation, f.epoch, body
+			f.body(shown, body, box)
+			p.drawnGen, p.drawnEpoch, p.drawnBody = shown.Generation, f.epoch, body
 		}
 		if b.X > 0 {
 			// The separator to the left of the pane.
@@ -149,6 +156,7 @@ type titleKey struct {
 	hold, status          string
 	paused, exited        bool
 	draft, spawnErr       bool
+	copy                  string // copy mode's tag ("[+12]")
 }
 
 // chromeRange copies rows [0, h) of column 0 of src to column x from row y.
@@ -190,6 +198,9 @@ func (m *model) cursor() cursorState {
 	p := m.focused()
 	if p == nil || p.box.W <= 0 || p.snap.Cols == 0 {
 		return cursorState{x: 0, y: m.height - 1}
+	}
+	if p.cm != nil {
+		return m.copyCursor(p)
 	}
 	x := min(p.snap.CursorX, p.box.W-1)
 	y := min(p.snap.CursorY, p.box.H-2)
@@ -307,6 +318,8 @@ func (m *model) statusLine() (left, right string, alert bool) {
 		return " " + m.gone + " · " + prefixName(m.prefix) + " s starts it again · " + prefixName(m.prefix) + " d detaches", right, true
 	case m.prefixPending:
 		left = " " + prefixName(m.prefix) + " … arrows/hjkl 1-9 move · z zoom · m compose · q queue · p pause · r roster · n notices · a add · R restart · ? help · d detach · x quit"
+	case m.copyStatus() != "":
+		left = m.copyStatus()
 	case m.floor.Err != "":
 		left, alert = " store: "+m.floor.Err, true
 	case m.flash != "":

@@ -67,6 +67,7 @@ func agentScreen(name string) string {
 func (o *fakeOffice) addFake(name, output string) *fakeAgent {
 	a := &fakeAgent{info: AgentInfo{Name: name, Profile: "claude", Status: "idle", Started: testClock.Add(-time.Minute)},
 		scr: pool.NewScreen(120, 40, nil)}
+	a.scr.CaptureHistory(pool.NewHistory(pool.DefaultHistory), func() time.Time { return testClock })
 	a.scr.Feed([]byte(output))
 	o.mu.Lock()
 	o.agents = append(o.agents, a)
@@ -134,6 +135,16 @@ func (o *fakeOffice) Screen(agent string, dst *Screen) bool {
 	}
 	a.scr.Snapshot(dst)
 	return true
+}
+
+func (o *fakeOffice) History(_ context.Context, agent string, from, to int64, dst []HistoryLine) (first, total int64, rows []HistoryLine, err error) {
+	a := o.agent(agent)
+	if a == nil || a.info.SpawnErr != "" || a.scr.History() == nil {
+		return 0, 0, dst[:0], fmt.Errorf("history of %s: no such agent", agent)
+	}
+	h := a.scr.History()
+	first, total = h.Bounds()
+	return first, total, h.Rows(from, to, dst), nil
 }
 
 func (o *fakeOffice) Floor() Floor {

@@ -20,6 +20,8 @@ var bindings = [][2]string{
 	{"d", "detach: this window closes, the agents keep running (office attaches again)"},
 	{"x", "quit: asks whether to detach or stop every agent (queued messages are kept)"},
 	{"s", "start the office's server again when it is gone"},
+	{"[", "copy mode: scroll, search and copy the pane's history"},
+	{"]", "paste office's paste buffer (the last copy) into the focused agent"},
 	{"prefix twice", "send the prefix key itself to the agent"},
 }
 
@@ -32,8 +34,10 @@ func (m *model) helpView(w int) boxView {
 		v.lines = append(v.lines, boxLine{text: padRight(b[0], 18) + b[1], st: m.pal.boxText})
 	}
 	v.lines = append(v.lines, boxLine{st: m.pal.boxText})
-	v.lines = append(v.lines, boxLine{text: "A mouse click focuses a pane; agents that asked for the mouse get it.", st: m.pal.boxDim})
+	v.lines = append(v.lines, boxLine{text: "A click focuses a pane, the wheel scrolls its history, a drag or a double click copies;", st: m.pal.boxDim},
+		boxLine{text: "agents that asked for the mouse get it (Shift-drag: your terminal's own selection).", st: m.pal.boxDim})
 	v.lines = append(v.lines, boxLine{text: "Composer: Enter queues · Alt/Shift+Enter new line · Ctrl-O close picker · Ctrl-R recover prompt", st: m.pal.boxDim})
+	v.lines = append(v.lines, boxLine{text: "Copy mode: hjkl PgUp/PgDn Ctrl-U/D g G 0 $ · / ? n N search · v select · y copy · q leave", st: m.pal.boxDim})
 	v.lines = append(v.lines, boxLine{text: "Queue panel: j/k move · s send now (when paused) · d delete · c clear all", st: m.pal.boxDim})
 	v.lines = append(v.lines, boxLine{text: "any key closes this help", st: m.pal.boxDim})
 	return v

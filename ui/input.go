@@ -7,6 +7,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -56,6 +57,9 @@ func (m *model) key(k tea.Key) tea.Cmd {
 		m.dirty = true
 		return m.overlayKey(k)
 	}
+	if p := m.focused(); p != nil && p.cm != nil {
+		return m.copyKey(p, k) // copy mode's keys are office's
+	}
 	if p := m.focused(); p != nil {
 		m.forward(encodeKey(k, keyModes{kitty: p.snap.Modes.KittyKeys, appCursor: p.snap.Modes.AppCursor}))
 	}
@@ -73,6 +77,17 @@ func (m *model) paste(text string) tea.Cmd {
 			m.form.insert(text)
 		}
 		return nil
+	}
+	if p := m.focused(); p != nil && p.cm != nil {
+		if p.cm.prompt {
+			for _, r := range strings.ReplaceAll(text, "\n", " ") {
+				if len(p.cm.input) < maxQuery {
+					p.cm.input = append(p.cm.input, r)
+				}
+			}
+			m.dirty = true
+		}
+		return nil // never typed into the agent from copy mode
 	}
 	if p := m.focused(); p != nil {
 		m.forward(encodePaste(text, p.snap.Modes.BracketedPaste))
@@ -170,6 +185,10 @@ func (m *model) command(k tea.Key) tea.Cmd {
 		if r, ok := m.office.(Remote); ok && m.gone != "" {
 			return startServerCmd(r)
 		}
+	case is(k, '['):
+		return m.copyCommand()
+	case is(k, ']'):
+		return m.pasteBuffer()
 	}
 	return nil
 }
@@ -277,6 +296,9 @@ func (m *model) mouseMsg(msg tea.MouseMsg) tea.Cmd {
 	ev, ok := sgrMouse(msg)
 	if !ok || m.overlay != overlayNone {
 		return nil
+	}
+	if cmd, ok := m.copyMouse(ev); ok {
+		return cmd
 	}
 	press := !ev.release && ev.b&(mouseMotion|mouseWheel) == 0 && ev.b&3 != 3
 	if press && m.rail.contains(ev.x, ev.y) {

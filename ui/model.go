@@ -70,6 +70,8 @@ type model struct {
 	flash          string
 	flashSeq       int
 	startTicking   bool
+	pasteBuf       string     // office's paste buffer: the last copy (prefix ] pastes it)
+	mouseSt        mouseState // office's own presses (copymode.go)
 
 	floor Floor
 
@@ -159,6 +161,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.forwardFocus(true)
 	case tea.BlurMsg:
 		m.forwardFocus(false)
+	case copyDoneMsg:
+		m.copyDone(msg)
 	case flashDoneMsg:
 		if msg.seq == m.flashSeq {
 			m.flash = ""
@@ -178,7 +182,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 	case uv.UnknownEvent:
 		// A sequence the decoder does not know reaches the agent as it came.
-		if m.overlay == overlayNone && !m.prefixPending {
+		if p := m.focused(); m.overlay == overlayNone && !m.prefixPending && (p == nil || p.cm == nil) {
 			m.forward([]byte(string(msg)))
 		}
 	case enqueuedMsg:

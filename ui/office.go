@@ -22,6 +22,13 @@ type Office interface {
 	// generation differs from dst.Generation, and reports whether it did.
 	// An unknown or unstarted agent leaves dst alone and returns false.
 	Screen(agent string, dst *Screen) bool
+	// History returns the numbers of the history lines agent's office
+	// holds (first … total-1: lines that scrolled off the top of its
+	// screen, numbered for the agent's life and never changed once
+	// numbered) and lines [from, to) as held, decoded into dst (reused, so
+	// a view kept from frame to frame allocates nothing). An unknown
+	// agent is an error. Bounds alone cost a call with to <= from.
+	History(ctx context.Context, agent string, from, to int64, dst []HistoryLine) (first, total int64, rows []HistoryLine, err error)
 	// Floor returns queue depths, hold reasons and the floor-wide pause.
 	Floor() Floor
 	// Queue lists the messages queued for agent, in delivery order.

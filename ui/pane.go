@@ -22,7 +22,8 @@ type pane struct {
 	drawnGen   uint64
 	drawnEpoch uint64
 	drawnBody  rect
-	box        rect // whole box including the title row; zero when off screen
+	box        rect      // whole box including the title row; zero when off screen
+	cm         *copyMode // copy mode (copymode.go); nil: the agent's screen is shown
 
 	titleC cached
 	titleK titleKey

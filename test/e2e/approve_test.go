@@ -25,6 +25,7 @@ func (o *office) answers(agent string) []string {
 // the digit would sit on the prompt and the next message would be submitted
 // as "1<message>".
 func TestApproveAfterTheDialogClosedTypesNothing(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "dev", args: []string{"--busy", "200ms", "--permission"}})
 	tm := o.startUI(160, 45)
 	o.uiReady(tm, 1)

@@ -190,6 +190,7 @@ func (o *office) personNotices() []string {
 // what is known, the rest of the queue is delivered, and the person's
 // release types it once.
 func TestSetAsideMessageInTheQueue(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "100ms", "--hook-evidence"}})
 	o.must("queue") // create the store and register the agent
 	aside, err := strconv.ParseInt(o.send("a", "being typed when the office died"), 10, 64)

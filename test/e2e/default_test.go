@@ -18,6 +18,7 @@ import (
 // person's shell with a notice saying how to add agents; keys typed reach the
 // shell; a queued message is typed into it when it is idle; quitting stops it.
 func TestDefaultOfficeOnAFreshMachine(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed (CI installs it: .ci/run)")
 	}

@@ -172,6 +172,7 @@ func TestInvalidUTF8IsRefusedWithItsOffset(t *testing.T) {
 // anything is stored, while the office runs, and the log never sees them;
 // an unknown agent in status exits 2; team add takes a real argv.
 func TestBodyLimitsAndArgvWithARunningOffice(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a"})
 	o.startServe()
 	const mark = "BODY-MARK-7f3a"

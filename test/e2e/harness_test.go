@@ -30,7 +30,12 @@ var (
 	fakeBin   string
 )
 
+// e2eParallel is how many e2e tests run at once: each mostly waits (on an
+// agent's boot, a poll, a cooldown), so more than the cores.
+const e2eParallel = 8
+
 func TestMain(m *testing.M) {
+	testbin.Parallel(e2eParallel)
 	testbin.Main(func(bins map[string]string) int {
 		officeBin, fakeBin = bins["office"], bins["fakeagent"]
 		return m.Run()

@@ -63,6 +63,7 @@ func wantHistory(t *testing.T, out string, tail ...string) {
 }
 
 func TestHistoryAcrossResizeAndRestart(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t)
 	cfg := fmt.Sprintf("brief = false\n\n[[agent]]\nname = \"h\"\ncommand = [\"bash\", \"-c\", %q]\n", fmt.Sprintf(historyScript, o.dir))
 	if err := os.WriteFile(o.config, []byte(cfg), 0o600); err != nil {

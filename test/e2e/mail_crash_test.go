@@ -34,10 +34,15 @@ func (o *office) inbox(agent string, flags ...string) []inboxItem {
 // for the drain's 2 s submit check; the office dies then. After the restart
 // the items are delivered again, once, and nothing is lost.
 func TestKill9BetweenTypingAndAckRedeliversOnce(t *testing.T) {
+	t.Parallel()
 	o := newTeamOffice(t, teamAgent{name: "dev", args: []string{"--busy", "200ms", "--swallow-enter", "1"}})
 	o.startServe()
+	// Paused while both are sent, so one attempt leases both (on a loaded
+	// machine the second send can come after the first attempt).
+	o.must("pause", "dev")
 	id1 := o.mustAs("", "mail", "send", "--to", "dev", "--title", "one", "first item")
 	id2 := o.mustAs("", "mail", "send", "--to", "dev", "--title", "two", "second item")
+	o.must("resume", "dev")
 	o.waitFor(20*time.Second, "the first Enter swallowed", func() bool {
 		for _, e := range o.log("dev") {
 			if e.Event == "swallowed" {
@@ -74,6 +79,7 @@ func TestKill9BetweenTypingAndAckRedeliversOnce(t *testing.T) {
 // Sixteen `office mail send` processes at once, with no office running:
 // every mail is stored, each with its own id.
 func TestSixteenConcurrentMailSenders(t *testing.T) {
+	t.Parallel()
 	o := newTeamOffice(t, teamAgent{name: "a"})
 	o.mustAs("", "mail", "ls") // create the store first
 	var wg sync.WaitGroup
@@ -111,6 +117,7 @@ func TestSixteenConcurrentMailSenders(t *testing.T) {
 // without passing working; an agent that exits non-zero after a turn that
 // began with a delivery is reported failed to its parent.
 func TestSpawnFailedMailAndFailedChildNotice(t *testing.T) {
+	t.Parallel()
 	o := newTeamOffice(t,
 		teamAgent{name: "lead", args: []string{"--busy", "200ms"}},
 		teamAgent{name: "quitter", args: []string{"--busy", "200ms", "--exit-after", "1", "--exit-code", "3"}, parent: "lead", role: "quitter"},

@@ -11,6 +11,7 @@ import (
 // A permission dialog is forwarded once to the person (no parent), and
 // `office approve` is the explicit act that answers it, logged with who did.
 func TestPermissionDialogForwardedAndApproved(t *testing.T) {
+	t.Parallel()
 	o := newTeamOffice(t, teamAgent{name: "dev", args: []string{"--busy", "200ms", "--permission"}})
 	o.startServe()
 	if _, errOut, code := o.runAs("", "approve", "dev", "1"); code == 0 || !strings.Contains(errOut, "no dialog") {
@@ -50,6 +51,7 @@ func TestPermissionDialogForwardedAndApproved(t *testing.T) {
 // no journal, and its parent hears about the first turn with the agent's
 // own report.
 func TestTaskAgentJournalAndReportedOutcome(t *testing.T) {
+	t.Parallel()
 	o := newTeamOffice(t,
 		teamAgent{name: "lead", args: []string{"--busy", "200ms"}},
 		teamAgent{name: "dev", args: []string{"--busy", "2s"}, parent: "lead", task: "T-1"},

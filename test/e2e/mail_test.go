@@ -11,6 +11,7 @@ import (
 // working; at the turn's end the envelope is done, and the reply reaches the
 // sender as mail.
 func TestMailRequestWithReplyReachesDone(t *testing.T) {
+	t.Parallel()
 	o := newTeamOffice(t,
 		teamAgent{name: "lead", args: []string{"--busy", "200ms"}},
 		teamAgent{name: "dev", args: []string{"--busy", "6s"}, parent: "lead", role: "reviewer"},
@@ -50,6 +51,7 @@ func TestMailRequestWithReplyReachesDone(t *testing.T) {
 // Without a reply, the request fails with no_reply_found at the receiver's
 // turn end, and the sender is told.
 func TestMailRequestWithoutReplyFailsNoReplyFound(t *testing.T) {
+	t.Parallel()
 	o := newTeamOffice(t,
 		teamAgent{name: "lead", args: []string{"--busy", "200ms"}},
 		teamAgent{name: "dev", args: []string{"--busy", "300ms"}},
@@ -69,6 +71,7 @@ func TestMailRequestWithoutReplyFailsNoReplyFound(t *testing.T) {
 }
 
 func TestMailSendErrorsWriteNothing(t *testing.T) {
+	t.Parallel()
 	o := newTeamOffice(t, teamAgent{name: "a"})
 	for _, tc := range []struct {
 		name string

@@ -11,6 +11,7 @@ import (
 // otherwise the reply region of its screen, without the input box and its
 // footer (issue 13.4).
 func TestParentNoticeCarriesTheChildsReply(t *testing.T) {
+	t.Parallel()
 	o := newTeamOffice(t,
 		teamAgent{name: "lead", args: []string{"--busy", "200ms"}},
 		teamAgent{name: "hooked", args: []string{"--busy", "200ms", "--hook-evidence"}, parent: "lead", role: "hooked"},

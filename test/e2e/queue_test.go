@@ -24,6 +24,7 @@ func (o *office) heldAs(agent, reason string) func() bool {
 }
 
 func TestSendErrorsExitTwoAndWriteNothing(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a"})
 	for _, tc := range []struct {
 		name  string
@@ -53,6 +54,7 @@ func TestSendErrorsExitTwoAndWriteNothing(t *testing.T) {
 }
 
 func TestQueueWorksWithoutOffice(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a"})
 	id := o.send("a", "first")
 	o.send("a", "second")
@@ -77,6 +79,7 @@ func TestQueueWorksWithoutOffice(t *testing.T) {
 }
 
 func TestMultiLineMessageArrivesAsOnePrompt(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "200ms"}})
 	o.startServe()
 	o.send("a", "first line\nsecond line\nthird line")
@@ -87,6 +90,7 @@ func TestMultiLineMessageArrivesAsOnePrompt(t *testing.T) {
 }
 
 func TestControlBytesArriveAsInertText(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "200ms"}})
 	o.startServe()
 	o.send("a", "before\x1b[201~after\x03\x15\x1b[Aend\nsecond")
@@ -105,6 +109,7 @@ func TestControlBytesArriveAsInertText(t *testing.T) {
 }
 
 func TestSendNowOnPausedAgentDeliversOnlyThatMessage(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "100ms"}})
 	o.startServe()
 	o.must("pause", "a")
@@ -130,6 +135,7 @@ func TestSendNowOnPausedAgentDeliversOnlyThatMessage(t *testing.T) {
 }
 
 func TestExitedAgentKeepsItsMessagesWithNoAttempt(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "100ms", "--exit-after", "1", "--exit-code", "7"}})
 	o.startServe()
 	o.send("a", "the last prompt")
@@ -146,6 +152,7 @@ func TestExitedAgentKeepsItsMessagesWithNoAttempt(t *testing.T) {
 }
 
 func TestKill9WithTwentyQueuedThenRestartDeliversEachOnce(t *testing.T) {
+	t.Parallel()
 	// Four agents share the 20 messages so the 4.5 s per-agent cooldown
 	// costs 5 rounds, not 20.
 	names := []string{"a", "b", "c", "d"}
@@ -187,6 +194,7 @@ func TestKill9WithTwentyQueuedThenRestartDeliversEachOnce(t *testing.T) {
 }
 
 func TestSecondEnterSubmitsWhenTheFirstIsSwallowed(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "200ms", "--swallow-enter", "1"}})
 	o.startServe()
 	o.send("a", "hello")
@@ -199,6 +207,7 @@ func TestSecondEnterSubmitsWhenTheFirstIsSwallowed(t *testing.T) {
 }
 
 func TestTypedButNotSubmittedIsReportedNotRetyped(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "200ms", "--swallow-enter", "2"}})
 	o.startServe()
 	o.send("a", "hello")
@@ -225,6 +234,7 @@ func TestHungAgentGetsNothingTypedTwice(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 10 s write timeout")
 	}
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "100ms", "--stop-reading-after", "1"}})
 	o.startServe()
 	o.send("a", "first")

@@ -41,6 +41,7 @@ func (o *office) team() map[string]teamMember {
 // a restart, and once removed is stopped, refused as a receiver, and its
 // parent is told it was cancelled.
 func TestTeamAddRemoveAndRestart(t *testing.T) {
+	t.Parallel()
 	o := newTeamOffice(t, teamAgent{name: "lead", args: []string{"--busy", "200ms"}})
 	if _, errOut, code := o.runAs("", "team", "add", "x", "--profile", "claude"); code == 0 || !strings.Contains(errOut, "no office is running") {
 		t.Fatalf("team add without an office: exit %d %q", code, errOut)

@@ -84,6 +84,7 @@ func find(screen, text string) (x, y int, ok bool) {
 // visible; in the second shell's prompt once it is focused; hidden while
 // an agent that hid its cursor is focused.
 func TestUIRealCursorFollowsTheFocusedAgent(t *testing.T) {
+	t.Parallel()
 	o := shellOffice(t)
 	tm := o.startUI(150, 40)
 	o.waitFor(30*time.Second, "three panes", func() bool {
@@ -136,6 +137,7 @@ func hasColour(s string) bool {
 // TestUINoColorLeavesTheChromeWithoutColour: with NO_COLOR=1 the title bars
 // and the status line carry attributes only; without it they are coloured.
 func TestUINoColorLeavesTheChromeWithoutColour(t *testing.T) {
+	t.Parallel()
 	for _, noColor := range []bool{false, true} {
 		t.Run(fmt.Sprint("NO_COLOR=", noColor), func(t *testing.T) {
 			o := shellOffice(t)

@@ -73,6 +73,7 @@ func uiFourAgents(t *testing.T) *office {
 // gives the focused agent the whole window and back; resizing the person's
 // terminal resizes every PTY to its box.
 func TestUITypingZoomAndResize(t *testing.T) {
+	t.Parallel()
 	o := uiFourAgents(t)
 	tm := o.startUI(200, 50)
 	o.uiReady(tm, 4)
@@ -120,6 +121,7 @@ func TestUITypingZoomAndResize(t *testing.T) {
 // composer for one agent arrives while the person's draft in another pane
 // stays untouched; quitting stops every agent and keeps queued messages.
 func TestUIComposerLeavesTheDraftAndQuitKeepsTheQueue(t *testing.T) {
+	t.Parallel()
 	o := uiFourAgents(t)
 	tm := o.startUI(200, 50)
 	o.uiReady(tm, 4)
@@ -173,6 +175,7 @@ func TestUIComposerLeavesTheDraftAndQuitKeepsTheQueue(t *testing.T) {
 // and one that exits raise notices (the status line, the notice list) while
 // focus stays where it was.
 func TestUINoticesForWaitingAndExit(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "200ms", "--permission"}},
 		agentSpec{name: "b", args: []string{"--busy", "200ms", "--exit-after", "1", "--exit-code", "3"}})
 	tm := o.startUI(160, 40)

@@ -39,6 +39,7 @@ func (o *office) draft(agent string) bool {
 }
 
 func TestDraftHoldsMessageUntilThePersonSubmits(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "300ms"}})
 	tm := o.startUI(160, 45)
 	o.uiReady(tm, 1)
@@ -62,6 +63,7 @@ func TestDraftHoldsMessageUntilThePersonSubmits(t *testing.T) {
 }
 
 func TestPickerHoldsDeliveryUntilEsc(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", args: []string{"--busy", "300ms"}})
 	tm := o.startUI(160, 45)
 	o.uiReady(tm, 1)
@@ -81,6 +83,7 @@ func TestPickerHoldsDeliveryUntilEsc(t *testing.T) {
 }
 
 func TestQuitLeavesNoAgentProcess(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a"}, agentSpec{name: "b"})
 	tm := o.startUI(160, 45)
 	o.uiReady(tm, 2)
