@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"office/automation"
+	"office/cluster"
 	"office/configs"
 	"office/drain"
 	"office/pool"
@@ -65,14 +66,15 @@ type Engine struct {
 	// clients' goodbye.
 	failure atomic.Pointer[error]
 
-	opts  Options
-	log   *slog.Logger
-	lock  *os.File
-	store *queue.Store
-	ln    net.Listener // guarded by lnMu once the engine runs
-	drain *drain.Drainer
-	ops   map[string]opFunc
-	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
+	opts    Options
+	log     *slog.Logger
+	lock    *os.File
+	store   *queue.Store
+	ln      net.Listener // guarded by lnMu once the engine runs
+	drain   *drain.Drainer
+	ops     map[string]opFunc
+	inbox   *inboxLayer   // the inbox layer's state (engine/inbox.go); set by initInbox
+	cluster *cluster.Node // the floor's node (engine/cluster.go); nil without [cluster]
 
 	srv atomic.Pointer[server] // the clients' side (engine/server.go)
 
@@ -153,14 +155,13 @@ func Open(o Options) (e *Engine, err error) {
 	if err := e.recoverInterrupted(context.Background()); err != nil {
 		return nil, err
 	}
-	e.drain = drain.New(drain.Config{
-		Store:         dstore,
-		Agents:        agentSet{e},
-		Preconditions: pre,
-		Notify:        e.notice,
-		Logger:        log,
-		Evidence:      newEvidence(e),
-	})
+	dcfg := drainTunables(o.Config.Settings)
+	dcfg.Store, dcfg.Agents, dcfg.Preconditions, dcfg.Notify, dcfg.Logger = dstore, agentSet{e}, pre, e.notice, log
+	dcfg.Evidence = newEvidence(e)
+	e.drain = drain.New(dcfg)
+	if err := e.openCluster(); err != nil {
+		return nil, err
+	}
 	for _, ac := range o.Config.Agents {
 		if _, err := e.addAgent(ac); err != nil {
 			return nil, err
@@ -221,6 +222,9 @@ func compactVerbs(c *configs.Config) []string {
 func (e *Engine) addAgent(ac configs.Agent) (*Agent, error) {
 	e.addMu.Lock()
 	defer e.addMu.Unlock()
+	if ac.Line == 0 { // not from the file (team add): the office's history
+		ac.History = e.settingsFor(ac).History
+	}
 	a := &Agent{Config: ac}
 	var err error
 	a.Profile, err = e.opts.Config.ProfileOf(ac)
@@ -270,7 +274,7 @@ func (e *Engine) spawn(a *Agent) {
 		Dir:      dir,
 		Cols:     e.opts.Cols,
 		Rows:     e.opts.Rows,
-		Behavior: Behavior(a.Profile),
+		Behavior: behaviorFor(a.Config, a.Profile, e.settingsFor(a.Config)),
 		Notify:   e.terminalEvent,
 		History:  e.historyOf(a.Config),
 	})
@@ -357,7 +361,11 @@ func (e *Engine) Run(ctx context.Context) error {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	var bg sync.WaitGroup
-	bg.Add(3)
+	bg.Add(4)
+	go func() {
+		defer bg.Done()
+		e.runCluster(ctx)
+	}()
 	go func() {
 		defer bg.Done()
 		e.watch(ctx, stop)
@@ -380,7 +388,12 @@ func (e *Engine) Run(ctx context.Context) error {
 }
 
 // Wake makes the drain look at the queues soon (after the store changed).
-func (e *Engine) Wake() { e.drain.Wake() }
+func (e *Engine) Wake() {
+	e.drain.Wake()
+	if s := e.srv.Load(); s != nil {
+		s.poke() // clients see the new depth now
+	}
+}
 
 // Config returns the office's configuration (read-only).
 func (e *Engine) Config() *configs.Config { return e.opts.Config }
@@ -414,9 +427,9 @@ func (e *Engine) Holds() map[string]string {
 	return out
 }
 
-// Close stops every agent (SIGHUP to its process group, SIGKILL after 2 s),
-// closes the socket and the store, and releases the lock. Queued messages stay
-// in the store. It is idempotent.
+// Close stops every agent (SIGHUP to its process group, SIGKILL after the
+// hangup_grace setting, 2 s by default), closes the socket and the store, and
+// releases the lock. Queued messages stay in the store. It is idempotent.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
 		if s := e.srv.Load(); s != nil {
@@ -454,6 +467,7 @@ func (e *Engine) Close() error {
 			}
 		}
 		wg.Wait()
+		e.closeCluster()
 		e.closeHistories() // after the terminals: their last screens are in
 		for _, a := range agents {
 			if a.Config.Worktree {
@@ -520,7 +534,7 @@ func (s agentSet) Agent(name string) (drain.Agent, bool) {
 	if a.Term == nil {
 		return deadAgent{err: a.SpawnErr}, true
 	}
-	return liveAgent{Terminal: a.Term, submit: submitProfile(a.Profile)}, true
+	return liveAgent{Terminal: a.Term, submit: submitFor(a.Profile, s.e.settingsFor(a.Config))}, true
 }
 
 // liveAgent is a running terminal as the drain sees it.

@@ -38,6 +38,11 @@ func (e *Engine) handle(req Request) (any, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
+	if s := e.srv.Load(); s != nil {
+		// A request may have changed the store (a message, a pause, mail):
+		// clients hear of it now, not at the state loop's next tick.
+		defer s.poke()
+	}
 	return op(ctx, req)
 }
 

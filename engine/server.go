@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"office/automation"
 	"office/drain"
 	"office/pool"
 	"office/wire"
@@ -44,8 +45,18 @@ const (
 	// bounded pending state.
 	writeStall = 60 * time.Second
 	// stateTick is how often the office's state is re-read while clients
-	// are attached (holds and queue depths change without a terminal event).
+	// are attached and something may change without a terminal event or a
+	// request: messages queued, holds, agents starting, or the state changed
+	// less than stateLinger ago (the drain's trailing writes).
 	stateTick = 250 * time.Millisecond
+	// stateLinger is how long the state stays read at stateTick after it
+	// last changed.
+	stateLinger = 2 * time.Second
+	// quietTick re-reads the state of a quiet office (every agent settled,
+	// no message queued): requests, calls and terminal events wake the loop
+	// at once, this only bounds how late a store change nobody announced
+	// (a writer that could not reach the socket) is seen.
+	quietTick = 5 * time.Second
 	// minLoopGap spaces the state loop's passes.
 	minLoopGap = 40 * time.Millisecond
 	// maxPendingEvents bounds one client's queued events; beyond it events
@@ -428,24 +439,29 @@ func (s *server) instanceLocked(t *pool.Terminal) int64 {
 // every client. It does nothing while no client is attached.
 func (s *server) loop() {
 	defer s.wg.Done()
-	tick := time.NewTicker(stateTick)
-	defer tick.Stop()
+	timer := time.NewTimer(quietTick)
+	defer timer.Stop()
 	var st loopState
 	for {
 		select {
 		case <-s.done:
 			return
 		case <-s.wake:
-		case <-tick.C:
+		case <-timer.C:
 		}
 		s.mu.Lock()
 		n := len(s.clients)
 		s.mu.Unlock()
 		if n == 0 {
 			st = loopState{} // the next client starts from scratch
+			timer.Reset(quietTick)
 			continue
 		}
-		s.pass(&st)
+		now := time.Now()
+		if s.pass(&st) {
+			st.changed = now
+		}
+		timer.Reset(passInterval(st.last, now.Sub(st.changed)))
 		select {
 		case <-s.done:
 			return
@@ -454,15 +470,33 @@ func (s *server) loop() {
 	}
 }
 
-// loopState is what the loop last sent.
-type loopState struct {
-	roster []byte
-	state  []byte
-	agents map[string]wire.AgentState
+// passInterval is how long the loop may sleep before its next pass when
+// nothing wakes it: stateTick while state can change with no event (see
+// stateTick) or changed within stateLinger (since), else quietTick.
+func passInterval(state wire.State, since time.Duration) time.Duration {
+	if since < stateLinger {
+		return stateTick
+	}
+	for _, a := range state.Agents {
+		if a.Queued > 0 || a.Hold != "" || a.Status == automation.StatusStarting.String() {
+			return stateTick
+		}
+	}
+	return quietTick
 }
 
-// pass does one round of the loop.
-func (s *server) pass(st *loopState) {
+// loopState is what the loop last sent.
+type loopState struct {
+	roster  []byte
+	state   []byte
+	agents  map[string]wire.AgentState
+	last    wire.State // the state last read
+	changed time.Time  // when a pass last found something new
+}
+
+// pass does one round of the loop. It reports whether the roster, the
+// state or the event stream had anything new.
+func (s *server) pass(st *loopState) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
 	roster, insts := s.roster()
@@ -483,8 +517,10 @@ func (s *server) pass(st *loopState) {
 	stateChanged := err == nil && string(sb) != string(st.state)
 	if err == nil {
 		st.state = sb
+		st.last = state
 	}
 	live := s.liveEvents(st, state)
+	news := rosterChanged || stateChanged || len(stored) > 0 || len(live) > 0
 	// Clients resuming their stream (Hello.Since) first get what they
 	// missed before this pass.
 	s.mu.Lock()
@@ -508,6 +544,7 @@ func (s *server) pass(st *loopState) {
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
+	news = news || len(s.live) > 0
 	live = append(s.live, live...)
 	s.live = nil
 	for _, c := range s.clients {
@@ -522,6 +559,7 @@ func (s *server) pass(st *loopState) {
 		}
 	}
 	s.mu.Unlock()
+	return news
 }
 
 // roster returns the roster message and each agent's instance.

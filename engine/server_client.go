@@ -38,6 +38,7 @@ type client struct {
 	stateDirty  bool
 	state       []byte
 	pending     [][]byte // welcome, events, replies, bye, in order
+	focus       string   // the agent the client shows focused (View.Focus)
 	lost        int
 	closing     bool
 
@@ -175,7 +176,9 @@ func (c *client) writeLoop() {
 		}
 		// Screens are flushed at most every frameInterval: what changes in
 		// between is merged (the client skips the intermediate frames).
-		if wait := frameInterval - time.Since(c.lastFlush); wait > 0 {
+		// The focused agent's screen goes at once (a typed key's echo
+		// waits for no frame), as do replies and events.
+		for wait := frameInterval - time.Since(c.lastFlush); wait > 0 && !c.urgent(); wait = frameInterval - time.Since(c.lastFlush) {
 			if pace == nil {
 				pace = time.NewTimer(wait)
 			} else {
@@ -185,6 +188,7 @@ func (c *client) writeLoop() {
 			case <-c.quit:
 				return
 			case <-pace.C:
+			case <-c.wake: // more came: the focused screen may be among it
 			}
 		}
 		closing, err := c.flush()
@@ -196,6 +200,17 @@ func (c *client) writeLoop() {
 			return
 		}
 	}
+}
+
+// urgent reports whether what is pending must not wait for the frame pace:
+// the focused agent's screen changed, or only non-screen frames are pending.
+func (c *client) urgent() bool {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	if c.focus != "" && c.dirty[c.focus] {
+		return true
+	}
+	return len(c.dirty) == 0
 }
 
 // flush writes everything pending, then the changed screens.
@@ -365,6 +380,7 @@ func (c *client) view(m wire.View) {
 	s := c.s
 	s.mu.Lock()
 	c.panes = panes
+	c.focus = m.Focus
 	if m.Resized && c.active != s.activity {
 		s.activity++
 		c.active = s.activity

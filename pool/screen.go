@@ -38,7 +38,6 @@ type Screen struct {
 	changed interface{ Changed(vt10x.ChangeFlag) bool }
 	cols    int
 	rows    int
-	out     []byte // filter output, reused
 	reply   func([]byte)
 	hist    *capture // nil: no history (history_capture.go)
 
@@ -86,6 +85,11 @@ func (s *Screen) sendReply(p []byte) {
 	}
 }
 
+// feedBufs hold the Filter's output during one Feed, shared by every
+// screen: an idle agent keeps no buffer of its own (a read's output can be as
+// large as the read, which is 32 KiB).
+var feedBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
 // Feed parses p, the next bytes read from the PTY (any split is fine: a
 // rune or sequence cut between two Feeds is completed by the next). It
 // updates the screen and modes, sends query answers to the reply sink, and
@@ -97,13 +101,15 @@ func (s *Screen) Feed(p []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	out := feedBufs.Get().(*[]byte)
+	defer feedBufs.Put(out)
 	before := s.f.modes
 	wrote := false
 	for len(p) > 0 {
 		var n int
-		s.out, n = s.f.process(s.out[:0], p, true)
-		if len(s.out) > 0 {
-			s.write(s.out)
+		*out, n = s.f.process((*out)[:0], p, true)
+		if len(*out) > 0 {
+			s.write(*out)
 			wrote = true
 		}
 		if len(s.f.reply) > 0 {

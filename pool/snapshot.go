@@ -92,13 +92,15 @@ type Cell struct {
 	// Rune is the character drawn; ' ' for a blank cell, 0 in the right
 	// half of a wide rune.
 	Rune rune
+	// FG and BG are the colours to draw (reverse video already applied).
+	FG, BG Color
 	// Width is 1 for a normal cell, 2 for a wide rune (it covers the cell
 	// to its right too) and 0 for that right half, which is not drawn.
 	Width uint8
-	// FG and BG are the colours to draw (reverse video already applied).
-	FG, BG Color
 	// Attr holds the attributes.
 	Attr Attr
+	// (Width and Attr last: 16 bytes a cell, not 20; a 120×40 snapshot is
+	// 75 KiB.)
 }
 
 // blankCell is what Snapshot.Cell returns out of range.

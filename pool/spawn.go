@@ -140,3 +140,27 @@ func foregroundPgrp(f *os.File) (int, error) {
 	}
 	return pgrp, ioErr
 }
+
+// awaitExit returns once process pid (a child not yet reaped) has exited,
+// waiting on the runtime's poller, since a pidfd becomes readable when its
+// process exits: a running agent then ties up no OS thread (os.Process.Wait
+// blocks one in waitid for as long as the child lives, about 50 KiB of
+// thread and stacks each). Without pidfds (Linux < 5.10) it returns at once
+// and Wait blocks as before.
+func awaitExit(pid int) {
+	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
+	if err != nil {
+		return
+	}
+	f := os.NewFile(uintptr(fd), "pidfd")
+	defer f.Close()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Read(func(fd uintptr) bool {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, 0)
+		return err != nil || n > 0
+	})
+}

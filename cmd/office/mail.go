@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"office/cluster"
 	"office/engine"
 	"office/inbox"
 	"office/queue"
@@ -97,6 +98,14 @@ func mailSend(ctx context.Context, e *env, g *globals, a mailSendArgs, args []st
 		return err
 	}
 	req := inbox.MailRequestArgs{To: a.to, From: from, Title: title, Text: text, Request: a.request, Deadline: deadline}
+	if m, host, ok, err := remoteOf(ctx, e, g, s, a.to); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		it := cluster.Item{Kind: cluster.KindMail, From: from, FromHost: host, To: a.to, ToHost: m.Host, Text: text,
+			Title: title, Request: a.request, Deadline: deadline}
+		return stashRemote(ctx, e, dir, s, it, a.key, queue.Fingerprint("mail", req.To, req.From, req.Title, req.Text, strconv.FormatBool(req.Request), req.Deadline.String()))
+	}
 	var id, prev string
 	err = s.Update(ctx, func(tx *queue.Tx) error {
 		var fp string
@@ -265,7 +274,11 @@ func mailShow(ctx context.Context, e *env, g *globals, id string, asJSON bool) e
 	if m.InReplyTo != "" {
 		fmt.Fprintf(e.stdout, "in reply to: %s\n", m.InReplyTo)
 	}
-	fmt.Fprintf(e.stdout, "deadline: %v after it goes working\n\n%s\n\ntimeline:\n", m.Deadline, safeText(text))
+	deadline := "the office's mail_timeout" // sent without --deadline
+	if m.Deadline > 0 {
+		deadline = m.Deadline.String()
+	}
+	fmt.Fprintf(e.stdout, "deadline: %s after it goes working\n\n%s\n\ntimeline:\n", deadline, safeText(text))
 	for _, t := range tl {
 		fmt.Fprintf(e.stdout, "  %s  %-9s %s\n", t.At.Local().Format("2006-01-02 15:04:05"), t.State, cell(t.Detail, 0))
 	}

@@ -34,7 +34,10 @@ func main() {
 		bin = os.Args[0]
 	}
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ(), bin: bin}
-	os.Exit(run(ctx, e, os.Args[1:]))
+	stopProfiles := startProfiles(os.Getenv, os.Stderr)
+	code := run(ctx, e, os.Args[1:])
+	stopProfiles()
+	os.Exit(code)
 }
 
 // run executes one command line and returns the process exit code: 0

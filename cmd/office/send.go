@@ -11,7 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"office/cluster"
 	"office/engine"
+	"office/inbox"
 	"office/queue"
 )
 
@@ -52,6 +54,13 @@ func send(ctx context.Context, e *env, g *globals, agent string, args []string, 
 		return err
 	}
 	defer s.Close()
+	if m, host, ok, err := remoteOf(ctx, e, g, s, agent); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		it := cluster.Item{Kind: cluster.KindSend, From: inbox.Person, FromHost: host, To: agent, ToHost: m.Host, Text: text}
+		return stashRemote(ctx, e, dir, s, it, key, queue.Fingerprint("message", agent, text))
+	}
 	id, err := s.Enqueue(ctx, agent, text, queue.EnqueueOptions{Source: "send", Key: key})
 	var dup *queue.DuplicateError
 	var used *queue.KeyUsedError

@@ -76,7 +76,10 @@ func runStatus(ctx context.Context, e *env, g *globals, agent string, asJSON, ex
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(s.Name, 0), cell(s.Profile, 0), status, cell(s.Signal, 0), draft, cell(s.Hold, 0))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || agent != "" {
+		return err
+	}
+	return printFloor(ctx, e, dir)
 }
 
 // oneAgent picks agent's row out of the running office's statuses; an agent

@@ -58,7 +58,10 @@ func listTeam(ctx context.Context, e *env, g *globals, asJSON bool) error {
 	for _, m := range members {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", cell(m.Name, 0), cell(m.Role, 40), cell(m.Profile, 0), cell(m.Parent, 0), cell(m.Status, 0), m.Queue, m.Inbox)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printFloor(ctx, e, dir)
 }
 
 func teamRm(ctx context.Context, e *env, g *globals, name string) error {

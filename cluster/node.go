@@ -1,0 +1,751 @@
+package cluster
+
+// node.go is one host's part of the floor, run by its office server: it
+// publishes this host's roster, reads the other hosts' rosters into the
+// store, sends the outbox and takes in what other hosts sent here.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"office/configs"
+	"office/inbox"
+	"office/queue"
+)
+
+// Timings and bounds of a node.
+const (
+	// RosterEvery is how often a node publishes its roster and reads the
+	// other hosts'.
+	RosterEvery = 2 * time.Second
+	// Unreachable is how long a host may go unread before it is shown as
+	// unreachable.
+	Unreachable = 3 * RosterEvery
+	// OutboxEvery is how often the outbox is retried when nothing wakes it.
+	OutboxEvery = time.Second
+	// OpTimeout bounds one NATS call (a publish, a roster read).
+	OpTimeout = 5 * time.Second
+	// AckWait is how long the receiving host's stream waits for the ack of
+	// an item it handed out before it hands it out again.
+	AckWait = 30 * time.Second
+	// DedupWindow is how long the stream remembers a message id: a retry
+	// within it is stored once by JetStream itself; after it, the receiving
+	// store's unique key on the ULID still makes it a no-op.
+	DedupWindow = time.Hour
+	// FetchBatch is the most items taken from the stream at once.
+	FetchBatch = 64
+	// OutboxBatch is the most outbox items read per pass.
+	OutboxBatch = 256
+	// MaxPayload is the embedded server's largest message: a 1 MiB body
+	// JSON-escaped, with room for the envelope.
+	MaxPayload = 8 << 20
+)
+
+// Names on NATS.
+const (
+	streamPrefix = "office_in_"
+	bucketPrefix = "office_roster_"
+	subjectRoot  = "office.in."
+	consumerName = "office"
+	heartbeatKey = "_host"
+)
+
+func streamOf(host string) string { return streamPrefix + host }
+func bucketOf(host string) string { return bucketPrefix + host }
+
+// subjectOf is the subject of items for agent on host: one per agent (a '.'
+// in the name, which splits subjects, becomes '~', which names never hold).
+func subjectOf(host, agent string) string {
+	return subjectRoot + host + "." + strings.ReplaceAll(agent, ".", "~")
+}
+
+// Options configure a Node.
+type Options struct {
+	// Cluster is the office file's [cluster] table.
+	Cluster *configs.Cluster
+	// StateDir is the office's state directory (JetStream's files go under
+	// it).
+	StateDir string
+	// Store and Inbox are this host's store and inbox layer.
+	Store *queue.Store
+	Inbox *inbox.Service
+	// Local returns this host's agents now (Host is filled in by the node).
+	Local func() []Member
+	// Received is called after items from other hosts were stored (the
+	// engine wakes its drain and schedules inbox deliveries); it must not
+	// block.
+	Received func()
+	// Logger receives the node's log; nil discards it.
+	Logger *slog.Logger
+}
+
+// HostState is what this host knows of one host of the floor.
+type HostState struct {
+	Host string `json:"host"`
+	// Reachable: its roster was read within Unreachable.
+	Reachable bool `json:"reachable"`
+	// LastSeen is when its roster was last read (zero: never).
+	LastSeen time.Time `json:"last_seen,omitzero"`
+	// Error is why the last read failed.
+	Error string `json:"error,omitempty"`
+	// Outbox is how many items for it wait here.
+	Outbox int `json:"outbox"`
+}
+
+// Node is one host of the floor. Open starts it, Run keeps it working,
+// Close stops it. Its methods are safe for concurrent use.
+type Node struct {
+	opts Options
+	cfg  *configs.Cluster
+	log  *slog.Logger
+	ns   *server.Server // nil with url
+	nc   *nats.Conn
+	js   jetstream.JetStream
+
+	wake chan struct{} // capacity 1: the outbox has news
+
+	mu     sync.Mutex
+	hosts  map[string]*HostState // other hosts, guarded by mu
+	ready  bool                  // own stream, consumer and bucket exist; guarded by mu
+	pushed map[string]string     // roster values last put, guarded by mu
+
+	closeOnce sync.Once
+}
+
+// Open migrates the store, starts the embedded NATS server (unless the
+// config gives url) and connects. The floor need not be reachable yet: Run
+// keeps trying.
+func Open(o Options) (*Node, error) {
+	if o.Cluster == nil || o.Store == nil || o.Inbox == nil {
+		return nil, errors.New("cluster: open: no cluster config, store or inbox")
+	}
+	if o.Local == nil {
+		o.Local = func() []Member { return nil }
+	}
+	if o.Received == nil {
+		o.Received = func() {}
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if err := Migrate(context.Background(), o.Store); err != nil {
+		return nil, err
+	}
+	n := &Node{opts: o, cfg: o.Cluster, log: log.With("host", o.Cluster.Host), wake: make(chan struct{}, 1),
+		hosts: map[string]*HostState{}, pushed: map[string]string{}}
+	if o.Cluster.URL == "" {
+		ns, err := startServer(o.Cluster, o.StateDir)
+		if err != nil {
+			return nil, err
+		}
+		n.ns = ns
+	}
+	nc, err := connect(o.Cluster, n.ns)
+	if err != nil {
+		n.Close()
+		return nil, err
+	}
+	n.nc = nc
+	js, err := jetstream.New(nc)
+	if err != nil {
+		n.Close()
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	n.js = js
+	roster, err := Roster(context.Background(), o.Store)
+	if err != nil {
+		n.Close()
+		return nil, err
+	}
+	for _, m := range roster {
+		if m.Host != n.cfg.Host {
+			n.hostLocked(m.Host)
+		}
+	}
+	return n, nil
+}
+
+// Host returns this host's name.
+func (n *Node) Host() string { return n.cfg.Host }
+
+// hostLocked returns the state of host, made on first use (n.mu held or
+// not yet shared).
+func (n *Node) hostLocked(host string) *HostState {
+	h, ok := n.hosts[host]
+	if !ok {
+		h = &HostState{Host: host}
+		n.hosts[host] = h
+	}
+	return h
+}
+
+// Wake makes the node send its outbox now (after a command stashed items).
+func (n *Node) Wake() {
+	select {
+	case n.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Close stops the node: the connection, then the embedded server. Items
+// not yet acknowledged stay in the outbox and in the stream.
+func (n *Node) Close() error {
+	n.closeOnce.Do(func() {
+		if n.nc != nil {
+			n.nc.Close()
+		}
+		if n.ns != nil {
+			n.ns.Shutdown()
+			n.ns.WaitForShutdown()
+		}
+	})
+	return nil
+}
+
+// Run publishes the roster, reads the floor's, sends the outbox and takes
+// in items until ctx ends.
+func (n *Node) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() { defer wg.Done(); n.runRoster(ctx) }()
+	go func() { defer wg.Done(); n.runOutbox(ctx) }()
+	go func() { defer wg.Done(); n.runInbound(ctx) }()
+	wg.Wait()
+}
+
+// ---- setup ----
+
+// ensure creates this host's stream, its consumer and its roster bucket
+// (each placed on this host's server) if they are not there yet.
+func (n *Node) ensure(ctx context.Context) (jetstream.Consumer, jetstream.KeyValue, error) {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	var place *jetstream.Placement
+	if n.ns != nil {
+		place = &jetstream.Placement{Tags: []string{tagOf(n.cfg.Host)}}
+	}
+	st, err := n.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:        streamOf(n.cfg.Host),
+		Description: "office: items for the agents of host " + n.cfg.Host,
+		Subjects:    []string{subjectRoot + n.cfg.Host + ".>"},
+		Retention:   jetstream.WorkQueuePolicy,
+		Storage:     jetstream.FileStorage,
+		Replicas:    1,
+		Duplicates:  DedupWindow,
+		Placement:   place,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: stream %s: %w", streamOf(n.cfg.Host), err)
+	}
+	cons, err := st.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
+		Durable:    consumerName,
+		AckPolicy:  jetstream.AckExplicitPolicy,
+		AckWait:    AckWait,
+		MaxDeliver: -1,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: consumer of %s: %w", streamOf(n.cfg.Host), err)
+	}
+	kv, err := n.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      bucketOf(n.cfg.Host),
+		Description: "office: the roster of host " + n.cfg.Host,
+		Storage:     jetstream.FileStorage,
+		Replicas:    1,
+		Placement:   place,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: roster bucket %s: %w", bucketOf(n.cfg.Host), err)
+	}
+	return cons, kv, nil
+}
+
+// ---- roster ----
+
+func (n *Node) runRoster(ctx context.Context) {
+	var kv jetstream.KeyValue
+	t := time.NewTicker(RosterEvery)
+	defer t.Stop()
+	for {
+		if kv == nil {
+			if _, k, err := n.ensure(ctx); err != nil {
+				n.log.Debug("own roster bucket not ready", "err", err)
+			} else {
+				kv = k
+			}
+		}
+		if kv != nil {
+			if err := n.publishRoster(ctx, kv); err != nil && ctx.Err() == nil {
+				n.log.Warn("publishing the roster", "err", err)
+			}
+		}
+		n.readFloor(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// publishRoster puts this host's members that changed, deletes the ones
+// gone, and refreshes the heartbeat.
+func (n *Node) publishRoster(ctx context.Context, kv jetstream.KeyValue) error {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	local := n.opts.Local()
+	now := map[string]string{}
+	for _, m := range local {
+		m.Host, m.Seen = n.cfg.Host, time.Time{}
+		b, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		now[m.Name] = string(b)
+	}
+	n.mu.Lock()
+	pushed := maps.Clone(n.pushed)
+	n.mu.Unlock()
+	for name, v := range now {
+		if pushed[name] == v {
+			continue
+		}
+		if _, err := kv.PutString(ctx, name, v); err != nil {
+			return fmt.Errorf("put %q: %w", name, err)
+		}
+		pushed[name] = v
+	}
+	for name := range pushed {
+		if _, ok := now[name]; !ok {
+			if err := kv.Delete(ctx, name); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+				return fmt.Errorf("delete %q: %w", name, err)
+			}
+			delete(pushed, name)
+		}
+	}
+	if _, err := kv.PutString(ctx, heartbeatKey, time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
+		return fmt.Errorf("heartbeat: %w", err)
+	}
+	n.mu.Lock()
+	n.pushed = pushed
+	n.mu.Unlock()
+	return nil
+}
+
+// readFloor reads every other host's roster it can reach and writes the
+// changes into the store's last-known roster.
+func (n *Node) readFloor(ctx context.Context) {
+	hosts := n.knownHosts(ctx)
+	for _, h := range hosts {
+		members, err := n.readRoster(ctx, h)
+		n.mu.Lock()
+		st := n.hostLocked(h)
+		if err != nil {
+			st.Error = err.Error()
+		} else {
+			st.Error, st.LastSeen = "", time.Now()
+		}
+		n.mu.Unlock()
+		if err != nil {
+			n.log.Debug("host's roster unreadable", "peer", h, "err", err)
+			continue
+		}
+		if err := n.saveRoster(ctx, h, members); err != nil && ctx.Err() == nil {
+			n.log.Error("saving the floor's roster", "peer", h, "err", err)
+		}
+	}
+}
+
+// knownHosts is every other host: those whose roster bucket NATS lists now,
+// and those this host has seen before.
+func (n *Node) knownHosts(ctx context.Context) []string {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	set := map[string]bool{}
+	names := n.js.KeyValueStoreNames(ctx)
+	for name := range names.Name() {
+		if h, ok := strings.CutPrefix(name, bucketPrefix); ok && h != n.cfg.Host {
+			set[h] = true
+		}
+	}
+	n.mu.Lock()
+	for h := range n.hosts {
+		set[h] = true
+	}
+	for h := range set {
+		n.hostLocked(h)
+	}
+	n.mu.Unlock()
+	return slices.Sorted(maps.Keys(set))
+}
+
+// readRoster reads host's roster bucket whole.
+func (n *Node) readRoster(ctx context.Context, host string) ([]Member, error) {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	kv, err := n.js.KeyValue(ctx, bucketOf(host))
+	if err != nil {
+		return nil, err
+	}
+	lister, err := kv.ListKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Member
+	for key := range lister.Keys() {
+		if key == heartbeatKey {
+			continue
+		}
+		e, err := kv.Get(ctx, key)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var m Member
+		if err := json.Unmarshal(e.Value(), &m); err != nil || m.Name != key {
+			n.log.Warn("a roster entry that is not a member", "peer", host, "key", key)
+			continue
+		}
+		m.Host = host
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// saveRoster replaces host's members in the store's last-known roster when
+// they changed. A name another host already holds there keeps that host
+// (the clash is the newer host's to resolve; see Clash).
+func (n *Node) saveRoster(ctx context.Context, host string, members []Member) error {
+	old, err := Roster(ctx, n.opts.Store)
+	if err != nil {
+		return err
+	}
+	var had []Member
+	owner := map[string]string{}
+	for _, m := range old {
+		owner[m.Name] = m.Host
+		if m.Host == host {
+			m.Seen = time.Time{}
+			had = append(had, m)
+		}
+	}
+	slices.SortFunc(members, func(a, b Member) int { return strings.Compare(a.Name, b.Name) })
+	if slices.Equal(had, members) {
+		return nil
+	}
+	return n.opts.Store.Update(ctx, func(tx *queue.Tx) error {
+		if _, err := tx.SQL().ExecContext(tx.Context(), `DELETE FROM cluster_roster WHERE host = ?`, host); err != nil {
+			return err
+		}
+		for _, m := range members {
+			if o, ok := owner[m.Name]; ok && o != host {
+				n.log.Error("an agent name is on two hosts", "agent", m.Name, "hosts", o+" and "+host)
+				continue
+			}
+			if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO cluster_roster (name, host, profile, role, parent, status, seen) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				m.Name, host, m.Profile, m.Role, m.Parent, m.Status, tx.Now().UnixNano()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Sync reads the floor's rosters once now (at start, before the clash
+// check). Hosts it cannot reach keep their last-known roster.
+func (n *Node) Sync(ctx context.Context) { n.readFloor(ctx) }
+
+// Clash returns an error naming both hosts for the first of names that
+// another host of the floor has (by the last-known roster), or nil.
+func (n *Node) Clash(ctx context.Context, names []string) error {
+	roster, err := Roster(ctx, n.opts.Store)
+	if err != nil {
+		return err
+	}
+	for _, m := range roster {
+		if m.Host != n.cfg.Host && slices.Contains(names, m.Name) {
+			return fmt.Errorf("cluster: agent %q is on host %s and on host %s: agent names are unique on the floor %q", m.Name, m.Host, n.cfg.Host, n.cfg.Name)
+		}
+	}
+	return nil
+}
+
+// Hosts returns what this host knows of the other hosts, by name.
+func (n *Node) Hosts(ctx context.Context) []HostState {
+	pending, _ := Pending(ctx, n.opts.Store)
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := make([]HostState, 0, len(n.hosts))
+	for _, h := range slices.Sorted(maps.Keys(n.hosts)) {
+		st := *n.hosts[h]
+		st.Reachable = !st.LastSeen.IsZero() && time.Since(st.LastSeen) < Unreachable
+		st.Outbox = pending[h]
+		out = append(out, st)
+	}
+	return out
+}
+
+// ---- outbox ----
+
+func (n *Node) runOutbox(ctx context.Context) {
+	t := time.NewTicker(OutboxEvery)
+	defer t.Stop()
+	for {
+		if err := n.flush(ctx); err != nil && ctx.Err() == nil {
+			n.log.Error("sending the outbox", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-n.wake:
+		}
+	}
+}
+
+// outRow is one outbox row.
+type outRow struct {
+	id, host, agent, payload string
+}
+
+// flush publishes the outbox in order, host by host: a host whose stream
+// does not answer keeps its items (in order) for the next pass. An item is
+// deleted only after its PubAck (a duplicate ack included: JetStream has it).
+func (n *Node) flush(ctx context.Context) error {
+	for {
+		rows, err := n.outbox(ctx)
+		if err != nil || len(rows) == 0 {
+			return err
+		}
+		failed := map[string]bool{}
+		sent := 0
+		for _, r := range rows {
+			if failed[r.host] {
+				continue
+			}
+			if err := n.publish(ctx, r); err != nil {
+				failed[r.host] = true
+				n.note(ctx, r, err)
+				continue
+			}
+			sent++
+		}
+		if sent == 0 || len(rows) < OutboxBatch {
+			return nil
+		}
+	}
+}
+
+func (n *Node) outbox(ctx context.Context) ([]outRow, error) {
+	q, err := n.opts.Store.DB().QueryContext(ctx, `SELECT id, host, agent, payload FROM cluster_outbox ORDER BY seq LIMIT ?`, OutboxBatch)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: outbox: %w", err)
+	}
+	defer q.Close()
+	var rows []outRow
+	for q.Next() {
+		var r outRow
+		if err := q.Scan(&r.id, &r.host, &r.agent, &r.payload); err != nil {
+			return nil, fmt.Errorf("cluster: outbox: %w", err)
+		}
+		rows = append(rows, r)
+	}
+	return rows, q.Err()
+}
+
+// publish sends one outbox item with its ULID as the message id and removes
+// it from the outbox once the stream acknowledged it.
+func (n *Node) publish(ctx context.Context, r outRow) error {
+	pctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	msg := &nats.Msg{Subject: subjectOf(r.host, r.agent), Data: []byte(r.payload)}
+	ack, err := n.js.PublishMsg(pctx, msg, jetstream.WithMsgID(r.id), jetstream.WithExpectStream(streamOf(r.host)))
+	if err != nil {
+		return err
+	}
+	return n.opts.Store.Update(ctx, func(tx *queue.Tx) error {
+		if _, err := tx.SQL().ExecContext(tx.Context(), `DELETE FROM cluster_outbox WHERE id = ?`, r.id); err != nil {
+			return err
+		}
+		return tx.AppendEvent(queue.Event{Agent: r.agent, Kind: EventSent,
+			Detail: fmt.Sprintf("%s to host %s (stream seq %d%s)", r.id, r.host, ack.Sequence, dupNote(ack.Duplicate))})
+	})
+}
+
+func dupNote(dup bool) string {
+	if dup {
+		return ", already there"
+	}
+	return ""
+}
+
+// note records a failed attempt on the item (the first error of a series
+// is logged).
+func (n *Node) note(ctx context.Context, r outRow, err error) {
+	var attempts int
+	_ = n.opts.Store.DB().QueryRowContext(ctx, `SELECT attempts FROM cluster_outbox WHERE id = ?`, r.id).Scan(&attempts)
+	if attempts == 0 {
+		n.log.Warn("host does not take items now; they wait in the outbox", "peer", r.host, "err", err)
+	}
+	uerr := n.opts.Store.Update(ctx, func(tx *queue.Tx) error {
+		_, e := tx.SQL().ExecContext(tx.Context(), `UPDATE cluster_outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?`, err.Error(), r.id)
+		return e
+	})
+	if uerr != nil && ctx.Err() == nil {
+		n.log.Error("noting an outbox attempt", "err", uerr)
+	}
+}
+
+// ---- inbound ----
+
+func (n *Node) runInbound(ctx context.Context) {
+	var cons jetstream.Consumer
+	for ctx.Err() == nil {
+		if cons == nil {
+			c, _, err := n.ensure(ctx)
+			if err != nil {
+				n.log.Debug("own stream not ready", "err", err)
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(OutboxEvery):
+				}
+				continue
+			}
+			cons = c
+			n.mu.Lock()
+			n.ready = true
+			n.mu.Unlock()
+		}
+		batch, err := cons.Fetch(FetchBatch, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			n.log.Debug("fetching items", "err", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(OutboxEvery):
+			}
+			continue
+		}
+		got := 0
+		for msg := range batch.Messages() {
+			if n.take(ctx, msg) {
+				got++
+			}
+		}
+		if got > 0 {
+			n.opts.Received()
+		}
+	}
+}
+
+// Ready reports whether this host's stream and consumer exist (it can take
+// items from other hosts).
+func (n *Node) Ready() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.ready
+}
+
+// take stores one item from the stream and acknowledges it only after the
+// commit. It reports whether something new was stored.
+func (n *Node) take(ctx context.Context, msg jetstream.Msg) bool {
+	var it Item
+	if err := json.Unmarshal(msg.Data(), &it); err != nil || it.ID == "" {
+		n.log.Error("an item that is not one; dropped", "subject", msg.Subject(), "err", err)
+		_ = msg.Term()
+		return false
+	}
+	stored, err := n.Apply(ctx, it)
+	if err != nil {
+		n.log.Warn("storing an item from another host; it comes again", "id", it.ID, "err", err)
+		_ = msg.NakWithDelay(OutboxEvery)
+		return false
+	}
+	actx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	if err := msg.DoubleAck(actx); err != nil {
+		n.log.Warn("ack of a stored item lost; its redelivery is a no-op", "id", it.ID, "err", err)
+	}
+	return stored
+}
+
+// Apply stores it in this host's queue (send) or inbox (mail) under the
+// unique key of its ULID, in one transaction: a second Apply of the same
+// item stores nothing and returns false. An item that can never be stored
+// here (its agent is not of this host, its body breaks the rules) is
+// recorded as received with the reason, logged, and not retried.
+func (n *Node) Apply(ctx context.Context, it Item) (stored bool, err error) {
+	err = n.opts.Store.Update(ctx, func(tx *queue.Tx) error {
+		var seen string
+		err := tx.SQL().QueryRowContext(tx.Context(), `SELECT id FROM cluster_received WHERE id = ?`, it.ID).Scan(&seen)
+		if err == nil {
+			return nil
+		}
+		local, err := n.applyTx(tx, it)
+		if err != nil {
+			return err
+		}
+		stored = true
+		if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO cluster_received (id, local_id, at) VALUES (?, ?, ?)`, it.ID, local, tx.Now().UnixNano()); err != nil {
+			return err
+		}
+		return tx.AppendEvent(queue.Event{Agent: it.To, Kind: EventReceived,
+			Detail: fmt.Sprintf("%s %s from %s on host %s: here %s", it.Kind, it.ID, it.From, it.FromHost, local)})
+	})
+	if err != nil && permanent(err) {
+		n.log.Error("an item from another host cannot be stored here; dropped", "id", it.ID, "from", it.From, "from_host", it.FromHost, "to", it.To, "err", err)
+		rerr := n.opts.Store.Update(ctx, func(tx *queue.Tx) error {
+			_, e := tx.SQL().ExecContext(tx.Context(), `INSERT OR IGNORE INTO cluster_received (id, error, at) VALUES (?, ?, ?)`, it.ID, err.Error(), tx.Now().UnixNano())
+			return e
+		})
+		return false, rerr
+	}
+	return stored, err
+}
+
+// applyTx stores the item as what it is and returns its local id.
+func (n *Node) applyTx(tx *queue.Tx, it Item) (string, error) {
+	switch it.Kind {
+	case KindSend:
+		id, err := tx.Enqueue(it.To, it.Text, queue.EnqueueOptions{Source: "host " + it.FromHost})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprint(id), nil
+	case KindMail:
+		return n.opts.Inbox.SendMailTx(tx, inbox.MailRequestArgs{To: it.To, From: it.From, Title: it.Title, Text: it.Text,
+			Request: it.Request, Deadline: it.Deadline, InReplyTo: it.InReplyTo})
+	}
+	return "", fmt.Errorf("cluster: item %s: kind %q is not %s or %s (%w)", it.ID, it.Kind, KindSend, KindMail, errBadItem)
+}
+
+// errBadItem: an item no version of this host can store.
+var errBadItem = errors.New("bad item")
+
+// permanent reports whether err means the item can never be stored here.
+func permanent(err error) bool {
+	return errors.Is(err, queue.ErrUnknownAgent) || errors.Is(err, queue.ErrBlank) || errors.Is(err, queue.ErrTooLarge) || errors.Is(err, errBadItem)
+}
+
+func encodeItem(it Item) (string, error) {
+	b, err := json.Marshal(it)
+	if err != nil {
+		return "", fmt.Errorf("cluster: encode item: %w", err)
+	}
+	return string(b), nil
+}

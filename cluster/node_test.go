@@ -1,0 +1,244 @@
+package cluster_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"office/cluster"
+	"office/configs"
+	"office/inbox"
+	"office/queue"
+)
+
+// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+func freePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// host is one host of a test floor: its own state dir and store.
+type host struct {
+	name   string
+	dir    string
+	cfg    *configs.Cluster
+	store  *queue.Store
+	svc    *inbox.Service
+	agents []string
+	node   *cluster.Node
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// floor makes hosts named after names with agents; ports are free ports on
+// 127.0.0.1 and every host routes to every other.
+func floor(t testing.TB, agents map[string][]string, names ...string) []*host {
+	t.Helper()
+	ports := map[string]int{}
+	for _, n := range names {
+		ports[n] = freePort(t)
+	}
+	var out []*host
+	for _, n := range names {
+		h := &host{name: n, dir: t.TempDir(), agents: agents[n]}
+		h.cfg = &configs.Cluster{Name: "floor", Host: n, Listen: "127.0.0.1:" + strconv.Itoa(ports[n])}
+		for _, p := range names {
+			if p != n {
+				h.cfg.Peers = append(h.cfg.Peers, "127.0.0.1:"+strconv.Itoa(ports[p]))
+			}
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// start opens h's store and node and runs it.
+func (h *host) start(t testing.TB) {
+	t.Helper()
+	ctx := context.Background()
+	if h.store == nil {
+		s, err := queue.Open(filepath.Join(h.dir, "office.db"), queue.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		if err := s.EnsureAgents(ctx, h.agents); err != nil {
+			t.Fatal(err)
+		}
+		svc, err := inbox.Open(ctx, s, inbox.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.store, h.svc = s, svc
+	}
+	n, err := cluster.Open(cluster.Options{Cluster: h.cfg, StateDir: h.dir, Store: h.store, Inbox: h.svc,
+		Local: func() []cluster.Member {
+			var ms []cluster.Member
+			for _, a := range h.agents {
+				ms = append(ms, cluster.Member{Name: a, Profile: "shell", Status: "idle"})
+			}
+			return ms
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	h.node, h.cancel, h.done = n, cancel, make(chan struct{})
+	go func() { defer close(h.done); n.Run(rctx) }()
+	t.Cleanup(h.stop)
+}
+
+// stop ends h's node (its store stays open).
+func (h *host) stop() {
+	if h.node == nil {
+		return
+	}
+	h.cancel()
+	<-h.done
+	h.node.Close()
+	h.node = nil
+}
+
+// eventually polls cond (a state on another host, which no local event
+// announces) until it holds or d passes.
+func eventually(t testing.TB, d time.Duration, what string, cond func() (bool, error)) {
+	t.Helper()
+	end := time.Now().Add(d)
+	for {
+		ok, err := cond()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%s: not within %s", what, d)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// stash puts n items of kind for to (on host toHost) into h's outbox.
+func (h *host) stash(t testing.TB, kind, from, to, toHost string, n int) []string {
+	t.Helper()
+	var ids []string
+	for i := range n {
+		err := h.store.Update(context.Background(), func(tx *queue.Tx) error {
+			id, err := cluster.StashTx(tx, cluster.Item{Kind: kind, From: from, FromHost: h.name, To: to, ToHost: toHost,
+				Text: fmt.Sprintf("%s %d", kind, i), Title: fmt.Sprintf("t%d", i)})
+			ids = append(ids, id)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if h.node != nil {
+		h.node.Wake()
+	}
+	return ids
+}
+
+func countQueue(h *host, agent string) (int, error) {
+	ms, err := h.store.List(context.Background(), agent)
+	return len(ms), err
+}
+
+func countMail(h *host, agent string) (int, error) {
+	ms, err := h.svc.ListMail(context.Background(), "")
+	n := 0
+	for _, m := range ms {
+		if m.Receiver == agent {
+			n++
+		}
+	}
+	return n, err
+}
+
+func TestFloorRosterAndExactlyOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two clustered NATS servers (about 5 s): not under -short")
+	}
+	hs := floor(t, map[string][]string{"a": {"alice"}, "b": {"bob", "b.two"}}, "a", "b")
+	a, b := hs[0], hs[1]
+	a.start(t)
+	b.start(t)
+	eventually(t, 20*time.Second, "a knows b's agents", func() (bool, error) {
+		m, err := cluster.Lookup(context.Background(), a.store, "b.two")
+		return err == nil && m.Host == "b", nil
+	})
+	if _, err := cluster.Lookup(context.Background(), a.store, "nobody"); err == nil {
+		t.Fatal("a name no host has was found")
+	}
+	a.stash(t, cluster.KindSend, "alice", "bob", "b", 1)
+	a.stash(t, cluster.KindMail, "alice", "b.two", "b", 30)
+	eventually(t, 20*time.Second, "items reach b", func() (bool, error) {
+		q, err := countQueue(b, "bob")
+		if err != nil {
+			return false, err
+		}
+		m, err := countMail(b, "b.two")
+		return q == 1 && m == 30, err
+	})
+	p, err := cluster.Pending(context.Background(), a.store)
+	if err != nil || p["b"] != 0 {
+		t.Fatalf("a's outbox after the acks: %v, %v", p, err)
+	}
+
+	// b goes away: items wait in a's outbox and arrive once when it is back.
+	b.stop()
+	a.stash(t, cluster.KindSend, "alice", "bob", "b", 5)
+	eventually(t, 20*time.Second, "a sees b unreachable", func() (bool, error) {
+		for _, st := range a.node.Hosts(context.Background()) {
+			if st.Host == "b" {
+				return !st.Reachable && st.Outbox == 5, nil
+			}
+		}
+		return false, nil
+	})
+	b.start(t)
+	eventually(t, 30*time.Second, "the waiting items reach b", func() (bool, error) {
+		q, err := countQueue(b, "bob")
+		return q == 6, err
+	})
+	// A redelivery (the same ULID again) stores nothing.
+	ids := a.stash(t, cluster.KindMail, "alice", "b.two", "b", 1)
+	eventually(t, 20*time.Second, "the last mail reaches b", func() (bool, error) {
+		m, err := countMail(b, "b.two")
+		return m == 31, err
+	})
+	stored, err := b.node.Apply(context.Background(), cluster.Item{ID: ids[0], Kind: cluster.KindMail, From: "alice", FromHost: "a", To: "b.two", ToHost: "b", Text: "again", Title: "again"})
+	if err != nil || stored {
+		t.Fatalf("a second Apply of %s: stored %v, err %v", ids[0], stored, err)
+	}
+	if m, _ := countMail(b, "b.two"); m != 31 {
+		t.Fatalf("b.two has %d mails, want 31", m)
+	}
+}
+
+func TestFloorNameClash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two clustered NATS servers: not under -short")
+	}
+	hs := floor(t, map[string][]string{"a": {"x"}, "b": {"x"}}, "a", "b")
+	a, b := hs[0], hs[1]
+	a.start(t)
+	b.start(t)
+	eventually(t, 20*time.Second, "b sees a's roster", func() (bool, error) {
+		return b.node.Clash(context.Background(), []string{"x"}) != nil, nil
+	})
+	err := b.node.Clash(context.Background(), []string{"x"})
+	if got := err.Error(); got != `cluster: agent "x" is on host a and on host b: agent names are unique on the floor "floor"` {
+		t.Fatalf("clash error = %q", got)
+	}
+}

@@ -1,0 +1,240 @@
+package cluster
+
+// store.go is the cluster's part of each host's SQLite store: the outbox of
+// items for agents on other hosts, the ULIDs of items already received, and
+// the last-known roster of the floor. Every function here works with no
+// NATS and no running office, so store-only commands (send, mail) use them.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"office/queue"
+)
+
+// Component is the name of the cluster's schema in the store
+// (queue.Store.Migrate).
+const Component = "cluster"
+
+// migrations are the cluster's schema steps, oldest first (append only).
+func migrations() []string {
+	return []string{`
+CREATE TABLE cluster_outbox (
+	seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+	id         TEXT    NOT NULL UNIQUE,
+	host       TEXT    NOT NULL,
+	agent      TEXT    NOT NULL,
+	payload    TEXT    NOT NULL,
+	created    INTEGER NOT NULL,
+	attempts   INTEGER NOT NULL DEFAULT 0,
+	last_error TEXT    NOT NULL DEFAULT ''
+);
+CREATE INDEX cluster_outbox_by_host ON cluster_outbox(host, seq);
+CREATE TABLE cluster_received (
+	id       TEXT    PRIMARY KEY,
+	local_id TEXT    NOT NULL DEFAULT '',
+	error    TEXT    NOT NULL DEFAULT '',
+	at       INTEGER NOT NULL
+);
+CREATE TABLE cluster_roster (
+	name    TEXT    PRIMARY KEY,
+	host    TEXT    NOT NULL,
+	profile TEXT    NOT NULL DEFAULT '',
+	role    TEXT    NOT NULL DEFAULT '',
+	parent  TEXT    NOT NULL DEFAULT '',
+	status  TEXT    NOT NULL DEFAULT '',
+	seen    INTEGER NOT NULL
+);
+CREATE INDEX cluster_roster_by_host ON cluster_roster(host);
+`}
+}
+
+// Migrate brings the cluster's tables of store up to date.
+func Migrate(ctx context.Context, store *queue.Store) error {
+	if err := store.Migrate(ctx, Component, migrations()); err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
+	return nil
+}
+
+// Member is one agent of the floor as the roster holds it.
+type Member struct {
+	Name    string `json:"name"`
+	Host    string `json:"host"`
+	Profile string `json:"profile,omitempty"`
+	Role    string `json:"role,omitempty"`
+	Parent  string `json:"parent,omitempty"`
+	Status  string `json:"status,omitempty"`
+	// Seen is when this host last read the member from its host's roster.
+	Seen time.Time `json:"seen"`
+}
+
+// Kinds of item that cross hosts.
+const (
+	// KindSend is an `office send` message: it joins the receiver's queue.
+	KindSend = "send"
+	// KindMail is a mail envelope: it becomes mail in the receiver's inbox.
+	KindMail = "mail"
+)
+
+// Item is one thing for an agent on another host, as it waits in the
+// sender's outbox and travels in a JetStream message (JSON).
+type Item struct {
+	// ID is the item's ULID: its outbox key, its JetStream message id
+	// (Nats-Msg-Id) and its unique key on the receiving host.
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+	// From is the sender (an agent of FromHost, or the person).
+	From     string `json:"from"`
+	FromHost string `json:"from_host"`
+	To       string `json:"to"`
+	ToHost   string `json:"to_host"`
+	Text     string `json:"text"`
+	// Mail only.
+	Title     string        `json:"title,omitempty"`
+	Request   bool          `json:"request,omitempty"`
+	Deadline  time.Duration `json:"deadline_ns,omitempty"`
+	InReplyTo string        `json:"in_reply_to,omitempty"`
+}
+
+// ErrNotOnFloor: the name is in no host's roster this host has seen (or this
+// store has no cluster at all).
+var ErrNotOnFloor = errors.New("not an agent of any host of the floor")
+
+// hasTables reports whether the store has the cluster's tables (an office
+// with a [cluster] table ran on it).
+func hasTables(ctx context.Context, db interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (bool, error) {
+	var n int
+	err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'cluster_roster'`).Scan(&n)
+	return n > 0, err
+}
+
+// Lookup returns the floor's last-known member called name that lives on
+// another host than this store's office. It is ErrNotOnFloor when no host
+// ever had that name, or when the store has no cluster.
+func Lookup(ctx context.Context, store *queue.Store, name string) (Member, error) {
+	ok, err := hasTables(ctx, store.DB())
+	if err != nil {
+		return Member{}, fmt.Errorf("cluster: look up %q: %w", name, err)
+	}
+	if !ok {
+		return Member{}, fmt.Errorf("%q: %w", name, ErrNotOnFloor)
+	}
+	var m Member
+	var seen int64
+	err = store.DB().QueryRowContext(ctx, `SELECT name, host, profile, role, parent, status, seen FROM cluster_roster WHERE name = ?`, name).
+		Scan(&m.Name, &m.Host, &m.Profile, &m.Role, &m.Parent, &m.Status, &seen)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Member{}, fmt.Errorf("%q: %w", name, ErrNotOnFloor)
+	}
+	if err != nil {
+		return Member{}, fmt.Errorf("cluster: look up %q: %w", name, err)
+	}
+	m.Seen = time.Unix(0, seen)
+	return m, nil
+}
+
+// Roster returns the last-known members of the other hosts, by host and
+// name (empty when the store has no cluster).
+func Roster(ctx context.Context, store *queue.Store) ([]Member, error) {
+	ok, err := hasTables(ctx, store.DB())
+	if err != nil || !ok {
+		return nil, err
+	}
+	rows, err := store.DB().QueryContext(ctx, `SELECT name, host, profile, role, parent, status, seen FROM cluster_roster ORDER BY host, name`)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: roster: %w", err)
+	}
+	defer rows.Close()
+	var out []Member
+	for rows.Next() {
+		var m Member
+		var seen int64
+		if err := rows.Scan(&m.Name, &m.Host, &m.Profile, &m.Role, &m.Parent, &m.Status, &seen); err != nil {
+			return nil, fmt.Errorf("cluster: roster: %w", err)
+		}
+		m.Seen = time.Unix(0, seen)
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// newID returns a fresh ULID for an item made at t (the library's default
+// entropy is safe for concurrent use and monotonic within a millisecond).
+func newID(t time.Time) string {
+	return ulid.MustNew(ulid.Timestamp(t), ulid.DefaultEntropy()).String()
+}
+
+// StashTx stores it in the outbox inside tx, with a fresh ULID unless it.ID
+// is set, and returns the id. The item leaves the outbox only once the
+// receiving host's stream acknowledged it (Node publishes it).
+func StashTx(tx *queue.Tx, it Item) (string, error) {
+	if it.ID == "" {
+		it.ID = newID(tx.Now())
+	}
+	if it.To == "" || it.ToHost == "" {
+		return "", fmt.Errorf("cluster: stash: no receiver or host")
+	}
+	text := strings.TrimSpace(it.Text)
+	if text == "" {
+		return "", fmt.Errorf("cluster: stash for %q: text is %w", it.To, queue.ErrBlank)
+	}
+	if err := queue.CheckBody(text); err != nil {
+		return "", fmt.Errorf("cluster: stash for %q: %w", it.To, err)
+	}
+	it.Text = text
+	payload, err := encodeItem(it)
+	if err != nil {
+		return "", err
+	}
+	if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO cluster_outbox (id, host, agent, payload, created) VALUES (?, ?, ?, ?, ?)`,
+		it.ID, it.ToHost, it.To, payload, tx.Now().UnixNano()); err != nil {
+		return "", fmt.Errorf("cluster: stash for %q: %w", it.To, err)
+	}
+	if err := tx.AppendEvent(queue.Event{Agent: it.To, Kind: EventStashed,
+		Detail: fmt.Sprintf("%s %s from %s for %s on host %s", it.Kind, it.ID, it.From, it.To, it.ToHost)}); err != nil {
+		return "", fmt.Errorf("cluster: stash for %q: %w", it.To, err)
+	}
+	return it.ID, nil
+}
+
+// Event kinds this package writes to the queue's event log.
+const (
+	// EventStashed: an item for another host waits in the outbox.
+	EventStashed = "cluster_stashed"
+	// EventSent: the receiving host's stream acknowledged an item.
+	EventSent = "cluster_sent"
+	// EventReceived: an item from another host was stored here.
+	EventReceived = "cluster_received"
+)
+
+// Pending returns how many items wait in the outbox, per host.
+func Pending(ctx context.Context, store *queue.Store) (map[string]int, error) {
+	ok, err := hasTables(ctx, store.DB())
+	if err != nil || !ok {
+		return nil, err
+	}
+	rows, err := store.DB().QueryContext(ctx, `SELECT host, COUNT(*) FROM cluster_outbox GROUP BY host`)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: outbox: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var h string
+		var n int
+		if err := rows.Scan(&h, &n); err != nil {
+			return nil, fmt.Errorf("cluster: outbox: %w", err)
+		}
+		out[h] = n
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,115 @@
+package main
+
+// cluster.go lets the store-only commands reach agents of other hosts of a
+// floor (the office file's [cluster] table, docs/cluster.md): a receiver
+// that is no agent here but is in the floor's last-known roster gets the
+// item through this host's outbox; and `office status` / `office team` list
+// the other hosts' agents with their host.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"office/cluster"
+	"office/engine"
+	"office/inbox"
+	"office/queue"
+)
+
+// remoteOf returns the floor's member called name when this office is
+// clustered and name is no agent of this host but one of another host
+// (by the last-known roster); ok is false otherwise (the caller goes on as
+// on one host, which refuses an unknown name). host is this host's name.
+func remoteOf(ctx context.Context, e *env, g *globals, s *queue.Store, name string) (m cluster.Member, host string, ok bool, err error) {
+	cfg, _, err := loadConfig(g, e)
+	if err != nil || cfg.Cluster == nil || name == inbox.Person {
+		return cluster.Member{}, "", false, err
+	}
+	if rec, err := s.Agent(ctx, name); err == nil && !rec.Removed {
+		return cluster.Member{}, "", false, nil
+	}
+	m, err = cluster.Lookup(ctx, s, name)
+	if errors.Is(err, cluster.ErrNotOnFloor) {
+		return cluster.Member{}, "", false, nil
+	}
+	if err != nil {
+		return cluster.Member{}, "", false, err
+	}
+	return m, cfg.Cluster.Host, true, nil
+}
+
+// stashRemote stores it in the outbox (with the idempotency key when set,
+// fingerprint fp) and tells the person it is stored, not delivered.
+func stashRemote(ctx context.Context, e *env, dir string, s *queue.Store, it cluster.Item, key, fp string) error {
+	var id, prev string
+	err := s.Update(ctx, func(tx *queue.Tx) error {
+		if key != "" {
+			var err error
+			if prev, err = tx.KeyedID(key, fp); err != nil || prev != "" {
+				return err
+			}
+		}
+		var err error
+		if id, err = cluster.StashTx(tx, it); err != nil {
+			return err
+		}
+		if key != "" {
+			return tx.RecordKey(key, fp, id)
+		}
+		return nil
+	})
+	if errors.Is(err, queue.ErrKeyConflict) || errors.Is(err, queue.ErrBlank) || errors.Is(err, queue.ErrTooLarge) {
+		return &inputError{fmt.Errorf("%s to %q: %w", it.Kind, it.To, err)}
+	}
+	if err != nil {
+		return fmt.Errorf("%s to %q: %w", it.Kind, it.To, err)
+	}
+	if prev != "" {
+		fmt.Fprintf(e.stderr, "office: not sent again: %v\n", &queue.KeyUsedError{Key: key, ExistingID: prev})
+		fmt.Fprintln(e.stdout, prev)
+		return nil
+	}
+	engine.Poke(dir)
+	fmt.Fprintln(e.stdout, id)
+	fmt.Fprintf(e.stderr, "office: %s %s for %s on host %s stored (sent when host %s takes it)\n", it.Kind, id, it.To, it.ToHost, it.ToHost)
+	return nil
+}
+
+// printFloor prints the other hosts' agents of a clustered running office,
+// with their host; a host this one cannot reach says so. It prints nothing
+// for an office without a cluster.
+func printFloor(ctx context.Context, e *env, dir string) error {
+	var f engine.Floor
+	if err := engine.Call(ctx, dir, engine.Request{Op: "floor"}, &f); err != nil {
+		if strings.Contains(err.Error(), `unknown request "floor"`) {
+			return nil
+		}
+		return err
+	}
+	state := map[string]cluster.HostState{}
+	for _, h := range f.Hosts {
+		state[h.Host] = h
+	}
+	fmt.Fprintf(e.stdout, "\nfloor %s, this host %s; other hosts:\n", f.Name, f.Host)
+	tw := newTable(e.stdout)
+	fmt.Fprintln(tw, "AGENT\tHOST\tPROFILE\tROLE\tPARENT\tSTATUS")
+	for _, m := range f.Members {
+		status := m.Status
+		if h := state[m.Host]; !h.Reachable {
+			status = "unreachable"
+			if !h.LastSeen.IsZero() {
+				status += fmt.Sprintf(" (last seen %s ago)", time.Since(h.LastSeen).Round(time.Second))
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(m.Name, 0), cell(m.Host, 0), cell(m.Profile, 0), cell(m.Role, 40), cell(m.Parent, 0), status)
+	}
+	for _, h := range f.Hosts {
+		if h.Outbox > 0 {
+			fmt.Fprintf(tw, "(%d items wait for host %s)\t\t\t\t\t\n", h.Outbox, h.Host)
+		}
+	}
+	return tw.Flush()
+}

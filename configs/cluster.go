@@ -1,0 +1,205 @@
+package configs
+
+// The [cluster] table: one office across hosts (docs/cluster.md). A file
+// without it is a one-host office and starts no NATS.
+
+import (
+	"fmt"
+	"maps"
+	"net"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Cluster is the [cluster] table: this host's place on a floor of hosts that
+// share roster, mail, inbox items and `office send` messages over NATS
+// JetStream. Either Listen (with Peers) runs NATS embedded in the office
+// server, or URL names an existing NATS system to use instead.
+type Cluster struct {
+	// Line is the line of the [cluster] header, for errors found later.
+	Line int
+	// Name is the floor's name, the same on every host (the NATS cluster
+	// name).
+	Name string
+	// Host is this host's name, unique on the floor.
+	Host string
+	// Listen is host:port where the embedded NATS server listens for its
+	// peers' routes. Empty with URL set.
+	Listen string
+	// Peers are the other hosts' Listen addresses (host:port), the embedded
+	// server's routes.
+	Peers []string
+	// URL, when set, is an existing NATS system (nats://host:port, several
+	// comma-separated) to connect to instead of embedding a server.
+	URL string
+	// TLSCert and TLSKey are a PEM certificate and key: for the routes of
+	// the embedded server (both ways, with TLSCA) or the client connection
+	// to URL.
+	TLSCert, TLSKey string
+	// TLSCA is a PEM file of the certificate authorities to trust.
+	TLSCA string
+	// Credentials is a NATS credentials file (JWT and nkey seed) for the
+	// connection to URL.
+	Credentials string
+	// RouteUser and RoutePassword, when set, are the user and password every
+	// route of the floor presents and requires.
+	RouteUser, RoutePassword string
+}
+
+// clusterKeys are the keys of [cluster].
+var clusterKeys = []string{"name", "host", "listen", "peers", "url", "tls_cert", "tls_key", "tls_ca", "credentials", "route_user", "route_password"}
+
+// decodeCluster reads the value of the top-level "cluster" key; dir is the
+// directory relative file paths are joined to ("" leaves them relative).
+func decodeCluster(v any, dir string, ix *srcIndex, probs *problems) *Cluster {
+	t, ok := v.(map[string]any)
+	if !ok {
+		probs.add(ix.line("cluster"), "cluster: want a [cluster] table, got %s", tomlType(v))
+		return nil
+	}
+	c := &Cluster{Line: ix.line("cluster")}
+	bad := false
+	fail := func(key, format string, args ...any) {
+		bad = true
+		probs.add(ix.line("cluster", key), "cluster: %s: %s", key, fmt.Sprintf(format, args...))
+	}
+	str := func(key string, dst *string) {
+		if _, ok := t[key]; !ok {
+			return
+		}
+		s, err := asString(t[key])
+		if err == nil && strings.TrimSpace(s) == "" {
+			err = fmt.Errorf("is blank")
+		}
+		if err != nil {
+			fail(key, "%v", err)
+			return
+		}
+		*dst = s
+	}
+	for _, key := range slices.Sorted(maps.Keys(t)) {
+		if !slices.Contains(clusterKeys, key) {
+			bad = true
+			probs.add(ix.line("cluster", key), "cluster: unknown key %q (known: %s)", key, strings.Join(clusterKeys, ", "))
+		}
+	}
+	str("name", &c.Name)
+	str("host", &c.Host)
+	str("listen", &c.Listen)
+	str("url", &c.URL)
+	str("tls_cert", &c.TLSCert)
+	str("tls_key", &c.TLSKey)
+	str("tls_ca", &c.TLSCA)
+	str("credentials", &c.Credentials)
+	str("route_user", &c.RouteUser)
+	str("route_password", &c.RoutePassword)
+	if v, ok := t["peers"]; ok {
+		peers, err := asStrings(v, false)
+		if err != nil {
+			fail("peers", "%v", err)
+		}
+		for i, p := range peers {
+			if err := checkHostPort(p); err != nil {
+				fail("peers", "element %d: %v", i, err)
+			}
+		}
+		c.Peers = peers
+	}
+	for _, k := range []struct {
+		key string
+		val string
+	}{{"name", c.Name}, {"host", c.Host}} {
+		if _, ok := t[k.key]; !ok {
+			bad = true
+			probs.add(c.Line, "cluster: %s is required", k.key)
+		} else if k.val != "" {
+			if err := checkClusterName(k.val); err != nil {
+				fail(k.key, "%v", err)
+			}
+		}
+	}
+	switch {
+	case c.Listen == "" && c.URL == "":
+		if _, ok := t["listen"]; !ok {
+			if _, ok := t["url"]; !ok {
+				bad = true
+				probs.add(c.Line, "cluster: set listen (embedded NATS, with peers) or url (an existing NATS)")
+			}
+		}
+	case c.Listen != "" && c.URL != "":
+		fail("url", "set listen (embedded NATS) or url (an existing NATS), not both")
+	case c.Listen != "":
+		if err := checkHostPort(c.Listen); err != nil {
+			fail("listen", "%v", err)
+		}
+		if c.Credentials != "" {
+			fail("credentials", "only for url (an existing NATS); the embedded server's routes use route_user and route_password")
+		}
+	case c.URL != "":
+		if len(c.Peers) > 0 {
+			fail("peers", "peers are the embedded server's routes; with url the existing NATS knows its own")
+		}
+		for _, u := range strings.Split(c.URL, ",") {
+			pu, err := url.Parse(strings.TrimSpace(u))
+			if err != nil || pu.Host == "" || (pu.Scheme != "nats" && pu.Scheme != "tls") {
+				fail("url", "%q is not a NATS URL like nats://host:4222", strings.TrimSpace(u))
+			}
+		}
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		fail("tls_cert", "tls_cert and tls_key go together")
+	}
+	if (c.RouteUser == "") != (c.RoutePassword == "") {
+		fail("route_user", "route_user and route_password go together")
+	}
+	for _, p := range []*string{&c.TLSCert, &c.TLSKey, &c.TLSCA, &c.Credentials} {
+		if *p != "" && dir != "" {
+			*p = expandPath(*p, dir)
+		}
+	}
+	if bad {
+		return nil
+	}
+	return c
+}
+
+// expandPath joins a relative path to dir (the office file's directory);
+// absolute paths and paths starting with "~" are kept as written.
+func expandPath(p, dir string) string {
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "~") {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// checkClusterName allows what NATS allows in a server, stream and bucket
+// name and a subject token: 1 to 32 letters, digits, '_' or '-', starting
+// with a letter or digit.
+func checkClusterName(name string) error {
+	ok := len(name) >= 1 && len(name) <= 32
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		ok = alnum || i > 0 && (c == '_' || c == '-')
+	}
+	if !ok {
+		return fmt.Errorf("bad name %q: use 1 to 32 letters, digits, '_' or '-', starting with a letter or digit", name)
+	}
+	return nil
+}
+
+// checkHostPort wants host:port with a port from 1 to 65535.
+func checkHostPort(s string) error {
+	h, p, err := net.SplitHostPort(s)
+	if err != nil {
+		return fmt.Errorf("%q: want host:port like \"10.0.0.2:7422\"", s)
+	}
+	n, err := strconv.Atoi(p)
+	if err != nil || n < 1 || n > 65535 || h == "" {
+		return fmt.Errorf("%q: want host:port with a port from 1 to 65535", s)
+	}
+	return nil
+}

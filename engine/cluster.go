@@ -1,0 +1,105 @@
+package engine
+
+// cluster.go joins the engine to its floor when the office file has a
+// [cluster] table (package cluster, docs/cluster.md): the node runs with
+// the engine, a poke also sends the outbox, and the "floor" call tells
+// clients the other hosts and their agents.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"office/cluster"
+)
+
+// ClashCheckWait bounds the roster read at start that checks this host's
+// agent names against the floor's (a host that does not answer in time is
+// checked by its last-known roster).
+const ClashCheckWait = 3 * time.Second
+
+// Floor is the answer of the "floor" call: this host, what it knows of the
+// others and their agents (the last-known roster).
+type Floor struct {
+	Host    string              `json:"host"`
+	Name    string              `json:"name"`
+	Hosts   []cluster.HostState `json:"hosts"`
+	Members []cluster.Member    `json:"members"`
+}
+
+// openCluster starts the node of a clustered office (nothing without a
+// [cluster] table) and refuses an agent name another host of the floor has.
+func (e *Engine) openCluster() error {
+	cfg := e.opts.Config.Cluster
+	if cfg == nil || e.inbox == nil {
+		return nil
+	}
+	n, err := cluster.Open(cluster.Options{
+		Cluster:  cfg,
+		StateDir: e.opts.StateDir,
+		Store:    e.store,
+		Inbox:    e.inbox.svc,
+		Local:    e.floorMembers,
+		Received: func() {
+			e.drain.Wake()
+			e.inbox.scheduleSoon()
+		},
+		Logger: e.log,
+	})
+	if err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	e.cluster = n
+	ctx, cancel := context.WithTimeout(context.Background(), ClashCheckWait)
+	defer cancel()
+	n.Sync(ctx)
+	names := make([]string, 0, len(e.opts.Config.Agents))
+	for _, a := range e.opts.Config.Agents {
+		names = append(names, a.Name)
+	}
+	if err := n.Clash(context.Background(), names); err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	plain := e.ops["poke"]
+	e.ops["poke"] = func(ctx context.Context, req Request) (any, error) {
+		n.Wake()
+		return plain(ctx, req)
+	}
+	e.ops["floor"] = func(ctx context.Context, _ Request) (any, error) {
+		members, err := cluster.Roster(ctx, e.store)
+		if err != nil {
+			return nil, err
+		}
+		return Floor{Host: cfg.Host, Name: cfg.Name, Hosts: n.Hosts(ctx), Members: members}, nil
+	}
+	return nil
+}
+
+// floorMembers is this host's roster as the floor sees it.
+func (e *Engine) floorMembers() []cluster.Member {
+	st := map[string]string{}
+	for _, s := range e.Status() {
+		st[s.Name] = s.Status
+	}
+	var out []cluster.Member
+	for _, a := range e.Agents() {
+		out = append(out, cluster.Member{Name: a.Config.Name, Profile: a.Profile.Name, Role: a.Config.Role,
+			Parent: a.Config.Parent, Status: st[a.Config.Name]})
+	}
+	return out
+}
+
+// runCluster runs the node until ctx ends (nothing without a cluster).
+func (e *Engine) runCluster(ctx context.Context) {
+	if e.cluster != nil {
+		e.cluster.Run(ctx)
+	}
+}
+
+// closeCluster stops the node (items not yet acknowledged stay in the
+// outbox).
+func (e *Engine) closeCluster() {
+	if e.cluster != nil {
+		e.cluster.Close()
+	}
+}

@@ -1,0 +1,117 @@
+package main
+
+// proc.go reads CPU time and resident memory of processes from /proc.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// clockTick is USER_HZ, the unit of utime and stime in /proc/PID/stat (100
+// on every Linux this runs on).
+const clockTick = 100
+
+// cpuTicks is pid's user+system time in clock ticks; 0 when it is gone.
+func cpuTicks(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 > len(s) {
+		return 0
+	}
+	f := strings.Fields(s[i+2:])
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return u + st
+}
+
+// rssKB is pid's resident set in KiB; 0 when it is gone.
+func rssKB(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// byExe lists the processes running the executable exe (an absolute path):
+// office's server and client, whichever process runs them.
+func byExe(exe string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, d := range ents {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		if p, err := os.Readlink(filepath.Join("/proc", d.Name(), "exe")); err == nil && p == exe {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// usage is the CPU and memory of a set of processes over a window.
+type usage struct {
+	cpu   float64 // percent of one core
+	rssKB int64   // summed at the end of the window
+	procs int
+	// outBps is what an attached client wrote to its outer terminal in
+	// the window, bytes a second (attached cases only).
+	outBps float64
+}
+
+func (u usage) String() string {
+	return fmt.Sprintf("%.2f %% CPU, %d KiB RSS in %d process(es)", u.cpu, u.rssKB, u.procs)
+}
+
+// measure samples the processes pids() returns over window. The set is read
+// at the start and at the end; a process's ticks count when it is in both.
+func measure(pids func() []int, window time.Duration) usage {
+	p0 := pids()
+	t0 := map[int]int64{}
+	for _, p := range p0 {
+		t0[p] = cpuTicks(p)
+	}
+	start := time.Now()
+	time.Sleep(window) // the measurement window itself
+	el := time.Since(start)
+	var ticks, rss int64
+	p1 := pids()
+	for _, p := range p1 {
+		if v, ok := t0[p]; ok {
+			ticks += cpuTicks(p) - v
+		}
+		rss += rssKB(p)
+	}
+	return usage{cpu: float64(ticks) / clockTick / el.Seconds() * 100, rssKB: rss, procs: len(p1)}
+}
+
+// liveHeap asks office's processes for a heap profile of this moment
+// (SIGUSR1, with -pprof only).
+func (e *env) liveHeap(pids []int) {
+	if e.profile == "" {
+		return
+	}
+	for _, p := range pids {
+		_ = syscall.Kill(p, syscall.SIGUSR1)
+	}
+	time.Sleep(500 * time.Millisecond) // the profiles being written
+}

@@ -1,0 +1,86 @@
+package main
+
+// wire.go: a client of office's server in this process (the client package,
+// the real socket), to measure the server's push path alone: its CPU with a
+// client attached, and a key's echo through it.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"office/client"
+	"office/pool"
+	"office/wire"
+)
+
+// wireClient attaches to the office's server showing the first nine agents
+// in a 3×3 grid of the outer terminal's size, the first focused.
+func (o *officeRun) wireClient(as []agent) (*client.Conn, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := client.Dial(ctx, client.Local(o.state), client.Options{Client: "bench", Screens: true})
+	if err != nil {
+		return nil, fmt.Errorf("attach a client: %w", err)
+	}
+	panes := map[string]wire.Size{}
+	n := min(len(as), 9)
+	per := 1
+	for per*per < n {
+		per++
+	}
+	for i := 0; i < n; i++ {
+		panes[as[i].name] = wire.Size{Cols: (cols - per + 1) / per, Rows: (rows-1)/per - 1}
+	}
+	if err := c.SetView(as[0].name, panes, true); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// wireLatencies types echoKey into agent through c n times (after warm-up
+// keys), each time timing the Input to the first screen update that shows
+// it, then clears the input and waits for the update that shows it gone.
+func wireLatencies(c *client.Conn, agent string, n int) ([]time.Duration, error) {
+	var snap pool.Snapshot
+	has := func() bool {
+		c.Screen(agent, &snap)
+		return strings.ContainsRune(snap.Text(), echoKey)
+	}
+	wait := func(want bool) error {
+		timeout := time.After(3 * time.Second)
+		for has() != want {
+			select {
+			case <-c.Changed():
+			case <-c.Done():
+				return c.Err()
+			case <-timeout:
+				return fmt.Errorf("no echo in 3 s")
+			}
+		}
+		return nil
+	}
+	var ds []time.Duration
+	for i := 0; i < n+warmup; i++ {
+		if err := wait(false); err != nil {
+			return nil, err
+		}
+		time.Sleep(echoQuiet) // keys typed by a person, not a paste
+		start := time.Now()
+		if err := c.Input(agent, []byte{echoKey}); err != nil {
+			return nil, err
+		}
+		if err := wait(true); err != nil {
+			return nil, fmt.Errorf("key %d: %w", i, err)
+		}
+		if i >= warmup {
+			ds = append(ds, time.Since(start))
+		}
+		if err := c.Input(agent, []byte{clearKey}); err != nil {
+			return nil, err
+		}
+	}
+	return ds, nil
+}
