@@ -144,6 +144,9 @@ func Open(o Options) (*Node, error) {
 	if err := Migrate(context.Background(), o.Store); err != nil {
 		return nil, err
 	}
+	if err := saveSelf(context.Background(), o.Store, o.Cluster.Host); err != nil {
+		return nil, fmt.Errorf("cluster: open: %w", err)
+	}
 	n := &Node{opts: o, cfg: o.Cluster, log: log.With("host", o.Cluster.Host), wake: make(chan struct{}, 1),
 		hosts: map[string]*HostState{}, pushed: map[string]string{}}
 	if o.Cluster.URL == "" {

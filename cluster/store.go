@@ -55,6 +55,10 @@ CREATE TABLE cluster_roster (
 CREATE INDEX cluster_roster_by_host ON cluster_roster(host);
 `, `
 ALTER TABLE cluster_received ADD COLUMN from_host TEXT NOT NULL DEFAULT '';
+CREATE TABLE cluster_self (
+	one  INTEGER PRIMARY KEY CHECK (one = 1),
+	host TEXT    NOT NULL
+);
 `}
 }
 
@@ -246,6 +250,32 @@ func ReplyTx(tx *queue.Tx, svc *inbox.Service, thisHost, origin, from string, or
 		return "", err
 	}
 	return id, nil
+}
+
+// saveSelf records in the store the host name of the office that runs on it
+// (store-only commands, which may run with no office file, read it back).
+func saveSelf(ctx context.Context, store *queue.Store, host string) error {
+	return store.Update(ctx, func(tx *queue.Tx) error {
+		_, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO cluster_self (one, host) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET host = excluded.host`, host)
+		return err
+	})
+}
+
+// Self returns the host name of the clustered office that last ran on this
+// store (ok false: none did).
+func Self(ctx context.Context, store *queue.Store) (host string, ok bool, err error) {
+	has, err := hasTables(ctx, store.DB())
+	if err != nil || !has {
+		return "", false, err
+	}
+	err = store.DB().QueryRowContext(ctx, `SELECT host FROM cluster_self WHERE one = 1`).Scan(&host)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("cluster: this host's name: %w", err)
+	}
+	return host, true, nil
 }
 
 // Origin returns the host a mail with ULID id came from when it crossed to

@@ -24,9 +24,23 @@ import (
 // (by the last-known roster); ok is false otherwise (the caller goes on as
 // on one host, which refuses an unknown name). host is this host's name.
 func remoteOf(ctx context.Context, e *env, g *globals, s *queue.Store, name string) (m cluster.Member, host string, ok bool, err error) {
-	cfg, _, err := loadConfig(g, e)
-	if err != nil || cfg.Cluster == nil || name == inbox.Person {
-		return cluster.Member{}, "", false, err
+	if name == inbox.Person {
+		return cluster.Member{}, "", false, nil
+	}
+	if g.config != "" {
+		cfg, _, err := loadConfig(g, e)
+		if err != nil || cfg.Cluster == nil {
+			return cluster.Member{}, "", false, err
+		}
+		host = cfg.Cluster.Host
+	} else {
+		// An agent's shell runs commands with no office file: the store
+		// knows whether a clustered office runs on it, and its host.
+		self, ok, err := cluster.Self(ctx, s)
+		if err != nil || !ok {
+			return cluster.Member{}, "", false, err
+		}
+		host = self
 	}
 	if rec, err := s.Agent(ctx, name); err == nil && !rec.Removed {
 		return cluster.Member{}, "", false, nil
@@ -38,7 +52,7 @@ func remoteOf(ctx context.Context, e *env, g *globals, s *queue.Store, name stri
 	if err != nil {
 		return cluster.Member{}, "", false, err
 	}
-	return m, cfg.Cluster.Host, true, nil
+	return m, host, true, nil
 }
 
 // stashRemote stores it in the outbox (with the idempotency key when set,
@@ -88,17 +102,15 @@ func stashRemote(ctx context.Context, e *env, dir string, s *queue.Store, it clu
 // replyRemote answers a request that crossed to this host from another
 // (cluster.ReplyTx): the reply goes back to the sender's host. ok is false
 // when request id did not cross (the caller replies as on one host).
-func replyRemote(ctx context.Context, e *env, g *globals, svc *inbox.Service, s *queue.Store, dir, from, id, text string) (ok bool, err error) {
+func replyRemote(ctx context.Context, e *env, svc *inbox.Service, s *queue.Store, dir, from, id, text string) (ok bool, err error) {
 	origin, crossed, err := cluster.Origin(ctx, s, id)
 	if err != nil || !crossed {
 		return false, err
 	}
-	cfg, _, err := loadConfig(g, e)
-	if err != nil {
-		return true, err
-	}
-	if cfg.Cluster == nil {
-		return false, nil
+	// An agent's shell runs this with no office file: the store knows the host.
+	self, ok, err := cluster.Self(ctx, s)
+	if err != nil || !ok {
+		return false, err
 	}
 	orig, _, err := svc.GetMail(ctx, id)
 	if err != nil {
@@ -107,7 +119,7 @@ func replyRemote(ctx context.Context, e *env, g *globals, svc *inbox.Service, s 
 	var rid string
 	err = s.Update(ctx, func(tx *queue.Tx) error {
 		var err error
-		rid, err = cluster.ReplyTx(tx, svc, cfg.Cluster.Host, origin, from, orig, text)
+		rid, err = cluster.ReplyTx(tx, svc, self, origin, from, orig, text)
 		return err
 	})
 	if errors.Is(err, queue.ErrBlank) || errors.Is(err, queue.ErrTooLarge) {

@@ -170,7 +170,7 @@ func mailReply(ctx context.Context, e *env, g *globals, id string, args []string
 	if err != nil {
 		return err
 	}
-	if ok, err := replyRemote(ctx, e, g, svc, s, dir, from, id, text); ok || err != nil {
+	if ok, err := replyRemote(ctx, e, svc, s, dir, from, id, text); ok || err != nil {
 		return err
 	}
 	rid, err := svc.Reply(ctx, from, id, text)
