@@ -6,6 +6,7 @@ import (
 	"net"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -379,5 +380,83 @@ func TestFloorRequestStateLivesWithSender(t *testing.T) {
 	items, err = a.svc.Items(ctx, "alice")
 	if err != nil || len(items) != 2 || items[1].Kind != inbox.KindNotification {
 		t.Fatalf("alice's items on a: %+v, %v (want the reply and the failure notice)", items, err)
+	}
+}
+
+// TestFloorReplyWaitsForSenderHost: the sender's host is down while the
+// request is answered on b: the reply and the state changes wait in b's
+// outbox and, when a is back, arrive once and in order (a ends done, with
+// the reply for alice once).
+func TestFloorReplyWaitsForSenderHost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two clustered NATS servers and restarts one (about 10 s): not under -short")
+	}
+	ctx := context.Background()
+	hs := floor(t, map[string][]string{"a": {"alice"}, "b": {"bob"}}, "a", "b")
+	a, b := hs[0], hs[1]
+	a.start(t)
+	b.start(t)
+	eventually(t, 20*time.Second, "a knows bob", func() (bool, error) {
+		_, err := cluster.Lookup(ctx, a.store, "bob")
+		return err == nil, nil
+	})
+	id := a.sendRequest(t, "alice", "bob", "b", "while away")
+	eventually(t, 20*time.Second, "the request reaches b", func() (bool, error) {
+		_, _, err := mailState(b, id)
+		return err == nil, nil
+	})
+	a.stop()
+	b.deliver(t, "bob", 1)
+	orig, _, err := b.svc.GetMail(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rid string
+	err = b.store.Update(ctx, func(tx *queue.Tx) error {
+		var err error
+		rid, err = cluster.ReplyTx(tx, b.svc, "b", "a", "bob", orig, "done while you were away")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.svc.TurnEnded(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	// claimed, working, the reply, done: all wait for a.
+	eventually(t, 20*time.Second, "b sees a unreachable with 4 items waiting", func() (bool, error) {
+		for _, st := range b.node.Hosts(ctx) {
+			if st.Host == "a" {
+				return !st.Reachable && st.Outbox == 4, nil
+			}
+		}
+		return false, nil
+	})
+	if st, _, _ := mailState(a, id); st != inbox.MailQueued {
+		t.Fatalf("a's envelope while a was down: %s, want queued", st)
+	}
+	a.start(t)
+	eventually(t, 30*time.Second, "done and the reply reach a", func() (bool, error) {
+		st, _, err := mailState(a, id)
+		if err != nil || st != inbox.MailDone {
+			return false, err
+		}
+		_, _, err = a.svc.GetMail(ctx, rid)
+		return err == nil, nil
+	})
+	items, err := a.svc.Items(ctx, "alice")
+	if err != nil || len(items) != 1 || items[0].ID != rid {
+		t.Fatalf("alice's items on a: %+v, %v (want the reply once)", items, err)
+	}
+	_, tl, err := a.svc.GetMail(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []string
+	for _, e := range tl {
+		states = append(states, string(e.State))
+	}
+	if got := strings.Join(states, ","); !strings.HasPrefix(got, "queued,claimed,working") || !strings.HasSuffix(got, "done") {
+		t.Fatalf("a's timeline of the request: %s", got)
 	}
 }
