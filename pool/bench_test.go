@@ -320,6 +320,21 @@ func BenchmarkSnapshot120x40(b *testing.B) {
 	}
 }
 
+// BenchmarkStatusRead120x40 is one read of the status monitor on a 120×40
+// screen: the borrowed copy, the prompt found, the text the judge matches.
+func BenchmarkStatusRead120x40(b *testing.B) {
+	data := mustStream(b)
+	s := NewScreen(120, 40, nil)
+	s.Feed(data[:len(data)/3])
+	t := &Terminal{screen: s, behavior: Behavior{Prompt: PromptSpec{Marker: "❯", BetweenRules: true}}}
+	now := time.Unix(0, 0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t.readPromptLocked(now)
+	}
+}
+
 // BenchmarkHugeCounts: counts of 10^9 that took vt10x seconds are clamped.
 func BenchmarkHugeCounts(b *testing.B) {
 	s := NewScreen(120, 40, nil)
