@@ -66,6 +66,13 @@ func (b Behavior) readsScreen() bool {
 		len(s.Busy) > 0 || len(s.Idle) > 0 || len(s.Waiting) > 0
 }
 
+// readsText reports whether b matches text anywhere on the screen (ready
+// markers, status patterns): only then is the screen's text built per read.
+func (b Behavior) readsText() bool {
+	s := b.Status
+	return len(b.ReadyMarkers) > 0 || len(s.Busy) > 0 || len(s.Idle) > 0 || len(s.Waiting) > 0
+}
+
 // EventKind says what changed in a Terminal.
 type EventKind int
 
@@ -748,7 +755,7 @@ func (t *Terminal) readPromptLocked(now time.Time) bool {
 // 120×40 copy is 75 KiB, more than the rest of what pool keeps per agent.
 type screenView struct {
 	read  bool   // the screen was read at least once
-	text  string // Snapshot.Text at the last read
+	text  string // Snapshot.Text at the last read, when the behavior readsText
 	title string
 	modes Modes
 }
@@ -764,7 +771,10 @@ var snapshots = sync.Pool{New: func() any { return new(Snapshot) }}
 func (t *Terminal) readScreenLocked() *Snapshot {
 	snap := snapshots.Get().(*Snapshot)
 	t.screen.Snapshot(snap)
-	t.view = screenView{read: true, text: snap.Text(), title: snap.Title, modes: snap.Modes}
+	t.view = screenView{read: true, title: snap.Title, modes: snap.Modes}
+	if t.behavior.readsText() {
+		t.view.text = snap.Text()
+	}
 	return snap
 }
 
