@@ -33,8 +33,12 @@ func ReadySettled(markerSince time.Time, settle time.Duration, now time.Time) bo
 }
 
 // BootGraceOver reports whether the boot gate is open: true when the agent is
-// ready, or when BootGrace has passed since spawned (now.Sub(spawned) >=
-// BootGrace). A zero spawned time counts as long ago.
-func BootGraceOver(spawned time.Time, ready bool, now time.Time) bool {
-	return ready || now.Sub(spawned) >= BootGrace
+// ready, or when the grace has passed since spawned (now.Sub(spawned) >=
+// grace; grace <= 0 means BootGrace, the office file's boot_grace sets
+// another). A zero spawned time counts as long ago.
+func BootGraceOver(spawned time.Time, ready bool, grace time.Duration, now time.Time) bool {
+	if grace <= 0 {
+		grace = BootGrace
+	}
+	return ready || now.Sub(spawned) >= grace
 }

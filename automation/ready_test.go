@@ -37,19 +37,22 @@ func TestBootGraceOver(t *testing.T) {
 		name    string
 		spawned time.Time
 		ready   bool
+		grace   time.Duration
 		now     time.Duration
 		want    bool
 	}{
-		{"ready opens the gate at once", at(0), true, 0, true},
-		{"not ready within the grace", at(0), false, BootGrace - time.Nanosecond, false},
-		{"not ready opens at exactly 35s", at(0), false, BootGrace, true},
-		{"not ready long after spawn", at(0), false, time.Hour, true},
-		{"zero spawn time counts as long ago", time.Time{}, false, 0, true},
+		{"ready opens the gate at once", at(0), true, 0, 0, true},
+		{"not ready within the grace", at(0), false, 0, BootGrace - time.Nanosecond, false},
+		{"not ready opens at exactly 35s", at(0), false, 0, BootGrace, true},
+		{"not ready long after spawn", at(0), false, 0, time.Hour, true},
+		{"zero spawn time counts as long ago", time.Time{}, false, 0, 0, true},
+		{"a shorter grace opens sooner", at(0), false, 5 * time.Second, 5 * time.Second, true},
+		{"a longer grace holds past 35s", at(0), false, time.Minute, BootGrace, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := BootGraceOver(tt.spawned, tt.ready, at(tt.now)); got != tt.want {
-				t.Errorf("BootGraceOver(%v, %v, t0+%v) = %v, want %v", tt.spawned, tt.ready, tt.now, got, tt.want)
+			if got := BootGraceOver(tt.spawned, tt.ready, tt.grace, at(tt.now)); got != tt.want {
+				t.Errorf("BootGraceOver(%v, %v, %v, t0+%v) = %v, want %v", tt.spawned, tt.ready, tt.grace, tt.now, got, tt.want)
 			}
 		})
 	}

@@ -14,7 +14,8 @@ import (
 // Agent is one agent of an office: a named CLI process in a PTY. In TOML it
 // is an [[agent]] table with the keys name, profile, command, cwd, env, role,
 // parent, task, restart, brief, optional, fallback, compact_every, worktree,
-// read_only and ssh_agent.
+// read_only and ssh_agent, and the settings the table marks per agent
+// (cooldown, quiet, boot_grace, stall, history; see SettingsFor).
 type Agent struct {
 	// Name identifies the agent everywhere (mail, queue, UI). Required;
 	// ^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$, unique, and not "person" or
@@ -27,8 +28,9 @@ type Agent struct {
 	// fixed leading arguments); the profile's Args still follow.
 	Command []string
 	// Cwd is the working directory. Parse joins a relative path to the
-	// config file's directory; "" means the office's own working directory.
-	// "~" is not expanded.
+	// config file's directory and leaves "~" and "~/..." as written; Load
+	// takes those from the home directory and refuses a cwd that is not an
+	// existing directory. "" means the office's own working directory.
 	Cwd string
 	// Env is added to the agent's environment, over the profile's Env.
 	Env map[string]string
@@ -57,16 +59,19 @@ type Agent struct {
 	// ReadOnly marks an agent that does not write files (no progress
 	// journal is asked of it).
 	ReadOnly bool
+	// SSHAgent passes the person's SSH_AUTH_SOCK (their ssh keys) to the
+	// agent (true) or drops it (false); nil means the config's SSHAgent.
+	SSHAgent *bool
 	// History is how many lines of pane history office keeps for the agent:
 	// its own history key, else the file's top-level one, else 10000. Parse
 	// resolves it; an agent not from a file takes Config.Settings.History.
 	History int
-	// SSHAgent passes the person's SSH_AUTH_SOCK (their ssh keys) to the
-	// agent (true) or drops it (false); nil means the config's SSHAgent.
-	SSHAgent *bool
 	// Line is the line of the agent's [[agent]] header in its file, 0 for an
 	// agent not from a file.
 	Line int
+
+	// overrides holds the settings the agent's table sets (see SettingsFor).
+	overrides map[string]override
 }
 
 // Values of Agent.Restart.
@@ -111,6 +116,9 @@ func decodeAgents(c *Config, v any, dir string, ix *srcIndex, probs *problems) {
 		}
 		for _, key := range slices.Sorted(maps.Keys(t)) {
 			known, err := setAgentKey(&a, key, t[key])
+			if !known {
+				known, err = setAgentSetting(&a, key, t[key], ix.elem("agent", i, key))
+			}
 			switch {
 			case !known:
 				probs.add(ix.elem("agent", i, key), "%s: unknown key %q", labels[i], key)
@@ -124,9 +132,10 @@ func decodeAgents(c *Config, v any, dir string, ix *srcIndex, probs *problems) {
 		if _, given := t["command"]; given && a.Profile == "" {
 			a.Profile = ProfileCustom // even when the command was refused
 		}
-		if a.Cwd != "" && dir != "" && !filepath.IsAbs(a.Cwd) {
+		if a.Cwd != "" && dir != "" && !filepath.IsAbs(a.Cwd) && a.Cwd != "~" && !strings.HasPrefix(a.Cwd, "~/") {
 			a.Cwd = filepath.Join(dir, a.Cwd)
 		}
+		a.History = c.SettingsFor(a).History
 		c.Agents = append(c.Agents, a)
 	}
 
@@ -276,6 +285,7 @@ func setAgentKey(a *Agent, key string, v any) (known bool, err error) {
 func (a Agent) clone() Agent {
 	a.Command = slices.Clone(a.Command)
 	a.Env = maps.Clone(a.Env)
+	a.overrides = cloneOverrides(a.overrides)
 	if a.Brief != nil {
 		b := *a.Brief
 		a.Brief = &b

@@ -12,23 +12,16 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/BurntSushi/toml"
 )
 
-// Defaults of the top-level keys.
-const (
-	// DefaultPrefix is the UI prefix key when the file sets no prefix.
-	DefaultPrefix = "C-]"
-	// DefaultMailTimeout is the mail deadline when the file sets no
-	// mail_timeout (seed 004: default_task_timeout_minutes = 30).
-	DefaultMailTimeout = 30 * time.Minute
-)
+// DefaultPrefix is the UI prefix key when the file sets no prefix.
+const DefaultPrefix = "C-]"
 
 // Config is a parsed, validated office. In TOML the top level has the keys
-// prefix, mail_timeout, brief, ssh_agent, [[agent]] tables and [profile.NAME]
-// tables.
+// prefix, brief, ssh_agent, every key of the settings table (see Table),
+// [[agent]] tables and [profile.NAME] tables.
 // A Config is a plain value: methods only read it, and it is safe for
 // concurrent reads; a caller that changes it owns the synchronization.
 type Config struct {
@@ -37,9 +30,12 @@ type Config struct {
 	Path string
 	// Prefix is the UI prefix key, "C-]" unless the file says otherwise.
 	Prefix string
-	// MailTimeout is the deadline of mail sent without one; 30 min unless
-	// the file says otherwise. Never zero after Parse.
-	MailTimeout Duration
+	// Settings holds the office's tunables: the settings table's defaults
+	// with the file's top-level keys applied. An agent's own keys are
+	// applied by SettingsFor.
+	Settings Settings
+	// setAt maps each setting key the file sets at the top level to its line.
+	setAt map[string]int
 	// Brief turns the opening brief on for agents that do not say; true
 	// unless the file says otherwise.
 	Brief bool
@@ -60,8 +56,11 @@ type Config struct {
 
 // Load reads and parses the office file at path, like Parse with name path,
 // except that relative agent cwds are joined to the file's absolute
-// directory. A read failure is returned wrapped (errors.Is works with
-// fs.ErrNotExist); a content problem is an *Error naming path and line.
+// directory, a cwd starting with "~/" is taken from the home directory, and
+// the file is checked against the machine as it will run: it must list at
+// least one agent, and every agent's cwd must be an existing directory. A
+// read failure is returned wrapped (errors.Is works with fs.ErrNotExist); a
+// content problem is an *Error naming path and line.
 func Load(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -71,7 +70,50 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("configs: %w", err)
 	}
-	return parse(path, filepath.Dir(abs), data)
+	c, err := parse(path, filepath.Dir(abs), data)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkRunnable(data, os.UserHomeDir, os.Stat); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkRunnable expands "~/" cwds with home and reports an office with no
+// agent and cwds that stat does not find as directories, each at its line
+// of data (the file c was parsed from).
+func (c *Config) checkRunnable(data []byte, home func() (string, error), stat func(string) (os.FileInfo, error)) error {
+	probs := &problems{file: c.Path}
+	if len(c.Agents) == 0 {
+		probs.add(1, "no agents: add an [[agent]] table with a name and a profile or command (see README, \"Configuring an office\")")
+		return probs.err()
+	}
+	ix := indexSource(string(data))
+	for i := range c.Agents {
+		a := &c.Agents[i]
+		if a.Cwd == "" {
+			continue
+		}
+		at := ix.elem("agent", i, "cwd")
+		if a.Cwd == "~" || strings.HasPrefix(a.Cwd, "~/") {
+			h, err := home()
+			if err != nil {
+				probs.add(at, "agent %q: cwd %q: no home directory: %v", a.Name, a.Cwd, err)
+				continue
+			}
+			a.Cwd = filepath.Join(h, strings.TrimPrefix(a.Cwd, "~"))
+		}
+		switch fi, err := stat(a.Cwd); {
+		case errors.Is(err, os.ErrNotExist):
+			probs.add(at, "agent %q: cwd %q does not exist", a.Name, a.Cwd)
+		case err != nil:
+			probs.add(at, "agent %q: cwd: %v", a.Name, err)
+		case !fi.IsDir():
+			probs.add(at, "agent %q: cwd %q is not a directory", a.Name, a.Cwd)
+		}
+	}
+	return probs.err()
 }
 
 // Parse parses data, the text of an office file called name, and validates
@@ -94,12 +136,13 @@ func parse(name, dir string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{
-		Path:        name,
-		Prefix:      DefaultPrefix,
-		MailTimeout: Duration{DefaultMailTimeout},
-		Brief:       true,
-		SSHAgent:    true,
-		Profiles:    profiles,
+		Path:     name,
+		Prefix:   DefaultPrefix,
+		Settings: Defaults(),
+		setAt:    map[string]int{},
+		Brief:    true,
+		SSHAgent: true,
+		Profiles: profiles,
 	}
 	ix := indexSource(string(data))
 	probs := &problems{file: name}
@@ -119,16 +162,6 @@ func parse(name, dir string, data []byte) (*Config, error) {
 				continue
 			}
 			c.Prefix = s
-		case "mail_timeout":
-			d, err := asDuration(v)
-			if err == nil && d.Duration == 0 {
-				err = errors.New("must be more than zero")
-			}
-			if err != nil {
-				probs.add(ix.line(key), "mail_timeout: %v", err)
-				continue
-			}
-			c.MailTimeout = d
 		case "brief":
 			b, err := asBool(v)
 			if err != nil {
@@ -147,9 +180,21 @@ func parse(name, dir string, data []byte) (*Config, error) {
 			c.Cluster = decodeCluster(v, dir, ix, probs)
 		case "agent", "profile":
 		default:
-			probs.add(ix.line(key), "unknown key %q", key)
+			row, ok := Lookup(key)
+			if !ok {
+				probs.add(ix.line(key), "unknown key %q", key)
+				continue
+			}
+			n, err := row.parseTop(v)
+			if err != nil {
+				probs.add(ix.line(key), "%s: %v", key, err)
+				continue
+			}
+			row.set(&c.Settings, n)
+			c.setAt[key] = ix.line(key)
 		}
 	}
+	checkSettings(c.Settings, func(key string) int { return c.setAt[key] }, "", probs)
 	if v, ok := doc["agent"]; ok {
 		decodeAgents(c, v, dir, ix, probs)
 	}

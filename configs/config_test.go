@@ -116,7 +116,34 @@ func TestParseErrors(t *testing.T) {
 			`office.toml:1: prefix: is blank`},
 		{"zero mail timeout",
 			"\nmail_timeout = \"0s\"\n",
-			`office.toml:2: mail_timeout: must be more than zero`},
+			`office.toml:2: mail_timeout: 0s is out of range (1s to 720h)`},
+		{"negative cooldown",
+			"# c\n\ncooldown = \"-1s\"\n",
+			`office.toml:3: cooldown: -1s is out of range (100ms to 1h)`},
+		{"malformed duration",
+			"tick = \"3 seconds\"\n",
+			`office.toml:1: tick: bad duration "3 seconds" (want a string like "3s")`},
+		{"duration without a unit",
+			"tick = \"3\"\n",
+			`office.toml:1: tick: bad duration "3" (want a string like "3s")`},
+		{"count given a string",
+			"max_attempts = \"3\"\n",
+			`office.toml:1: max_attempts: want an integer like 3, got a string`},
+		{"count out of range",
+			"\nhistory = 2000000\n",
+			`office.toml:2: history: 2000000 is out of range (1 to 1000000)`},
+		{"fixed setting",
+			"stale = \"1h\"\n",
+			`office.toml:1: stale: is fixed at 30m (automation.StaleAfter, a rule of the status and draft logic); it cannot be set`},
+		{"restart back-off above its maximum",
+			"restart_backoff = \"1m\"\nrestart_backoff_max = \"10s\"\n",
+			`office.toml:1: restart_backoff 1m is more than restart_backoff_max 10s`},
+		{"office-wide setting in an agent",
+			"[[agent]]\nname = \"x\"\nprofile = \"shell\"\ntick = \"1s\"\n",
+			`office.toml:4: agent "x": tick: is set for the whole office, not per agent: move it above the first [[agent]] (per-agent settings: cooldown, quiet, boot_grace, stall, history)`},
+		{"per-agent setting out of range",
+			"[[agent]]\nname = \"x\"\nprofile = \"shell\"\n\ncooldown = \"-2s\"\n",
+			`office.toml:5: agent "x": cooldown: -2s is out of range (100ms to 1h)`},
 		{"brief not a bool",
 			"brief = 1\n",
 			`office.toml:1: brief: want true or false, got an integer`},
@@ -214,15 +241,15 @@ env = { AIDER_X = "1" }
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Path != filepath.Join("conf", "office.toml") || c.Prefix != "C-a" || c.MailTimeout.Duration != 45*time.Minute || c.Brief {
+	if c.Path != filepath.Join("conf", "office.toml") || c.Prefix != "C-a" || c.Settings.MailTimeout != 45*time.Minute || c.Brief {
 		t.Errorf("top level: %+v", c)
 	}
 	yes := true
 	want := []Agent{
 		{Name: "lead", Profile: "claude", Role: "lead engineer", Task: "t1", Restart: RestartOnFailure, Brief: &yes,
-			CompactEvery: Duration{2 * time.Hour}, Cwd: filepath.Join("conf", "work", "lead"), Worktree: true, Line: 5},
+			CompactEvery: Duration{2 * time.Hour}, Cwd: filepath.Join("conf", "work", "lead"), Worktree: true, History: 10000, Line: 5},
 		{Name: "helper", Profile: ProfileCustom, Command: []string{"aider", "--yes"}, Parent: "lead", ReadOnly: true,
-			Cwd: "/abs/dir", Env: map[string]string{"AIDER_X": "1"}, Restart: RestartNever, Line: 16},
+			Cwd: "/abs/dir", Env: map[string]string{"AIDER_X": "1"}, Restart: RestartNever, History: 10000, Line: 16},
 	}
 	if !reflect.DeepEqual(c.Agents, want) {
 		t.Errorf("agents\n got: %+v\nwant: %+v", c.Agents, want)
@@ -238,7 +265,7 @@ func TestParseDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Prefix != DefaultPrefix || c.MailTimeout.Duration != DefaultMailTimeout || !c.Brief || len(c.Agents) != 0 {
+	if c.Prefix != DefaultPrefix || c.Settings != Defaults() || !c.Brief || len(c.Agents) != 0 {
 		t.Errorf("defaults: %+v", c)
 	}
 	if len(c.Profiles) != 5 {
@@ -439,6 +466,9 @@ func TestLoad(t *testing.T) {
 	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	c, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -462,12 +492,13 @@ func TestLoad(t *testing.T) {
 	}
 }
 
-// TestAgentKeysCoverEveryField makes sure every Agent field (but Line) has
-// a TOML key.
+// TestAgentKeysCoverEveryField makes sure every Agent field (but Line,
+// History and the overrides, which the settings table's keys set) has a
+// TOML key.
 func TestAgentKeysCoverEveryField(t *testing.T) {
 	keys := []string{"name", "profile", "command", "cwd", "env", "role", "parent", "task", "restart",
 		"brief", "optional", "fallback", "compact_every", "worktree", "read_only", "ssh_agent"}
-	if n := reflect.TypeFor[Agent]().NumField() - 2; n != len(keys) { // minus Line, History
+	if n := reflect.TypeFor[Agent]().NumField() - 3; n != len(keys) { // minus Line, History, overrides
 		t.Errorf("Agent has %d settable fields, the test knows %d keys", n, len(keys))
 	}
 	var a Agent

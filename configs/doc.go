@@ -9,7 +9,7 @@
 // row is, and how it takes Enter. When a CLI changes its UI, a config change
 // follows it; no release is needed. The built-in profiles (claude, codex,
 // gemini, shell, custom) live in profiles.toml, and the facts they encode are
-// cited there (real-clis.md: measured on Claude Code 2.1.197, Codex 0.171.0
+// cited there (measured on Claude Code 2.1.197, Codex 0.171.0
 // and Gemini CLI 0.61.0).
 //
 // Everything here is a pure function of its inputs (the file's bytes, and
@@ -20,7 +20,10 @@
 //
 //	office.toml:12: agent "x": unknown profile "foo" (known: claude, codex, custom, gemini, shell)
 //
-// settings.go is the one table of office's timing and size tunables, kept here
-// as documentation (`office config show`); the packages that use them keep
-// their own named constants.
+// settings.go is the one table of office's tunables (timings, sizes, counts):
+// each row's office-file key, default, valid range and the rule it comes
+// from. It is their source: Config.Settings is filled from it, the engine
+// seeds drain, pool, inbox and its own timers from Config.Settings, packages
+// take a zero field's default from Defaults(), and `office config show`
+// prints it (FormatSettings).
 package configs

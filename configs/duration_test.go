@@ -70,11 +70,11 @@ func TestDurationInTOML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.MailTimeout.Duration != 45*time.Minute {
-		t.Errorf("mail_timeout = %v, want 45m", c.MailTimeout.Duration)
+	if c.Settings.MailTimeout != 45*time.Minute {
+		t.Errorf("mail_timeout = %v, want 45m", c.Settings.MailTimeout)
 	}
 	_, err = Parse("office.toml", []byte("\nmail_timeout = 45\n"))
-	want := `office.toml:2: mail_timeout: want a duration string like "400ms" or "2h", got an integer`
+	want := `office.toml:2: mail_timeout: want a duration string like "30m", got an integer`
 	if err == nil || err.Error() != want {
 		t.Errorf("integer duration: error %v, want %q", err, want)
 	}

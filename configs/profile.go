@@ -111,7 +111,7 @@ type Profile struct {
 	Idle    []string
 	Waiting []string
 	// Quiet is how long without output turns busy into idle when no stronger
-	// signal decides. Zero: the engine's default (12 s).
+	// signal decides. Zero: the office file's quiet (12 s by default).
 	Quiet Duration
 
 	// Interactive lists bare commands that open a picker in this CLI, in
@@ -124,7 +124,7 @@ type Profile struct {
 	Clear []string
 
 	// EnterDelay is the gap between writing the text and writing Enter alone.
-	// Zero: the engine's default (140 ms).
+	// Zero: the office file's enter_gap (140 ms by default).
 	EnterDelay Duration
 	// PasteEnterDelay is the gap between a bracketed paste and Enter. Zero:
 	// EnterDelay.

@@ -65,8 +65,9 @@ func TestBuiltinProfiles(t *testing.T) {
 	}
 }
 
-// TestBuiltinProfileFacts pins the facts real-clis.md measured. Changing one
-// should be a deliberate edit of profiles.toml and this table together.
+// TestBuiltinProfileFacts pins the facts measured on the pinned CLIs (README,
+// "Tested CLI versions"). Changing one should be a deliberate edit of
+// profiles.toml and this table together.
 func TestBuiltinProfileFacts(t *testing.T) {
 	ps, err := BuiltinProfiles()
 	if err != nil {

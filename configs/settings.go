@@ -1,94 +1,332 @@
 package configs
 
-// The one table of office's tunables: every timing and size the engine runs
-// on, with its default, unit and where the number comes from. It documents
-// (`office config show`); the packages that use a value keep their own named
-// constant, and a test may cross-check the two.
+// The one table of office's tunables: every timing, size and count the
+// engine runs on, with its office-file key, default, valid range and the
+// rule it comes from. It is the source: Parse fills Config.Settings from it
+// (defaults, then the file's top-level keys, then per-agent keys where a
+// row allows them), the engine seeds drain, pool, inbox and its own timers
+// from Config.Settings, and `office config show` prints it. A package that
+// needs a default for a zero field takes it from Defaults(), so no number is
+// written twice.
+//
+// A few rows are fixed: their value is a rule of package automation's line
+// model, status judge and debouncer (stale, echo_grace, picker_settle,
+// status_debounce, ready_quiet), which take no configuration; they are cited here so the
+// table lists every number, and the file may not set them. Rows whose rule
+// lives in automation take their default from automation's constant, so the
+// number is still written once.
 
 import (
 	"fmt"
+	"strconv"
 	"time"
+
+	"office/automation"
 )
 
-// Units of a Setting.
+// Kind is how a setting's value is written in the office file.
+type Kind int
+
 const (
-	// UnitDuration: the default is Setting.Duration.
-	UnitDuration = "duration"
-	// UnitBytes: the default is Setting.N bytes.
-	UnitBytes = "bytes"
-	// UnitCount: the default is Setting.N (attempts, items).
-	UnitCount = "count"
+	// KindDuration: a string in time.ParseDuration form ("200ms", "6s", "30m").
+	KindDuration Kind = iota
+	// KindCount: an integer (attempts, items, lines).
+	KindCount
+	// KindBytes: an integer number of bytes.
+	KindBytes
 )
 
-// Setting is one tunable of office.
+// String names the kind as `office config show --json` prints it.
+func (k Kind) String() string {
+	switch k {
+	case KindDuration:
+		return "duration"
+	case KindCount:
+		return "count"
+	case KindBytes:
+		return "bytes"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Settings holds the value of every row of the table: what the engine runs
+// on. Defaults() returns the table's defaults; Config.Settings holds a
+// file's top-level values and Config.SettingsFor one agent's.
+type Settings struct {
+	// The drain (drain.Config).
+	Debounce       time.Duration // debounce
+	Tick           time.Duration // tick
+	Cooldown       time.Duration // cooldown (per agent)
+	EnterGap       time.Duration // enter_gap
+	SubmitCheck    time.Duration // submit_check
+	EnterRetry     time.Duration // enter_retry
+	MaxAttempts    int           // max_attempts
+	PasteThreshold int           // paste_threshold
+	WriteTimeout   time.Duration // write_timeout
+	EvidenceWait   time.Duration // evidence_wait
+
+	// Status (pool and automation).
+	Quiet          time.Duration // quiet (per agent)
+	BootGrace      time.Duration // boot_grace (per agent)
+	Stale          time.Duration // stale (fixed)
+	EchoGrace      time.Duration // echo_grace (fixed)
+	PickerSettle   time.Duration // picker_settle (fixed)
+	RecoverSettle  time.Duration // recover_settle
+	StatusDebounce time.Duration // status_debounce (fixed)
+	ReadyQuiet     time.Duration // ready_quiet (fixed)
+	HangupGrace    time.Duration // hangup_grace
+
+	// Inbox and mail (inbox.Options and the engine's inbox timers).
+	BatchItems           int           // batch_items
+	BatchBytes           int           // batch_bytes
+	MailTimeout          time.Duration // mail_timeout
+	MailSweep            time.Duration // mail_sweep
+	Stall                time.Duration // stall (per agent)
+	StallSample          time.Duration // stall_sample
+	Retention            time.Duration // retention
+	RetentionSweep       time.Duration // retention_sweep
+	JournalContinuations int           // journal_continuations
+	StateRetries         int           // state_retries
+
+	// The engine.
+	RestartBackoff    time.Duration // restart_backoff
+	RestartBackoffMax time.Duration // restart_backoff_max
+	RestartReset      time.Duration // restart_reset
+
+	// Panes.
+	History int // history (per agent)
+}
+
+// Setting is one row of the table.
 type Setting struct {
-	// Name is the setting's short name, as `office config show` prints it.
-	Name string
-	// Key is the office-file key that overrides it, "" when it is fixed.
+	// Key is the office-file key (`cooldown = "6s"`) and the name `office
+	// config show` prints.
 	Key string
-	// Unit is UnitDuration, UnitBytes or UnitCount.
-	Unit string
-	// Duration is the default when Unit is UnitDuration.
-	Duration time.Duration
-	// N is the default when Unit is UnitBytes or UnitCount.
-	N int
-	// Help says what the setting does and cites the seed or design rule it
-	// comes from.
+	// Kind says how the value is written.
+	Kind Kind
+	// Default, Min and Max are the default and the valid range, both ends
+	// included: nanoseconds for KindDuration, else the number.
+	Default, Min, Max int64
+	// PerAgent: an [[agent]] table may set it for that agent alone.
+	PerAgent bool
+	// Fixed: the value is a rule of package automation; the file may not set
+	// it (Min and Max equal Default).
+	Fixed bool
+	// Use names the field the engine seeds from it.
+	Use string
+	// Help says what the setting does, the rule it comes from and why.
 	Help string
+
+	dur func(*Settings) *time.Duration // KindDuration
+	num func(*Settings) *int           // KindCount, KindBytes
 }
 
-// Value returns the default as text: "200ms", "30m0s", "512 bytes", "3".
-func (s Setting) Value() string {
-	switch s.Unit {
-	case UnitDuration:
-		return s.Duration.String()
-	case UnitBytes:
-		return fmt.Sprintf("%d bytes", s.N)
-	}
-	return fmt.Sprint(s.N)
+const (
+	ms     = time.Millisecond
+	sec    = time.Second
+	minute = time.Minute
+	hr     = time.Hour
+	day    = 24 * time.Hour
+)
+
+// durRow and numRow build rows.
+func durRow(key string, def, lo, hi time.Duration, use string, f func(*Settings) *time.Duration, help string) Setting {
+	return Setting{Key: key, Kind: KindDuration, Default: int64(def), Min: int64(lo), Max: int64(hi), Use: use, Help: help, dur: f}
 }
 
-// Settings returns office's tunables in a fixed order (scheduling, typing,
-// status, inbox and mail), as a fresh slice.
-func Settings() []Setting {
-	return []Setting{
-		{Name: "debounce", Unit: UnitDuration, Duration: 200 * time.Millisecond,
-			Help: "delay from a store or terminal change to the drain's pass, a fixed window from the first change (seed 002: setTimeout(flush, 200))"},
-		{Name: "tick", Unit: UnitDuration, Duration: 3 * time.Second,
-			Help: "the drain's fallback pass, run even when nothing changed (seed 002: setInterval(flush, 3000))"},
-		{Name: "cooldown", Unit: UnitDuration, Duration: 4500 * time.Millisecond,
-			Help: "least time between two delivery attempts to one agent (seed 002: FLUSH_COOLDOWN_MS = 4500)"},
-		{Name: "boot_grace", Unit: UnitDuration, Duration: 35 * time.Second,
-			Help: "after spawn, no automated write until the profile's ready markers or this long (seed 002: BOOT_GRACE_MS = 35_000)"},
-		{Name: "paste_gap", Unit: UnitDuration, Duration: 140 * time.Millisecond,
-			Help: "gap between the text and the Enter written alone; a profile's enter_delay or paste_enter_delay may lengthen it (seed 002: 140 ms, useHive.ts)"},
-		{Name: "paste_threshold", Unit: UnitBytes, N: 512,
-			Help: "text longer than this, or with a newline, goes as one bracketed paste when the CLI has paste mode on (design.md §4)"},
-		{Name: "verify", Unit: UnitDuration, Duration: 2 * time.Second,
-			Help: "after Enter, how long office waits for the prompt to empty or the agent to turn busy before one more Enter (design.md §9, Typing)"},
-		{Name: "max_attempts", Unit: UnitCount, N: 3,
-			Help: "failed delivery attempts before a message is dropped loudly (seed 002: MAX_SEND_ATTEMPTS = 3)"},
-		{Name: "stale", Unit: UnitDuration, Duration: 30 * time.Minute,
-			Help: "a draft or picker block expires this long after the last keystroke or latch (seed 002: STALE_INPUT_MS = STALE_PICKER_MS = 1_800_000)"},
-		{Name: "echo_grace", Unit: UnitDuration, Duration: time.Second,
-			Help: "the screen is no evidence about a draft this soon after a keystroke (seed 002: ECHO_GRACE_MS = 1000)"},
-		{Name: "picker_settle", Unit: UnitDuration, Duration: 500 * time.Millisecond,
-			Help: "settling block after a picker is released by Enter, Esc or Ctrl-C (design.md §5)"},
-		{Name: "quiet", Unit: UnitDuration, Duration: 12 * time.Second,
-			Help: "busy with no output this long means idle, when no stronger signal decides; a profile's quiet overrides it (design.md §3)"},
-		{Name: "turn_wait", Unit: UnitDuration, Duration: 10 * time.Second,
-			Help: "a turn that never shows busy ends when the agent is idle this long after the Enter (design.md §9, Status and turns)"},
-		{Name: "stall", Unit: UnitDuration, Duration: 6 * time.Minute,
-			Help: "busy with no activity this long is a stall, noticed once to the parent (seed 000: the stall watchdog's 6 minutes)"},
-		{Name: "batch_items", Unit: UnitCount, N: 100,
-			Help: "most inbox items rendered into one delivery (seed 000: up to 100 rows per drain)"},
-		{Name: "batch_bytes", Unit: UnitBytes, N: 32 << 10,
-			Help: "most bytes of inbox items rendered into one delivery (design.md §6)"},
-		{Name: "mail_timeout", Key: "mail_timeout", Unit: UnitDuration, Duration: DefaultMailTimeout,
-			Help: "deadline of working mail sent without --deadline (seed 004: default_task_timeout_minutes = 30)"},
-		{Name: "mail_sweep", Unit: UnitDuration, Duration: 30 * time.Second,
-			Help: "how often working mail past its deadline is failed (seed 004: the ticker scans every 30 s)"},
-		{Name: "retention", Unit: UnitDuration, Duration: 7 * 24 * time.Hour,
-			Help: "delivered and terminal rows older than this are deleted; undelivered ones become dead letters (seed 000: rows older than 7 days)"},
+func numRow(key string, kind Kind, def, lo, hi int64, use string, f func(*Settings) *int, help string) Setting {
+	return Setting{Key: key, Kind: kind, Default: def, Min: lo, Max: hi, Use: use, Help: help, num: f}
+}
+
+// fixedRow is a duration row whose value is automation's constant d.
+func fixedRow(key string, d time.Duration, use string, f func(*Settings) *time.Duration, help string) Setting {
+	s := durRow(key, d, d, d, use, f, help)
+	s.Fixed = true
+	return s
+}
+
+// perAgent marks s settable per agent.
+func perAgent(s Setting) Setting {
+	s.PerAgent = true
+	return s
+}
+
+// table is the settings table, in the order `office config show` prints it.
+var table = []Setting{
+	// The drain.
+	durRow("debounce", 200*ms, 10*ms, 10*sec, "drain.Config.Debounce", func(s *Settings) *time.Duration { return &s.Debounce },
+		"seed 002 (setTimeout(flush, 200)): a store or terminal change schedules a drain pass this long after the first change, a fixed window, so bursts of PTY output and store changes collapse into one pass"),
+	durRow("tick", 3*sec, 100*ms, 5*minute, "drain.Config.Tick", func(s *Settings) *time.Duration { return &s.Tick },
+		"seed 002 (setInterval(flush, 3000)): the fallback pass that runs even when nothing woke the drain, so a queue is never starved when no change event comes"),
+	perAgent(durRow("cooldown", 4500*ms, 100*ms, hr, "drain.Config.Cooldown, drain.SubmitProfile.Cooldown", func(s *Settings) *time.Duration { return &s.Cooldown },
+		"seed 002 (FLUSH_COOLDOWN_MS = 4500): least time between two delivery attempts to one agent, from the start of the earlier one, because back-to-back sends can wedge a TUI")),
+	durRow("enter_gap", 140*ms, 10*ms, 5*sec, "drain.Config.EnterDelay", func(s *Settings) *time.Duration { return &s.EnterGap },
+		"seed 002 (Enter alone after 140 ms): the CLI must take the text before the Enter, or text and Enter read as a newline; a profile's enter_delay or paste_enter_delay may be longer"),
+	durRow("submit_check", 2*sec, 100*ms, time.Minute, "drain.Config.VerifyFor", func(s *Settings) *time.Duration { return &s.SubmitCheck },
+		"after Enter, how long office watches for the prompt to empty or the agent to turn busy before it sends one more Enter; a message is acknowledged only once submitted"),
+	durRow("enter_retry", 500*ms, 10*ms, 10*sec, "drain.Config.RetryEnterAfter", func(s *Settings) *time.Duration { return &s.EnterRetry },
+		"the pause before that one extra Enter, when our text still sits on the prompt and no dialog is open"),
+	numRow("max_attempts", KindCount, 3, 1, 100, "drain.Config.MaxAttempts", func(s *Settings) *int { return &s.MaxAttempts },
+		"seed 002 (MAX_SEND_ATTEMPTS = 3): failed attempts (a write cut short, nothing typed) before a message is dropped: bounded, so office never spins on a dead agent, and loud (an event, a log line, a notice)"),
+	numRow("paste_threshold", KindBytes, 512, 1, 1<<20, "drain.Config.PasteThreshold", func(s *Settings) *int { return &s.PasteThreshold },
+		"seed 002 (bracketed paste): a message longer than this many bytes, or with a newline, goes as one bracketed paste when the CLI has paste mode on, so it arrives as one prompt"),
+	durRow("write_timeout", 10*sec, sec, 10*minute, "drain.Config.WriteTimeout", func(s *Settings) *time.Duration { return &s.WriteTimeout },
+		"bound on each write into an agent's PTY: an agent that stops reading its input blocks writes once about 18 KB are unread; a write past this is a failed attempt"),
+
+	durRow("evidence_wait", 5*sec, 100*ms, minute, "drain.Config.EvidenceFor", func(s *Settings) *time.Duration { return &s.EvidenceWait },
+		"after a submit, how long office waits for the agent's own record (Claude's prompt hook, the Codex and Gemini session files) to show the text, the strongest evidence it was received, before the screen check alone decides"),
+
+	// Status.
+	perAgent(durRow("quiet", automation.QuietAfter, sec, hr, "automation.StatusRules.Quiet", func(s *Settings) *time.Duration { return &s.Quiet },
+		"busy with no output this long reads idle, when no stronger signal (hook, title, OSC state, screen pattern) decides; an agent's own quiet wins over its profile's, which wins over the office's")),
+	perAgent(durRow("boot_grace", automation.BootGrace, sec, 10*minute, "pool.Behavior.BootGrace", func(s *Settings) *time.Duration { return &s.BootGrace },
+		"seed 002 (BOOT_GRACE_MS = 35_000): after spawn, no automated write until the profile's ready markers show or this long passed: a freshly started CLI draws its banner first and keys typed then are lost; a slow CLI may need more")),
+	fixedRow("stale", automation.StaleAfter, "automation.StaleAfter", func(s *Settings) *time.Duration { return &s.Stale },
+		"seed 002 (STALE_INPUT_MS = STALE_PICKER_MS = 1_800_000): a draft or picker block expires this long after the last keystroke or latch: both are inferred, and a wrongly kept one would hold the queue all day; long on purpose, as waiting is cheaper than typing into a live prompt"),
+	fixedRow("echo_grace", automation.EchoGrace, "automation.EchoGrace", func(s *Settings) *time.Duration { return &s.EchoGrace },
+		"seed 002 (ECHO_GRACE_MS = 1000): the screen is no evidence about a draft this soon after a keystroke: the key is typed before its echo is drawn, and reading \"empty\" then is the expensive mistake"),
+	fixedRow("picker_settle", automation.PickerCloseSettle, "automation.PickerCloseSettle", func(s *Settings) *time.Duration { return &s.PickerSettle },
+		"seed 002 (settling): after a picker is released by Enter, Esc or Ctrl-C, no automated write for this long, while the CLI redraws its prompt"),
+	durRow("recover_settle", automation.RecoverPromptSettle, 10*ms, 10*sec, "pool.Behavior.RecoverSettle", func(s *Settings) *time.Duration { return &s.RecoverSettle },
+		"settling after the person has office clear their prompt (Ctrl-U, the composer's recover), while the CLI redraws it"),
+	fixedRow("status_debounce", automation.StatusDebounce, "automation.StatusDebounce", func(s *Settings) *time.Duration { return &s.StatusDebounce },
+		"a raw idle must last this long before the status says idle (busy shows at once), so a flicker between two busy frames does not open the gate"),
+	fixedRow("ready_quiet", automation.CustomReadyQuiet, "automation.CustomReadyQuiet", func(s *Settings) *time.Duration { return &s.ReadyQuiet },
+		"a profile without ready markers (shell, custom) is ready after its first output and this long of quiet"),
+
+	durRow("hangup_grace", 2*sec, 100*ms, minute, "pool.Behavior.HangupGrace", func(s *Settings) *time.Duration { return &s.HangupGrace },
+		"when office stops (or an agent is removed), how long an agent's process group has after SIGHUP to save its session and exit before SIGKILL"),
+
+	// Inbox and mail.
+	numRow("batch_items", KindCount, 100, 1, 10000, "inbox.Options.BatchItems", func(s *Settings) *int { return &s.BatchItems },
+		"seed 000 (up to 100 rows per drain): the most inbox items rendered into one delivery, so a backlog arrives as a few prompts, not hundreds"),
+	numRow("batch_bytes", KindBytes, 32<<10, 1<<10, 1<<20, "inbox.Options.BatchBytes", func(s *Settings) *int { return &s.BatchBytes },
+		"the most bytes of rendered items in one delivery (the first item always goes, whatever its size), so one prompt stays readable"),
+	durRow("mail_timeout", 30*minute, sec, 30*day, "inbox.Options.MailDeadline", func(s *Settings) *time.Duration { return &s.MailTimeout },
+		"seed 004 (default_task_timeout_minutes = 30): the deadline of working mail sent without --deadline; past it the mail fails with timeout"),
+	durRow("mail_sweep", 30*sec, sec, hr, "engine inbox ticker", func(s *Settings) *time.Duration { return &s.MailSweep },
+		"seed 004 (the ticker scans every 30 s): how often working mail past its deadline is failed and stalls are checked (on the next stall_sample)"),
+	perAgent(durRow("stall", 6*minute, 10*sec, 7*day, "inbox.Options.Stall, inbox.StallObservation.After", func(s *Settings) *time.Duration { return &s.Stall },
+		"seed 000 (the stall watchdog's 6 minutes): busy with no activity this long is a stall, noticed once to the parent; an agent that legitimately works silently longer may raise it")),
+	durRow("stall_sample", 5*sec, sec, minute, "engine inbox sampler", func(s *Settings) *time.Duration { return &s.StallSample },
+		"how often the engine samples each screen for the stall watchdog's activity and checks the inbox timers"),
+	durRow("retention", 7*day, hr, 3650*day, "inbox.Options.Retention", func(s *Settings) *time.Duration { return &s.Retention },
+		"seed 000 (rows older than 7 days): delivered items and finished mail older than this are deleted; undelivered ones become dead letters with a notice, never deleted silently"),
+	durRow("retention_sweep", hr, minute, day, "engine retention timer", func(s *Settings) *time.Duration { return &s.RetentionSweep },
+		"how often retention runs (also once at start)"),
+	numRow("journal_continuations", KindCount, 3, 1, 100, "inbox.Options.JournalContinuations", func(s *Settings) *int { return &s.JournalContinuations },
+		"seed 000 (the progress-journal check): how many continuations a task agent gets when its turn ends without a complete journal, before its parent is told"),
+	numRow("state_retries", KindCount, 3, 1, 100, "inbox.Options.StateRetries", func(s *Settings) *int { return &s.StateRetries },
+		"seed 004 (retried state writes): how often a failed mail state write is retried before the ticker is left to settle it"),
+
+	// The engine.
+	durRow("restart_backoff", sec, 10*ms, minute, "engine restart", func(s *Settings) *time.Duration { return &s.RestartBackoff },
+		"the wait before restarting an agent whose restart policy asks for it; each quick failure doubles it"),
+	durRow("restart_backoff_max", 30*sec, 10*ms, hr, "engine restart", func(s *Settings) *time.Duration { return &s.RestartBackoffMax },
+		"the most the doubled restart wait grows to, so a crashing CLI is retried, slowly, without a busy loop"),
+	durRow("restart_reset", minute, sec, day, "engine restart", func(s *Settings) *time.Duration { return &s.RestartReset },
+		"a process that lived this long resets the restart wait to restart_backoff"),
+
+	// Panes.
+	perAgent(numRow("history", KindCount, 10000, 1, 1000000, "configs.Agent.History, pool.History", func(s *Settings) *int { return &s.History },
+		"lines of pane history kept per agent (`office history`), in memory and in its file; bounded (at most pool.MaxHistory), as everything from outside is")),
+}
+
+// Table returns the settings table in `office config show` order, as a
+// fresh slice.
+func Table() []Setting {
+	return append([]Setting(nil), table...)
+}
+
+// Lookup returns the row for an office-file key.
+func Lookup(key string) (Setting, bool) {
+	for _, s := range table {
+		if s.Key == key {
+			return s, true
+		}
 	}
+	return Setting{}, false
+}
+
+// Defaults returns every setting at its default.
+func Defaults() Settings {
+	var s Settings
+	for _, row := range table {
+		row.set(&s, row.Default)
+	}
+	return s
+}
+
+// Get returns the row's value in s (nanoseconds for a duration).
+func (row Setting) Get(s Settings) int64 {
+	if row.dur != nil {
+		return int64(*row.dur(&s))
+	}
+	return int64(*row.num(&s))
+}
+
+// set stores v, in the row's unit, into s.
+func (row Setting) set(s *Settings, v int64) {
+	if row.dur != nil {
+		*row.dur(s) = time.Duration(v)
+		return
+	}
+	*row.num(s) = int(v)
+}
+
+// Format writes v, in the row's unit, as the office file takes it: "200ms",
+// "4.5s", "6s", "30m", "168h" for durations, the number otherwise.
+func (row Setting) Format(v int64) string {
+	if row.Kind == KindDuration {
+		return FormatDuration(time.Duration(v))
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// FormatDuration writes d in the shortest time.ParseDuration form with one
+// unit when there is one: "0s", "140ms", "4.5s", "6s", "30m", "168h";
+// otherwise d.String() ("1h30m0s" reads "90m").
+func FormatDuration(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "0s"
+	case d%hr == 0:
+		return strconv.FormatInt(int64(d/hr), 10) + "h"
+	case d%minute == 0:
+		return strconv.FormatInt(int64(d/minute), 10) + "m"
+	case d%sec == 0:
+		return strconv.FormatInt(int64(d/sec), 10) + "s"
+	case d%ms == 0 && d > sec && d < minute:
+		return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+	case d%ms == 0:
+		return strconv.FormatInt(int64(d/ms), 10) + "ms"
+	}
+	return d.String()
+}
+
+// parseValue reads a TOML value for the row and checks its range.
+func (row Setting) parseValue(v any) (int64, error) {
+	var n int64
+	switch row.Kind {
+	case KindDuration:
+		s, ok := v.(string)
+		if !ok {
+			return 0, fmt.Errorf("want a duration string like %q, got %s", row.Format(row.Default), tomlType(v))
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return 0, fmt.Errorf("bad duration %q (want a string like %q)", s, row.Format(row.Default))
+		}
+		n = int64(d)
+	default:
+		i, ok := v.(int64)
+		if !ok {
+			return 0, fmt.Errorf("want an integer like %d, got %s", row.Default, tomlType(v))
+		}
+		n = i
+	}
+	if n < row.Min || n > row.Max {
+		return 0, fmt.Errorf("%s is out of range (%s to %s)", row.Format(n), row.Format(row.Min), row.Format(row.Max))
+	}
+	return n, nil
 }

@@ -1,82 +1,287 @@
 package configs
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"office/automation"
 )
 
-func TestSettings(t *testing.T) {
+// TestTableRows checks every row: a unique snake_case key, a default
+// inside its range, exactly one field of Settings, help citing a reason.
+func TestTableRows(t *testing.T) {
 	seen := map[string]bool{}
-	for _, s := range Settings() {
-		if seen[s.Name] {
-			t.Errorf("%s listed twice", s.Name)
+	fields := map[uintptr]string{}
+	key := regexp.MustCompile(`^[a-z][a-z_]*[a-z]$`)
+	for _, row := range Table() {
+		if seen[row.Key] {
+			t.Errorf("%s listed twice", row.Key)
 		}
-		seen[s.Name] = true
-		switch s.Unit {
-		case UnitDuration:
-			if s.Duration <= 0 || s.N != 0 {
-				t.Errorf("%s: duration %v, N %d", s.Name, s.Duration, s.N)
-			}
-		case UnitBytes, UnitCount:
-			if s.N <= 0 || s.Duration != 0 {
-				t.Errorf("%s: N %d, duration %v", s.Name, s.N, s.Duration)
-			}
-		default:
-			t.Errorf("%s: unit %q", s.Name, s.Unit)
+		seen[row.Key] = true
+		if !key.MatchString(row.Key) {
+			t.Errorf("key %q is not snake_case", row.Key)
 		}
-		if !strings.Contains(s.Help, "seed") && !strings.Contains(s.Help, "design.md") {
-			t.Errorf("%s: help cites no source: %q", s.Name, s.Help)
+		if row.Min > row.Default || row.Default > row.Max {
+			t.Errorf("%s: default %s outside %s..%s", row.Key, row.Format(row.Default), row.Format(row.Min), row.Format(row.Max))
+		}
+		if row.Fixed && (row.Min != row.Max || row.PerAgent) {
+			t.Errorf("%s: a fixed row has a range or is per agent", row.Key)
+		}
+		if (row.Kind == KindDuration) != (row.dur != nil) || (row.dur == nil) == (row.num == nil) {
+			t.Errorf("%s: kind %v does not match its field", row.Key, row.Kind)
+		}
+		var s Settings
+		var p uintptr
+		if row.dur != nil {
+			p = reflect.ValueOf(row.dur(&s)).Pointer()
+		} else {
+			p = reflect.ValueOf(row.num(&s)).Pointer()
+		}
+		if other, dup := fields[p]; dup {
+			t.Errorf("%s and %s share a field", row.Key, other)
+		}
+		fields[p] = row.Key
+		if len(row.Help) < 40 || row.Use == "" {
+			t.Errorf("%s: help %q or use %q too short", row.Key, row.Help, row.Use)
+		}
+	}
+	if n := reflect.TypeFor[Settings]().NumField(); n != len(fields) {
+		t.Errorf("Settings has %d fields, the table %d rows", n, len(fields))
+	}
+}
+
+// TestDefaultsPinned pins the numbers the seeds and the design give, in the
+// form the file takes them.
+func TestDefaultsPinned(t *testing.T) {
+	want := map[string]string{
+		"debounce": "200ms", "tick": "3s", "cooldown": "4.5s", "enter_gap": "140ms",
+		"submit_check": "2s", "enter_retry": "500ms", "max_attempts": "3", "paste_threshold": "512",
+		"write_timeout": "10s", "quiet": "12s", "boot_grace": "35s", "stale": "30m",
+		"echo_grace": "1s", "picker_settle": "500ms", "batch_items": "100", "batch_bytes": "32768",
+		"mail_timeout": "30m", "mail_sweep": "30s", "stall": "6m", "retention": "168h",
+		"journal_continuations": "3", "state_retries": "3", "history": "10000",
+		"restart_backoff": "1s", "restart_backoff_max": "30s", "restart_reset": "1m",
+	}
+	d := Defaults()
+	for key, v := range want {
+		row, ok := Lookup(key)
+		if !ok {
+			t.Errorf("no setting %q", key)
+			continue
+		}
+		if got := row.Format(row.Get(d)); got != v {
+			t.Errorf("%s = %s, want %s", key, got, v)
 		}
 	}
 }
 
-// TestSettingsValues pins the values the brief and the seeds give, and
-// cross-checks the ones automation names.
-func TestSettingsValues(t *testing.T) {
-	byName := map[string]Setting{}
-	for _, s := range Settings() {
-		byName[s.Name] = s
+func TestFormatDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", 140 * time.Millisecond: "140ms", 4500 * time.Millisecond: "4.5s", 6 * time.Second: "6s",
+		30 * time.Minute: "30m", 168 * time.Hour: "168h", 90 * time.Minute: "90m", 1500 * time.Microsecond: "1.5ms",
+		-time.Second: "-1s", 61500 * time.Millisecond: "61500ms",
+	} {
+		got := FormatDuration(d)
+		if got != want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
+		}
+		if back, err := time.ParseDuration(got); err != nil || back != d {
+			t.Errorf("%q reads back as %v, %v", got, back, err)
+		}
 	}
-	want := map[string]string{
-		"debounce":        "200ms",
-		"tick":            "3s",
-		"cooldown":        "4.5s",
-		"paste_gap":       "140ms",
-		"quiet":           "12s",
-		"stale":           "30m0s",
-		"boot_grace":      "35s",
-		"verify":          "2s",
-		"max_attempts":    "3",
-		"paste_threshold": "512 bytes",
-		"stall":           "6m0s",
-		"mail_timeout":    "30m0s",
-		"retention":       "168h0m0s",
-	}
-	for name, v := range want {
-		s, ok := byName[name]
-		if !ok {
-			t.Errorf("no setting %q", name)
+}
+
+// TestEveryRowSettable sets each settable row at the top level to a
+// value inside its range other than the default, and checks Settings gets
+// it and config show names the line; fixed rows are refused.
+func TestEveryRowSettable(t *testing.T) {
+	for _, row := range Table() {
+		v := row.Max
+		if v == row.Default {
+			v = row.Min
+		}
+		lit := row.Format(v)
+		if row.Kind == KindDuration {
+			lit = `"` + lit + `"`
+		}
+		src := "# office\n" + row.Key + " = " + lit + "\n"
+		if row.Key == "restart_backoff" {
+			src += "restart_backoff_max = \"1h\"\n"
+		}
+		c, err := Parse("o.toml", []byte(src))
+		if row.Fixed {
+			if err == nil || !strings.Contains(err.Error(), "o.toml:2: "+row.Key+": is fixed") {
+				t.Errorf("%s: fixed, but the file set it: %v", row.Key, err)
+			}
 			continue
 		}
-		if s.Value() != v {
-			t.Errorf("%s = %s, want %s", name, s.Value(), v)
+		if err != nil {
+			t.Errorf("%s = %s: %v", row.Key, lit, err)
+			continue
+		}
+		if got := row.Get(c.Settings); got != v {
+			t.Errorf("%s = %s: Settings has %s", row.Key, lit, row.Format(got))
+		}
+		if src := c.Source(row); src != "o.toml:2" {
+			t.Errorf("%s: source %q, want o.toml:2", row.Key, src)
+		}
+		// Every other row keeps its default.
+		for _, other := range Table() {
+			if other.Key != row.Key && !(row.Key == "restart_backoff" && other.Key == "restart_backoff_max") && other.Get(c.Settings) != other.Default {
+				t.Errorf("setting %s changed %s", row.Key, other.Key)
+			}
 		}
 	}
-	for name, d := range map[string]time.Duration{
-		"stale":         automation.StaleAfter,
-		"boot_grace":    automation.BootGrace,
-		"quiet":         automation.QuietAfter,
-		"echo_grace":    automation.EchoGrace,
-		"picker_settle": automation.PickerCloseSettle,
+}
+
+func TestPerAgentSettings(t *testing.T) {
+	src := `cooldown = "6s"
+history = 500
+
+[[agent]]
+name = "a"
+profile = "shell"
+cooldown = "9s"
+stall = "1h"
+
+[[agent]]
+name = "b"
+profile = "shell"
+history = 1
+`
+	c, err := Parse("o.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := c.Agents[0], c.Agents[1]
+	sa, sb := c.SettingsFor(a), c.SettingsFor(b)
+	if sa.Cooldown != 9*time.Second || sa.Stall != time.Hour || sa.History != 500 || a.History != 500 {
+		t.Errorf("a: cooldown %v stall %v history %d/%d", sa.Cooldown, sa.Stall, sa.History, a.History)
+	}
+	if sb.Cooldown != 6*time.Second || sb.Stall != 6*time.Minute || sb.History != 1 || b.History != 1 {
+		t.Errorf("b: cooldown %v stall %v history %d/%d", sb.Cooldown, sb.Stall, sb.History, b.History)
+	}
+	if c.Settings.Cooldown != 6*time.Second {
+		t.Errorf("office cooldown %v", c.Settings.Cooldown)
+	}
+	// An agent not from a file runs on the office's settings.
+	if s := c.SettingsFor(Agent{Name: "z"}); s != c.Settings {
+		t.Errorf("agent with no table: %+v", s)
+	}
+	// Copies do not share overrides.
+	x, _ := c.Agent("a")
+	x.overrides["cooldown"] = override{value: 1}
+	if c.SettingsFor(c.Agents[0]).Cooldown != 9*time.Second {
+		t.Error("Agent() returned shared overrides")
+	}
+}
+
+func TestFormatSettings(t *testing.T) {
+	src := "# office\ncooldown = \"6s\"\n\n[[agent]]\nname = \"a\"\nprofile = \"shell\"\nhistory = 50\n"
+	c, err := Parse("o.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := FormatSettings(&buf, c, false); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != len(Table())+1 {
+		t.Fatalf("%d lines for %d settings and one agent value:\n%s", len(lines), len(Table()), buf.String())
+	}
+	rows := map[string][]string{}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) < 4 {
+			t.Fatalf("line %q: want NAME VALUE SOURCE help", l)
+		}
+		rows[f[0]] = f
+	}
+	for name, want := range map[string][2]string{
+		"cooldown":    {"6s", "o.toml:2"},
+		"debounce":    {"200ms", "default"},
+		"stale":       {"30m", "fixed"},
+		"history@a":   {"50", "o.toml:7"},
+		"history":     {"10000", "default"},
+		"batch_bytes": {"32768", "default"},
 	} {
-		if got := byName[name].Duration; got != d {
-			t.Errorf("%s = %v, automation says %v", name, got, d)
+		if f := rows[name]; f == nil || f[1] != want[0] || f[2] != want[1] {
+			t.Errorf("%s: %v, want value %s source %s", name, f, want[0], want[1])
 		}
 	}
-	if byName["mail_timeout"].Key != "mail_timeout" {
-		t.Errorf("mail_timeout is settable in the file; Key %q", byName["mail_timeout"].Key)
+	if !strings.Contains(rows["cooldown"][3]+strings.Join(rows["cooldown"][4:], " "), "FLUSH_COOLDOWN_MS") {
+		t.Errorf("cooldown help does not name the seed rule: %v", rows["cooldown"])
+	}
+
+	buf.Reset()
+	if err := FormatSettings(&buf, c, true); err != nil {
+		t.Fatal(err)
+	}
+	var shown []ShownSetting
+	if err := json.Unmarshal(buf.Bytes(), &shown); err != nil {
+		t.Fatal(err)
+	}
+	if len(shown) != len(lines) || shown[2].Name != "cooldown" || shown[2].Value != "6s" || shown[2].Source != "o.toml:2" || shown[2].Min != "100ms" {
+		t.Errorf("json: %d entries, cooldown %+v", len(shown), shown[2])
+	}
+}
+
+func TestLoadRefusesNoAgentsAndMissingCwd(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if err := os.Mkdir(filepath.Join(dir, "here"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write("file", "x")
+	cases := []struct{ name, src, want string }{
+		{"empty", "", ":1: no agents: add an [[agent]] table"},
+		{"only settings", "cooldown = \"6s\"\n", ":1: no agents"},
+		{"missing cwd", "[[agent]]\nname = \"a\"\nprofile = \"shell\"\n\ncwd = \"nowhere\"\n",
+			`:5: agent "a": cwd "` + filepath.Join(dir, "nowhere") + `" does not exist`},
+		{"cwd is a file", "[[agent]]\nname = \"a\"\nprofile = \"shell\"\ncwd = \"file\"\n",
+			`:4: agent "a": cwd "` + filepath.Join(dir, "file") + `" is not a directory`},
+		{"second agent's cwd", "[[agent]]\nname = \"a\"\nprofile = \"shell\"\ncwd = \"here\"\n[[agent]]\nname = \"b\"\nprofile = \"shell\"\ncwd = \"/no/such/dir\"\n",
+			`:8: agent "b": cwd "/no/such/dir" does not exist`},
+	}
+	for _, tc := range cases {
+		p := write(tc.name+".toml", tc.src)
+		_, err := Load(p)
+		var e *Error
+		if err == nil || !errors.As(err, &e) || !strings.Contains(err.Error(), p+tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, p+tc.want)
+		}
+	}
+	c, err := Load(write("ok.toml", "[[agent]]\nname = \"a\"\nprofile = \"shell\"\ncwd = \"here\"\n"))
+	if err != nil || c.Agents[0].Cwd != filepath.Join(dir, "here") {
+		t.Errorf("existing cwd: %v, %+v", err, c)
+	}
+}
+
+func TestCheckRunnableExpandsHome(t *testing.T) {
+	home := t.TempDir()
+	c, err := Parse("o.toml", []byte("[[agent]]\nname = \"a\"\nprofile = \"shell\"\ncwd = \"~/\"\n[[agent]]\nname = \"b\"\nprofile = \"shell\"\ncwd = \"~/nope\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Agents[0].Cwd != "~/" {
+		t.Fatalf("Parse changed ~/: %q", c.Agents[0].Cwd)
+	}
+	err = c.checkRunnable(nil, func() (string, error) { return home, nil }, os.Stat)
+	want := `o.toml: agent "b": cwd "` + filepath.Join(home, "nope") + `" does not exist`
+	if err == nil || err.Error() != want || c.Agents[0].Cwd != home {
+		t.Errorf("error %v (want %q), cwd %q", err, want, c.Agents[0].Cwd)
 	}
 }

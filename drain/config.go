@@ -1,26 +1,18 @@
 package drain
 
-// Configuration of a Drainer, and the seed's numbers it defaults to.
+// Configuration of a Drainer. The defaults a zero field stands for are the
+// settings table's (configs.Defaults: seed 002 and the design's typing
+// rules); only the drain's own internal pacing is named here.
 
 import (
 	"log/slog"
 	"time"
+
+	"office/configs"
 )
 
-// Defaults a zero Config field stands for (seed 002 and design.md §4, §9).
+// The drain's internal pacing (not tunables: no rule depends on them).
 const (
-	defaultDebounce        = 200 * time.Millisecond
-	defaultTick            = 3 * time.Second
-	defaultCooldown        = 4500 * time.Millisecond
-	defaultVerifyFor       = 2 * time.Second
-	defaultRetryEnterAfter = 500 * time.Millisecond
-	defaultMaxAttempts     = 3
-	defaultPasteThreshold  = 512
-	defaultWriteTimeout    = 10 * time.Second
-	defaultEvidenceFor     = 5 * time.Second
-	// defaultEnterDelay is the gap between text and Enter when the agent's
-	// SubmitProfile leaves it zero.
-	defaultEnterDelay = 140 * time.Millisecond
 	// settleTries and settleRetry: recording a delivery is tried this often,
 	// the wait doubling from settleRetry, before the message is held.
 	settleTries = 3
@@ -34,7 +26,8 @@ const (
 
 // Config is everything a Drainer needs. The zero value of every field but
 // Store and Agents is valid: a zero (or negative) number means the default
-// named on the field.
+// named on the field, which is the settings table's (configs.Defaults; the
+// engine fills every field from the office file's settings).
 type Config struct {
 	// Store is the durable queue. Required: Run fails without it.
 	Store Store
@@ -56,7 +49,7 @@ type Config struct {
 	// the screen check alone confirms a submit.
 	Evidence Evidence
 	// EvidenceFor is how long after a submit the drain waits for the
-	// agent's records to show the text. 0 means 5 s.
+	// agent's records to show the text. 0 means 5 s (evidence_wait).
 	EvidenceFor time.Duration
 
 	// Debounce is the fixed window from the first Wake to the pass it
@@ -87,6 +80,9 @@ type Config struct {
 	// reading its input makes writes block once about 18 KB are unread); a
 	// write that times out is a failed attempt. 0 means 10 s.
 	WriteTimeout time.Duration
+	// EnterDelay is the gap between text and Enter when the agent's
+	// SubmitProfile leaves it zero. 0 means 140 ms.
+	EnterDelay time.Duration
 }
 
 // withDefaults returns c with every zero field replaced by its default.
@@ -96,18 +92,20 @@ func (c Config) withDefaults() Config {
 			*d = def
 		}
 	}
-	dur(&c.Debounce, defaultDebounce)
-	dur(&c.Tick, defaultTick)
-	dur(&c.Cooldown, defaultCooldown)
-	dur(&c.VerifyFor, defaultVerifyFor)
-	dur(&c.RetryEnterAfter, defaultRetryEnterAfter)
-	dur(&c.WriteTimeout, defaultWriteTimeout)
-	dur(&c.EvidenceFor, defaultEvidenceFor)
+	def := configs.Defaults()
+	dur(&c.Debounce, def.Debounce)
+	dur(&c.Tick, def.Tick)
+	dur(&c.Cooldown, def.Cooldown)
+	dur(&c.VerifyFor, def.SubmitCheck)
+	dur(&c.RetryEnterAfter, def.EnterRetry)
+	dur(&c.WriteTimeout, def.WriteTimeout)
+	dur(&c.EnterDelay, def.EnterGap)
+	dur(&c.EvidenceFor, def.EvidenceWait)
 	if c.MaxAttempts <= 0 {
-		c.MaxAttempts = defaultMaxAttempts
+		c.MaxAttempts = def.MaxAttempts
 	}
 	if c.PasteThreshold <= 0 {
-		c.PasteThreshold = defaultPasteThreshold
+		c.PasteThreshold = def.PasteThreshold
 	}
 	if c.Clock == nil {
 		c.Clock = RealClock{}

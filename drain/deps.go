@@ -146,6 +146,9 @@ type SubmitProfile struct {
 	// submit is not checked and the message counts as delivered once both
 	// writes succeed.
 	Unverifiable bool
+	// Cooldown is this agent's least time between two attempts; 0 means
+	// Config.Cooldown.
+	Cooldown time.Duration
 }
 
 // Evidence looks in an agent CLI's own records (hook payloads, transcripts,

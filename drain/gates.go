@@ -53,7 +53,7 @@ func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Messa
 	if h := blockHold(a, now); h != HoldNone { // (4)
 		return verdict{hold: h}
 	}
-	if at := d.lastAttempt(name).Add(d.cfg.Cooldown); now.Before(at) { // (5)
+	if at := d.lastAttempt(name).Add(cooldown(a, d.cfg.Cooldown)); now.Before(at) { // (5)
 		return verdict{hold: HoldCoolingDown, coolsAt: at}
 	}
 	ok, err := d.precondition(ctx, m) // (6)
@@ -116,4 +116,12 @@ func preconditionName(m queue.Message) string {
 		return string(m.Kind)
 	}
 	return "(none)"
+}
+
+// cooldown is the agent's own cooldown (SubmitProfile.Cooldown), else def.
+func cooldown(a Agent, def time.Duration) time.Duration {
+	if c := a.Submit().Cooldown; c > 0 {
+		return c
+	}
+	return def
 }

@@ -97,7 +97,7 @@ func (d *Drainer) typeIn(ctx context.Context, a Agent, t typing) (typed, landed 
 	prof := a.Submit()
 	gap := prof.EnterDelay
 	if gap <= 0 {
-		gap = defaultEnterDelay
+		gap = d.cfg.EnterDelay
 	}
 	switch t.mode {
 	case modePaste:

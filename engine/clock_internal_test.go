@@ -118,15 +118,15 @@ func TestMailDeadlineTickerRunsOnTheInboxClock(t *testing.T) {
 	// sampled waits until the goroutine has done a sample's work (it arms
 	// the next one); step moves the clock one sample on and waits for it.
 	sampled := func() { <-clock.armed }
-	step := func() { clock.advance(inboxSample); sampled() }
+	step := func() { clock.advance(defaults.StallSample); sampled() }
 	sampled()
-	for elapsed := time.Duration(0); elapsed < 30*time.Minute; elapsed += inboxSample {
+	for elapsed := time.Duration(0); elapsed < 30*time.Minute; elapsed += defaults.StallSample {
 		step()
 	}
 	if st := state(); st != inbox.MailWorking {
 		t.Fatalf("mail %s at its deadline, want still working", st)
 	}
-	for range int(inbox.TickInterval / inboxSample) {
+	for range int(defaults.MailSweep / defaults.StallSample) {
 		step()
 	}
 	m, _, err := svc.GetMail(ctx, id)

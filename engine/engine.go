@@ -155,14 +155,10 @@ func Open(o Options) (e *Engine, err error) {
 	if err := e.recoverInterrupted(context.Background()); err != nil {
 		return nil, err
 	}
-	e.drain = drain.New(drain.Config{
-		Store:         dstore,
-		Agents:        agentSet{e},
-		Preconditions: pre,
-		Notify:        e.notice,
-		Logger:        log,
-		Evidence:      newEvidence(e),
-	})
+	dcfg := drainTunables(o.Config.Settings)
+	dcfg.Store, dcfg.Agents, dcfg.Preconditions, dcfg.Notify, dcfg.Logger = dstore, agentSet{e}, pre, e.notice, log
+	dcfg.Evidence = newEvidence(e)
+	e.drain = drain.New(dcfg)
 	if err := e.openCluster(); err != nil {
 		return nil, err
 	}
@@ -226,6 +222,9 @@ func compactVerbs(c *configs.Config) []string {
 func (e *Engine) addAgent(ac configs.Agent) (*Agent, error) {
 	e.addMu.Lock()
 	defer e.addMu.Unlock()
+	if ac.Line == 0 { // not from the file (team add): the office's history
+		ac.History = e.settingsFor(ac).History
+	}
 	a := &Agent{Config: ac}
 	var err error
 	a.Profile, err = e.opts.Config.ProfileOf(ac)
@@ -275,7 +274,7 @@ func (e *Engine) spawn(a *Agent) {
 		Dir:      dir,
 		Cols:     e.opts.Cols,
 		Rows:     e.opts.Rows,
-		Behavior: Behavior(a.Profile),
+		Behavior: behaviorFor(a.Config, a.Profile, e.settingsFor(a.Config)),
 		Notify:   e.terminalEvent,
 		History:  e.historyOf(a.Config),
 	})
@@ -428,9 +427,9 @@ func (e *Engine) Holds() map[string]string {
 	return out
 }
 
-// Close stops every agent (SIGHUP to its process group, SIGKILL after 2 s),
-// closes the socket and the store, and releases the lock. Queued messages stay
-// in the store. It is idempotent.
+// Close stops every agent (SIGHUP to its process group, SIGKILL after the
+// hangup_grace setting, 2 s by default), closes the socket and the store, and
+// releases the lock. Queued messages stay in the store. It is idempotent.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
 		if s := e.srv.Load(); s != nil {
@@ -535,7 +534,7 @@ func (s agentSet) Agent(name string) (drain.Agent, bool) {
 	if a.Term == nil {
 		return deadAgent{err: a.SpawnErr}, true
 	}
-	return liveAgent{Terminal: a.Term, submit: submitProfile(a.Profile)}, true
+	return liveAgent{Terminal: a.Term, submit: submitFor(a.Profile, s.e.settingsFor(a.Config))}, true
 }
 
 // liveAgent is a running terminal as the drain sees it.

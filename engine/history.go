@@ -49,7 +49,7 @@ func historyLines(ac configs.Agent) int {
 	if ac.History > 0 {
 		return ac.History
 	}
-	return pool.DefaultHistory
+	return configs.Defaults().History
 }
 
 // historyOf returns ac's History, creating it (and reloading its file) the

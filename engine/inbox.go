@@ -28,11 +28,6 @@ import (
 
 // Timing of the inbox goroutine.
 const (
-	// inboxSample is how often screens are sampled for the stall watchdog's
-	// activity and the other timers are checked.
-	inboxSample = 5 * time.Second
-	// purgeEvery is how often retention runs (also once at start).
-	purgeEvery = time.Hour
 	// openingBrief turns the opening brief on; a config
 	// turns it off with `brief = false`, per agent or for the office.
 	openingBrief = true
@@ -79,7 +74,7 @@ type ibEvent struct {
 func (e *Engine) initInbox() (drain.Store, drain.Preconditions, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*queue.BusyTimeout)
 	defer cancel()
-	svc, err := inbox.Open(ctx, e.store, inbox.Options{MailDeadline: e.opts.Config.MailTimeout.Duration, Logger: e.log})
+	svc, err := inbox.Open(ctx, e.store, e.inboxOpts())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,7 +83,7 @@ func (e *Engine) initInbox() (drain.Store, drain.Preconditions, error) {
 	} else if n > 0 {
 		e.log.Info("released inbox leases left by a crash; they will be delivered again", "items", n)
 	}
-	e.inbox = newInboxLayer(svc, drain.RealClock{})
+	e.inbox = newInboxLayer(svc, drain.RealClock{}, e.settings())
 	ib := e.inbox
 	observe := func(d inbox.DeliveryEvent) {
 		ib.push(ibEvent{kind: ibDelivery, agent: d.Agent, delivery: d})
@@ -99,15 +94,16 @@ func (e *Engine) initInbox() (drain.Store, drain.Preconditions, error) {
 	return inbox.DrainStore{Store: e.store, Svc: svc, Observe: observe}, svc.Precondition, nil
 }
 
-// newInboxLayer returns the inbox state on svc, timed by clock.
-func newInboxLayer(svc *inbox.Service, clock drain.Clock) *inboxLayer {
+// newInboxLayer returns the inbox state on svc, timed by clock, its timers
+// from the settings s (stall_sample, mail_sweep, retention_sweep).
+func newInboxLayer(svc *inbox.Service, clock drain.Clock, s configs.Settings) *inboxLayer {
 	return &inboxLayer{
 		svc:         svc,
 		clock:       clock,
 		signal:      make(chan struct{}, 1),
 		kick:        make(chan struct{}, 1),
-		sampleEvery: inboxSample,
-		timers:      inboxTimers{tickEvery: inbox.TickInterval, purgeEvery: purgeEvery},
+		sampleEvery: s.StallSample,
+		timers:      inboxTimers{tickEvery: s.MailSweep, purgeEvery: s.RetentionSweep},
 	}
 }
 
@@ -216,7 +212,8 @@ func (t *inboxTimers) due(now time.Time) (tick, purge bool) {
 
 // runInbox runs the inbox's work until ctx ends: it reacts to terminal and
 // delivery events in order, schedules deliveries when asked, samples screens
-// for stalls, fails mail past its deadline every 30 s, and purges hourly.
+// for stalls (every stall_sample), fails mail past its deadline (every
+// mail_sweep), and purges (every retention_sweep).
 func (e *Engine) runInbox(ctx context.Context) {
 	ib := e.inbox
 	if ib == nil {

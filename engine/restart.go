@@ -12,14 +12,6 @@ import (
 	"office/pool"
 )
 
-// Restart back-off: the first restart waits restartMin, each quick failure
-// doubles it up to restartMax; a process that lived restartReset resets it.
-const (
-	restartMin   = time.Second
-	restartMax   = 30 * time.Second
-	restartReset = time.Minute
-)
-
 // restartState is one agent's restart history. Guarded by Engine.mu.
 type restartState struct {
 	delay time.Duration
@@ -71,10 +63,15 @@ func (e *Engine) onExit(name string, t *pool.Terminal) {
 		st = &restartState{}
 		e.restarts[name] = st
 	}
-	if time.Since(t.Spawned()) >= restartReset || st.delay == 0 {
-		st.delay = restartMin
+	// Back-off (settings restart_backoff, restart_backoff_max,
+	// restart_reset): the first restart waits the back-off, each quick
+	// failure doubles it up to the maximum; a process that lived
+	// restart_reset starts over.
+	set := e.settings()
+	if time.Since(t.Spawned()) >= set.RestartReset || st.delay == 0 {
+		st.delay = set.RestartBackoff
 	} else {
-		st.delay = min(st.delay*2, restartMax)
+		st.delay = min(st.delay*2, set.RestartBackoffMax)
 	}
 	delay := st.delay
 	e.mu.Unlock()

@@ -2,8 +2,8 @@ package engine
 
 // stall.go is the stall watchdog's side in the engine (docs/design.md §4):
 // activity is a change in the screen's text outside spinner cells and
-// timers, sampled every inboxSample; a busy agent with no activity for
-// inbox.StallAfter is reported once (inbox.ObserveStall).
+// timers, sampled every stall_sample; a busy agent with no activity for its
+// stall setting is reported once (inbox.ObserveStall).
 
 import (
 	"context"
@@ -87,8 +87,8 @@ func (e *Engine) sampleAgents(ctx context.Context, now time.Time) {
 	}
 }
 
-// checkStalls reports each busy agent without activity for
-// inbox.StallAfter to its parent, once per stall; it returns whether a
+// checkStalls reports each busy agent without activity for its stall
+// setting to its parent, once per stall; it returns whether a
 // notice was sent (runInbox only).
 func (e *Engine) checkStalls(ctx context.Context, now time.Time) bool {
 	sent := false
@@ -103,6 +103,7 @@ func (e *Engine) checkStalls(ctx context.Context, now time.Time) bool {
 			Desc:         desc(a.Config),
 			Busy:         a.Term.Status() == automation.StatusBusy,
 			LastActivity: e.inbox.activity.since(name),
+			After:        e.settingsFor(a.Config).Stall,
 		}
 		noticed, err := e.inbox.svc.ObserveStall(ctx, obs, now)
 		if err != nil {

@@ -4,12 +4,16 @@ import (
 	"testing"
 	"time"
 
-	"office/inbox"
+	"office/configs"
 )
+
+// defaults are the settings table's defaults, the engine's timers unless
+// the office file says otherwise.
+var defaults = configs.Defaults()
 
 func TestInboxTimersAreDueOnTheirIntervals(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	tm := inboxTimers{tickEvery: inbox.TickInterval, purgeEvery: purgeEvery}
+	tm := inboxTimers{tickEvery: defaults.MailSweep, purgeEvery: defaults.RetentionSweep}
 	if tick, purge := tm.due(t0); tick || purge {
 		t.Fatal("due at the start (the start ran them itself)")
 	}
@@ -18,15 +22,15 @@ func TestInboxTimersAreDueOnTheirIntervals(t *testing.T) {
 		at time.Duration
 		want
 	}{
-		{inboxSample, want{}},
-		{inbox.TickInterval - time.Millisecond, want{}},
-		{inbox.TickInterval, want{tick: true}},
-		{inbox.TickInterval + inboxSample, want{}},
-		{2 * inbox.TickInterval, want{tick: true}},
-		{purgeEvery - time.Second, want{tick: true}},
-		{purgeEvery, want{purge: true}},
-		{purgeEvery + inbox.TickInterval, want{tick: true}},
-		{2 * purgeEvery, want{tick: true, purge: true}},
+		{defaults.StallSample, want{}},
+		{defaults.MailSweep - time.Millisecond, want{}},
+		{defaults.MailSweep, want{tick: true}},
+		{defaults.MailSweep + defaults.StallSample, want{}},
+		{2 * defaults.MailSweep, want{tick: true}},
+		{defaults.RetentionSweep - time.Second, want{tick: true}},
+		{defaults.RetentionSweep, want{purge: true}},
+		{defaults.RetentionSweep + defaults.MailSweep, want{tick: true}},
+		{2 * defaults.RetentionSweep, want{tick: true, purge: true}},
 	}
 	for _, s := range steps {
 		tick, purge := tm.due(t0.Add(s.at))

@@ -47,7 +47,7 @@ func BenchmarkRender100(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		if _, n := Batch(its); n != 100 {
+		if _, n := Batch(its, 100, 32<<10); n != 100 {
 			b.Fatal(n)
 		}
 	}

@@ -205,7 +205,7 @@ func (s *Service) Deliverable(ctx context.Context, agent string, msgID int64) (b
 // LeaseTx, inside the transaction that stamps the attempt of inbox delivery
 // msgID for agent, leases the batch to deliver (the items this message
 // already leased and then pending ones, in send order, at most
-// MaxBatchItems / MaxBatchBytes), moves their mail queued -> claimed, and
+// Options.BatchItems / BatchBytes), moves their mail queued -> claimed, and
 // returns the rendered text and the number of items. Items this message had
 // leased that no longer fit are released. With nothing to deliver it returns
 // ErrNothingPending (the caller rolls back).
@@ -219,7 +219,7 @@ func (s *Service) LeaseTx(tx *queue.Tx, msgID int64, agent string) (string, int,
 	if len(cands) == 0 {
 		return "", 0, fmt.Errorf("%s: %w", op, ErrNothingPending)
 	}
-	text, n := Batch(cands)
+	text, n := Batch(cands, s.opts.BatchItems, s.opts.BatchBytes)
 	now := toNanos(tx.Now())
 	for i, it := range cands {
 		if i >= n {

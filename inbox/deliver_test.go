@@ -147,8 +147,8 @@ func TestBatchIsCappedAtHundredItemsAndThirtyTwoKiB(t *testing.T) {
 		e.send("a", "b", fmt.Sprintf("n%03d", i))
 	}
 	text := e.deliverAll("a")
-	if n := strings.Count(text, "<inbox "); n != MaxBatchItems {
-		t.Fatalf("first batch %d items, want %d", n, MaxBatchItems)
+	if n := strings.Count(text, "<inbox "); n != 100 {
+		t.Fatalf("first batch %d items, want 100 (batch_items)", n)
 	}
 	if !strings.Contains(text, "n099") || strings.Contains(text, "n100") {
 		t.Fatal("first batch is not the oldest 100")
@@ -162,7 +162,7 @@ func TestBatchIsCappedAtHundredItemsAndThirtyTwoKiB(t *testing.T) {
 		e.send("b", "a", fmt.Sprintf("big%d %s", i, strings.Repeat("x", 10*1024)))
 	}
 	text = e.deliverAll("b")
-	if n := strings.Count(text, "<inbox "); n != 3 || len(text) > MaxBatchBytes+1024 {
+	if n := strings.Count(text, "<inbox "); n != 3 || len(text) > 32<<10+1024 {
 		t.Fatalf("size-capped batch: %d items, %d bytes", n, len(text))
 	}
 }

@@ -3,7 +3,8 @@ package inbox
 // journal.go is the progress-journal check (seed 000's progress checker):
 // an agent bound to a task must leave STATE/tasks/TASK/progress.md with the
 // five headings when its turn ends; if not it is sent the template as a
-// continuation, at most MaxJournalTries times, then its parent is told.
+// continuation, at most Options.JournalContinuations times, then its parent
+// is told.
 // When it passes, a written-at front-matter stamp is added.
 
 import (
@@ -18,9 +19,6 @@ import (
 
 	"office/queue"
 )
-
-// MaxJournalTries is how many continuations a missing journal gets.
-const MaxJournalTries = 3
 
 // JournalPath is where task's journal lives under stateDir. The task name
 // is made safe for a file name (anything but letters, digits, '.', '_' and
@@ -100,7 +98,8 @@ type JournalVerdict struct {
 
 // CheckJournal checks c's journal at now. Passing stamps written-at and
 // resets the count; failing queues the continuation (a plain queue message,
-// Source "journal") up to MaxJournalTries times, then tells the parent once.
+// Source "journal") up to Options.JournalContinuations times, then tells the
+// parent once.
 func (s *Service) CheckJournal(ctx context.Context, c JournalCheck, now time.Time) (JournalVerdict, error) {
 	data, err := os.ReadFile(c.Path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -130,7 +129,8 @@ func (s *Service) CheckJournal(ctx context.Context, c JournalCheck, now time.Tim
 		if e != nil && !errors.Is(e, sql.ErrNoRows) {
 			return e
 		}
-		if tries > MaxJournalTries {
+		maxTries := s.opts.JournalContinuations
+		if tries > maxTries {
 			return nil // already gave up and told the parent
 		}
 		tries++
@@ -138,24 +138,24 @@ func (s *Service) CheckJournal(ctx context.Context, c JournalCheck, now time.Tim
 			ON CONFLICT (agent, task) DO UPDATE SET tries = excluded.tries`, c.Agent, c.Task, tries); err != nil {
 			return err
 		}
-		if tries > MaxJournalTries {
+		if tries > maxTries {
 			v.GaveUp = true
 			parent := c.Parent
 			if parent == "" {
 				parent = Person
 			}
 			body := fmt.Sprintf("%s (%s) ended %d turns without a complete progress journal at %s (missing: %s).",
-				c.Agent, c.Desc, MaxJournalTries, c.Path, strings.Join(missing, ", "))
+				c.Agent, c.Desc, maxTries, c.Path, strings.Join(missing, ", "))
 			if err := s.tellSender(tx, parent, body, fmt.Sprintf("journal:%s:%s", c.Agent, c.Task)); err != nil {
 				return err
 			}
-			return tx.AppendEvent(queue.Event{Agent: c.Agent, Kind: EventJournal, Detail: "gave up after 3 continuations"})
+			return tx.AppendEvent(queue.Event{Agent: c.Agent, Kind: EventJournal, Detail: fmt.Sprintf("gave up after %d continuations", maxTries)})
 		}
 		if _, err := tx.Enqueue(c.Agent, JournalContinuation(c.Path, c.Task, missing), queue.EnqueueOptions{Source: "journal"}); err != nil {
 			return err
 		}
 		v.Continued, v.Try = true, tries
-		return tx.AppendEvent(queue.Event{Agent: c.Agent, Kind: EventJournal, Detail: fmt.Sprintf("continuation %d of %d", tries, MaxJournalTries)})
+		return tx.AppendEvent(queue.Event{Agent: c.Agent, Kind: EventJournal, Detail: fmt.Sprintf("continuation %d of %d", tries, maxTries)})
 	})
 	if err != nil {
 		return JournalVerdict{}, fmt.Errorf("inbox: journal of %q: %w", c.Agent, err)

@@ -94,7 +94,7 @@ const (
 	ReasonTimeout = "timeout"
 	// ReasonSpawnFailed: its receiver's process could not be started.
 	ReasonSpawnFailed = "spawn_failed"
-	// ReasonUndelivered: never delivered within Retention (a dead letter).
+	// ReasonUndelivered: never delivered within Options.Retention (a dead letter).
 	ReasonUndelivered = "undelivered"
 	// ReasonRemoved: its receiver left the team before it was delivered.
 	ReasonRemoved = "receiver_removed"
@@ -110,7 +110,11 @@ type Mail struct {
 	InReplyTo string    `json:"in_reply_to,omitempty"`
 	State     MailState `json:"state"`
 	// Reason says why it failed or was cancelled.
-	Reason    string        `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Deadline is how long it may stay working; 0 means the office's
+	// mail_timeout, applied by the engine's ticker (Options.MailDeadline of
+	// the Service that ticks), so mail sent from any process follows the
+	// office file.
 	Deadline  time.Duration `json:"deadline_ns"`
 	Created   time.Time     `json:"created"`
 	WorkingAt time.Time     `json:"working_at,omitzero"`
@@ -137,7 +141,8 @@ type MailRequestArgs struct {
 	Request bool
 	// InReplyTo names the mail this one answers.
 	InReplyTo string
-	// Deadline overrides the Service's mail deadline; 0 keeps it.
+	// Deadline overrides the office's mail deadline; 0 leaves it to the
+	// ticking Service (see Mail.Deadline).
 	Deadline time.Duration
 }
 
@@ -194,10 +199,7 @@ func (s *Service) SendMailTx(tx *queue.Tx, a MailRequestArgs) (string, error) {
 	if a.Request {
 		typ = MailRequest
 	}
-	deadline := a.Deadline
-	if deadline <= 0 {
-		deadline = s.deadline
-	}
+	deadline := max(a.Deadline, 0)
 	id, _, err := s.insertItem(tx, a.To, a.From, KindMail, text, "")
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", op, err)
@@ -401,12 +403,12 @@ type Outcome struct {
 // TurnEnded settles the working mail of agent whose turn just ended: inform
 // mail is done; request mail is done if the reply gate passes, else
 // failed(no_reply_found) and its sender is told. Mail already final is left
-// alone. The write is retried StateRetries times; after that the mail stays
+// alone. The write is retried Options.StateRetries times; after that the mail stays
 // working and the ticker settles it by its deadline.
 func (s *Service) TurnEnded(ctx context.Context, agent string) ([]Outcome, error) {
 	var out []Outcome
 	var err error
-	for try := 0; try <= StateRetries; try++ {
+	for try := 0; try <= s.opts.StateRetries; try++ {
 		out = nil
 		err = s.store.Update(ctx, func(tx *queue.Tx) error {
 			ms, err := mailWhere(tx, `receiver = ? AND state = ?`, agent, MailWorking)

@@ -124,7 +124,7 @@ func TestTickerFailsWorkingMailPastItsDeadline(t *testing.T) {
 	if st, _ := e.mailState(def); st != MailWorking {
 		t.Fatal("default deadline (30 min) applied too early")
 	}
-	if out, _ := e.svc.Tick(e.ctx, start.Add(DefaultMailDeadline+time.Second)); len(out) != 1 || out[0].Reason != ReasonTimeout {
+	if out, _ := e.svc.Tick(e.ctx, start.Add(30*time.Minute+time.Second)); len(out) != 1 || out[0].Reason != ReasonTimeout {
 		t.Fatalf("default deadline: %+v", out)
 	}
 	// Terminal is final: a turn end and a late reply change nothing.

@@ -136,10 +136,13 @@ type StallObservation struct {
 	// LastActivity is the agent's last activity (a hook event or a change
 	// of its screen text outside the title and spinner).
 	LastActivity time.Time
+	// After is this agent's stall threshold; 0 means Options.Stall.
+	After time.Duration
 }
 
 // ObserveStall applies the stall rule at now: busy with no activity for
-// StallAfter is a stall, and each stall gets exactly one notice. The stall
+// o.After (else Options.Stall) is a stall, and each stall gets exactly one
+// notice. The stall
 // is remembered in the store, so an engine restarted during it (which
 // seeds LastActivity from StallSince) does not notice it again; activity
 // after the stall began ends it, and a later stall is a new one. It reports
@@ -154,7 +157,11 @@ func (s *Service) ObserveStall(ctx context.Context, o StallObservation, now time
 		if e != nil && !errors.Is(e, sql.ErrNoRows) {
 			return e
 		}
-		stalled := o.Busy && now.Sub(o.LastActivity) >= StallAfter
+		after := o.After
+		if after <= 0 {
+			after = s.opts.Stall
+		}
+		stalled := o.Busy && now.Sub(o.LastActivity) >= after
 		if !stalled {
 			if have && (!o.Busy || o.LastActivity.After(fromNanos(since))) {
 				_, err := tx.SQL().ExecContext(tx.Context(), `DELETE FROM inbox_stalls WHERE agent = ?`, o.Agent)

@@ -127,16 +127,16 @@ func RenderBatch(items []Item) string {
 // Batch chooses and renders one delivery from items (in send order), as
 // SelectBatch and RenderBatch would, rendering each item once. It returns
 // the text and how many items it took.
-func Batch(items []Item) (string, int) {
-	parts := make([]string, 1, min(len(items), MaxBatchItems)+1)
+func Batch(items []Item, maxItems, maxBytes int) (string, int) {
+	parts := make([]string, 1, min(len(items), maxItems)+1)
 	size := 0
 	for i, it := range items {
-		if i == MaxBatchItems {
+		if i == maxItems {
 			break
 		}
 		r := RenderItem(it)
 		size += len(r) + 2
-		if i > 0 && size > MaxBatchBytes {
+		if i > 0 && size > maxBytes {
 			break
 		}
 		parts = append(parts, r)
@@ -150,16 +150,16 @@ func Batch(items []Item) (string, int) {
 }
 
 // SelectBatch returns how many of items (in send order) one delivery takes:
-// at most MaxBatchItems, and no more than fit in MaxBatchBytes once rendered,
-// but always at least one when there is one.
-func SelectBatch(items []Item) int {
+// at most maxItems, and no more than fit in maxBytes once rendered, but
+// always at least one when there is one.
+func SelectBatch(items []Item, maxItems, maxBytes int) int {
 	size := 0
 	for i, it := range items {
-		if i == MaxBatchItems {
+		if i == maxItems {
 			return i
 		}
 		size += len(RenderItem(it)) + 2
-		if i > 0 && size > MaxBatchBytes {
+		if i > 0 && size > maxBytes {
 			return i
 		}
 	}

@@ -93,18 +93,18 @@ func TestBatchAgreesWithSelectAndRender(t *testing.T) {
 	for i := range 120 {
 		its = append(its, Item{ID: fmt.Sprint(i), Kind: KindText, Body: strings.Repeat("y", 100*i), Created: sent})
 	}
-	text, n := Batch(its)
-	if k := SelectBatch(its); k != n || text != RenderBatch(its[:k]) {
+	text, n := Batch(its, 100, 32<<10)
+	if k := SelectBatch(its, 100, 32<<10); k != n || text != RenderBatch(its[:k]) {
 		t.Fatalf("Batch took %d, SelectBatch %d", n, k)
 	}
 }
 
 func TestSelectBatchTakesAtLeastOne(t *testing.T) {
 	big := Item{ID: "X", Kind: KindText, Body: strings.Repeat("x", PreviewThreshold), Created: sent}
-	if n := SelectBatch([]Item{big, big}); n != 1 {
+	if n := SelectBatch([]Item{big, big}, 100, 32<<10); n != 1 {
 		t.Fatalf("%d", n)
 	}
-	if n := SelectBatch(nil); n != 0 {
+	if n := SelectBatch(nil, 100, 32<<10); n != 0 {
 		t.Fatal(n)
 	}
 }

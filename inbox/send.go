@@ -37,7 +37,7 @@ const (
 	// StateDelivered: typed and submitted (or, for the person, read).
 	StateDelivered = "delivered"
 	// StateDead: never delivered (its receiver went away, it aged past
-	// Retention, or its mail was cancelled).
+	// Options.Retention, or its mail was cancelled).
 	StateDead = "dead"
 )
 

@@ -15,16 +15,14 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"office/configs"
 	"office/queue"
 )
 
-// Limits of the inbox (issue 5, design.md §9).
+// Limits of the inbox's door (docs/design.md §5). The tunables (batch
+// size, deadline, stall, retention, retries) are Options, with the settings
+// table's defaults (configs.Defaults).
 const (
-	// MaxBatchItems is the most items one delivery renders.
-	MaxBatchItems = 100
-	// MaxBatchBytes is the size one delivery's items may reach (the first
-	// item is always taken, whatever its size).
-	MaxBatchBytes = 32 * 1024
 	// PreviewThreshold: a body longer than this is delivered as a preview of
 	// PreviewBytes plus the command that shows it whole.
 	PreviewThreshold = 32 * 1024
@@ -32,20 +30,6 @@ const (
 	PreviewBytes = 2 * 1024
 	// MaxBodyBytes is the largest body Send accepts (stored whole).
 	MaxBodyBytes = queue.MaxBody
-	// Retention: delivered items and finished mail older than this are
-	// deleted; undelivered items older than this become dead letters.
-	Retention = 7 * 24 * time.Hour
-	// DefaultMailDeadline is how long working mail may stay working when
-	// neither the mail nor the Service says otherwise (seed 004: 30 min).
-	DefaultMailDeadline = 30 * time.Minute
-	// TickInterval is how often the engine runs Tick (seed 004: 30 s).
-	TickInterval = 30 * time.Second
-	// StallAfter is how long a busy agent may go without activity before it
-	// counts as stalled (seed 000: 6 min).
-	StallAfter = 6 * time.Minute
-	// StateRetries is how many times a failed mail state write is retried
-	// before it is left to the ticker (seed 004).
-	StateRetries = 3
 )
 
 // Person and System are the parties that are not agents: the person at the
@@ -81,19 +65,69 @@ var (
 	ErrNothingPending = errors.New("no inbox items pending")
 )
 
-// Options configure a Service. The zero value is valid.
+// Options configure a Service. The zero value is valid: a zero (or
+// negative) field means the settings table's default (configs.Defaults),
+// named on the field. The engine fills them from the office file.
 type Options struct {
-	// MailDeadline is the deadline of mail sent without one; 0 means
-	// DefaultMailDeadline.
+	// MailDeadline is the deadline of mail sent without one; 0 means 30 min
+	// (mail_timeout).
 	MailDeadline time.Duration
+	// BatchItems is the most items one delivery renders; 0 means 100
+	// (batch_items).
+	BatchItems int
+	// BatchBytes is the size one delivery's rendered items may reach (the
+	// first item is always taken, whatever its size); 0 means 32 KiB
+	// (batch_bytes).
+	BatchBytes int
+	// Stall is how long a busy agent may go without activity before it
+	// counts as stalled, when its StallObservation does not say; 0 means
+	// 6 min (stall).
+	Stall time.Duration
+	// Retention: delivered items and finished mail older than this are
+	// deleted; undelivered items older than this become dead letters. 0
+	// means 7 days (retention).
+	Retention time.Duration
+	// JournalContinuations is how many continuations a missing journal
+	// gets; 0 means 3 (journal_continuations).
+	JournalContinuations int
+	// StateRetries is how many times a failed mail state write is retried
+	// before it is left to the ticker; 0 means 3 (state_retries).
+	StateRetries int
 	// Logger receives the layer's log; nil discards it.
 	Logger *slog.Logger
+}
+
+// withDefaults returns o with every zero field set to its default.
+func (o Options) withDefaults() Options {
+	def := configs.Defaults()
+	dur := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	num := func(n *int, v int) {
+		if *n <= 0 {
+			*n = v
+		}
+	}
+	dur(&o.MailDeadline, def.MailTimeout)
+	dur(&o.Stall, def.Stall)
+	dur(&o.Retention, def.Retention)
+	num(&o.BatchItems, def.BatchItems)
+	num(&o.BatchBytes, def.BatchBytes)
+	num(&o.JournalContinuations, def.JournalContinuations)
+	num(&o.StateRetries, def.StateRetries)
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
 }
 
 // Service is the inbox layer on one queue store. It is safe for concurrent
 // use; other processes may hold their own Service on the same file.
 type Service struct {
 	store    *queue.Store
+	opts     Options // with defaults
 	deadline time.Duration
 	log      *slog.Logger
 
@@ -110,17 +144,13 @@ func Open(ctx context.Context, store *queue.Store, opts Options) (*Service, erro
 	if err := store.Migrate(ctx, "inbox", migrations()); err != nil {
 		return nil, fmt.Errorf("inbox: open: %w", err)
 	}
+	opts = opts.withDefaults()
 	s := &Service{
 		store:    store,
+		opts:     opts,
 		deadline: opts.MailDeadline,
 		log:      opts.Logger,
 		entropy:  ulid.Monotonic(rand.Reader, 0),
-	}
-	if s.deadline <= 0 {
-		s.deadline = DefaultMailDeadline
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
 	}
 	return s, nil
 }

@@ -1,6 +1,6 @@
 package inbox
 
-// tick.go is the timer work: mail past its deadline (every TickInterval) and
+// tick.go is the timer work: mail past its deadline (every mail_sweep) and
 // retention. Each takes now, so tests drive them with any clock.
 
 import (
@@ -12,7 +12,7 @@ import (
 )
 
 // Tick fails working mail past its deadline (elapsed since working >
-// deadline): a request whose reply already exists (the reply gate passes)
+// deadline; a mail sent without one has Options.MailDeadline): a request whose reply already exists (the reply gate passes)
 // ends done instead, so a reply that races the ticker is never lost;
 // everything else ends failed(timeout) and its sender is told. It returns
 // the mail it settled.
@@ -20,7 +20,8 @@ func (s *Service) Tick(ctx context.Context, now time.Time) ([]Outcome, error) {
 	var out []Outcome
 	err := s.store.Update(ctx, func(tx *queue.Tx) error {
 		out = nil
-		ms, err := mailWhere(tx, `state = ? AND working_at > 0 AND working_at + deadline < ?`, MailWorking, toNanos(now))
+		ms, err := mailWhere(tx, `state = ? AND working_at > 0 AND working_at + (CASE WHEN deadline > 0 THEN deadline ELSE ? END) < ?`,
+			MailWorking, int64(s.deadline), toNanos(now))
 		if err != nil {
 			return err
 		}
@@ -44,7 +45,7 @@ func (s *Service) Tick(ctx context.Context, now time.Time) ([]Outcome, error) {
 // PurgeResult counts what Purge did.
 type PurgeResult struct {
 	// Deleted counts items deleted (delivered or dead, older than
-	// Retention); MailDeleted the final mail deleted with their timelines.
+	// Options.Retention); MailDeleted the final mail deleted with their timelines.
 	Deleted, MailDeleted int
 	// Dead counts undelivered items turned into dead letters (their senders
 	// were told).
@@ -52,12 +53,13 @@ type PurgeResult struct {
 }
 
 // Purge applies retention at now: delivered and dead items and final mail
-// older than Retention are deleted; undelivered items older than Retention
+// older than Options.Retention are deleted; undelivered items older than it
 // are never deleted silently: they become dead letters (their mail
 // failed(undelivered)) and their sender gets one notice.
 func (s *Service) Purge(ctx context.Context, now time.Time) (PurgeResult, error) {
 	var r PurgeResult
-	cutoff := toNanos(now.Add(-Retention))
+	retention := s.opts.Retention
+	cutoff := toNanos(now.Add(-retention))
 	err := s.store.Update(ctx, func(tx *queue.Tx) error {
 		r = PurgeResult{}
 		old, err := items(tx.Context(), tx.SQL(), `state IN (?, ?) AND created < ?`, StatePending, StateLeased, cutoff)
@@ -69,7 +71,7 @@ func (s *Service) Purge(ctx context.Context, now time.Time) (PurgeResult, error)
 				StateDead, toNanos(tx.Now()), it.Seq); err != nil {
 				return err
 			}
-			if err := tx.AppendEvent(queue.Event{Agent: it.Receiver, Kind: EventInboxDead, Detail: fmt.Sprintf("%s %s: undelivered after %v", it.Kind, it.ID, Retention)}); err != nil {
+			if err := tx.AppendEvent(queue.Event{Agent: it.Receiver, Kind: EventInboxDead, Detail: fmt.Sprintf("%s %s: undelivered after %v", it.Kind, it.ID, retention)}); err != nil {
 				return err
 			}
 			r.Dead++
@@ -105,7 +107,7 @@ func (s *Service) Purge(ctx context.Context, now time.Time) (PurgeResult, error)
 		n, _ = res.RowsAffected()
 		r.MailDeleted = int(n)
 		if r.Deleted+r.MailDeleted > 0 {
-			return tx.AppendEvent(queue.Event{Kind: EventInboxPurged, Detail: fmt.Sprintf("%d item(s), %d mail older than %v", r.Deleted, r.MailDeleted, Retention)})
+			return tx.AppendEvent(queue.Event{Kind: EventInboxPurged, Detail: fmt.Sprintf("%d item(s), %d mail older than %v", r.Deleted, r.MailDeleted, retention)})
 		}
 		return nil
 	})

@@ -23,10 +23,10 @@ func TestRetentionDeletesOldDeliveredAndDeadLettersTheUndelivered(t *testing.T) 
 	e.clock.Advance(time.Minute)
 	fresh := e.send("a", "b", "fresh") // one minute younger than the rest
 
-	if r, err := e.svc.Purge(e.ctx, t0.Add(Retention-time.Second)); err != nil || r != (PurgeResult{}) {
+	if r, err := e.svc.Purge(e.ctx, t0.Add(7*24*time.Hour-time.Second)); err != nil || r != (PurgeResult{}) {
 		t.Fatalf("purge before 7 days: %+v %v", r, err)
 	}
-	now := t0.Add(Retention + 30*time.Second)
+	now := t0.Add(7*24*time.Hour + 30*time.Second)
 	r, err := e.svc.Purge(e.ctx, now)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestRetentionDeletesOldDeliveredAndDeadLettersTheUndelivered(t *testing.T) 
 		t.Fatalf("second purge: %+v", r)
 	}
 	// Dead letters themselves go 7 days after they died.
-	if r, _ := e.svc.Purge(e.ctx, now.Add(Retention+time.Hour)); r.Deleted < 2 {
+	if r, _ := e.svc.Purge(e.ctx, now.Add(7*24*time.Hour+time.Hour)); r.Deleted < 2 {
 		t.Fatalf("dead letters not purged later: %+v", r)
 	}
 }

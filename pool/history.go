@@ -17,10 +17,8 @@ import (
 
 // History bounds.
 const (
-	// DefaultHistory is how many lines a History keeps when the office file
-	// says nothing (`history = 10000`).
-	DefaultHistory = 10000
-	// MaxHistory is the largest number of lines a History keeps.
+	// MaxHistory is the largest number of lines a History keeps (the top of
+	// the history setting's range; the default is the settings table's).
 	MaxHistory = 1000000
 	// MaxLineBytes bounds one encoded line (AppendLine): a run costs at most
 	// 1 header byte, two 5-byte colours and a 2-byte length, plus 4 bytes a

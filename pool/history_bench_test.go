@@ -1,6 +1,8 @@
 package pool
 
 import (
+	"office/configs"
+
 	"fmt"
 	"runtime"
 	"sort"
@@ -45,7 +47,7 @@ func BenchmarkHistoryOverhead(b *testing.B) {
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
 					p := NewScreen(size[0], size[1], nil)
-					c, h := histScreen(size[0], size[1], DefaultHistory)
+					c, h := histScreen(size[0], size[1], defaultHistory)
 					if i%2 == 0 {
 						plain = min(plain, feed(p))
 						captured = min(captured, feed(c))
@@ -102,9 +104,9 @@ func BenchmarkHistoryMemory10000(b *testing.B) {
 // shows, from a full History of 10,000 lines of 120 columns, into a reused
 // slice: the per-frame cost.
 func BenchmarkHistoryRows50(b *testing.B) {
-	s, h := histScreen(120, 40, DefaultHistory)
+	s, h := histScreen(120, 40, defaultHistory)
 	var line []byte
-	for k := 0; k < DefaultHistory+40; k++ {
+	for k := 0; k < defaultHistory+40; k++ {
 		line = fmt.Appendf(line[:0], "\x1b[32m●\x1b[0m Edit(\x1b[1mpool/history_%04d.go\x1b[0m) \x1b[2m— 12 lines changed, 中文 ok\x1b[0m %d\r\n", k, k)
 		s.Feed(line)
 	}
@@ -120,3 +122,6 @@ func BenchmarkHistoryRows50(b *testing.B) {
 		b.Fatalf("%d rows", len(rows))
 	}
 }
+
+// defaultHistory is the history setting's default.
+var defaultHistory = configs.Defaults().History

@@ -18,12 +18,11 @@ import (
 	"golang.org/x/sys/unix"
 
 	"office/automation"
+	"office/configs"
 )
 
 // Timing of a terminal's own goroutines.
 const (
-	// HangupGrace is how long Close waits after SIGHUP before SIGKILL.
-	HangupGrace = 2 * time.Second
 	// shellPoll is how often a shell agent's foreground process group is
 	// read: no event says a job started or ended (an O(1) ioctl).
 	shellPoll = 100 * time.Millisecond
@@ -41,7 +40,8 @@ type Behavior struct {
 	// Status holds the title and screen patterns for busy, idle and waiting.
 	Status automation.StatusRules
 	// ReadyMarkers must all be on screen for the CLI to count as ready; nil
-	// means ready after the first output and automation.CustomReadyQuiet of quiet.
+	// means ready after the first output and automation.CustomReadyQuiet of
+	// quiet.
 	ReadyMarkers []string
 	// ReadySettle is how long the markers must have been visible, and the
 	// screen still, before the CLI counts as ready.
@@ -51,9 +51,15 @@ type Behavior struct {
 	ShellIdle bool
 	// Interactive extends the bare commands that open a picker.
 	Interactive []string
-	// BootGrace is how long after spawn the judge waits for the readiness
-	// above before the other signals decide; 0 means automation.BootGrace.
+	// BootGrace ends the wait for ready markers that never show; 0 means
+	// automation.BootGrace (the office file's boot_grace).
 	BootGrace time.Duration
+	// RecoverSettle is the settling after RecoverPrompt; 0 means
+	// automation.RecoverPromptSettle (recover_settle).
+	RecoverSettle time.Duration
+	// HangupGrace is how long Close waits after SIGHUP before SIGKILL; 0
+	// means the settings table's 2 s (hangup_grace).
+	HangupGrace time.Duration
 }
 
 // readsScreen reports whether b reads anything on the screen's cells (a
@@ -533,15 +539,15 @@ func (t *Terminal) LastOutput() time.Time {
 }
 
 // Close hangs up the agent: SIGHUP to its process group, SIGKILL after
-// HangupGrace, then reaps it and releases the PTY. It is idempotent and
-// returns once the process is gone.
+// Behavior.HangupGrace, then reaps it and releases the PTY. It is idempotent
+// and returns once the process is gone.
 func (t *Terminal) Close() error {
 	t.closeOnce.Do(func() {
 		close(t.closed)
 		_ = syscall.Kill(-t.pid, syscall.SIGHUP)
 		select {
 		case <-t.done:
-		case <-time.After(HangupGrace):
+		case <-time.After(orDefault(t.behavior.HangupGrace, configs.Defaults().HangupGrace)):
 			_ = syscall.Kill(-t.pid, syscall.SIGKILL)
 			<-t.done
 		}
@@ -665,7 +671,7 @@ func (t *Terminal) ClosePicker(ctx context.Context) error {
 
 // RecoverPrompt sends Ctrl-U for the person (the composer's "recover prompt"
 // button), clears the draft and returns the text it held, with
-// automation.RecoverPromptSettle of settling.
+// Behavior.RecoverSettle of settling.
 func (t *Terminal) RecoverPrompt(ctx context.Context) (string, error) {
 	t.mu.Lock()
 	text := t.tracker.Draft()
@@ -676,7 +682,7 @@ func (t *Terminal) RecoverPrompt(ctx context.Context) (string, error) {
 	now := t.now()
 	t.mu.Lock()
 	t.tracker.ClearDraft()
-	t.tracker.Settle(now.Add(automation.RecoverPromptSettle))
+	t.tracker.Settle(now.Add(orDefault(t.behavior.RecoverSettle, automation.RecoverPromptSettle)))
 	t.mu.Unlock()
 	t.poke()
 	t.emit(EventGate)
@@ -837,4 +843,12 @@ func (t *Terminal) judge(now time.Time) time.Time {
 	}
 	t.emitJudged(ev)
 	return next
+}
+
+// orDefault returns d, or def when d is zero or negative.
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
 }

@@ -25,10 +25,6 @@ const (
 	KindInbox Kind = "inbox"
 )
 
-// DefaultMaxAttempts is the attempt budget AttemptFailed uses when given
-// maxAttempts <= 0.
-const DefaultMaxAttempts = 3
-
 // EnqueueOptions qualify a new message.
 type EnqueueOptions struct {
 	// Manual: deliver even while the agent or the floor is paused (the
@@ -598,8 +594,8 @@ func (t *Tx) Delivered(id int64, note string) error {
 }
 
 // AttemptFailed counts a failed attempt on message id and records errText as
-// its last error. If that makes attempts >= maxAttempts (<= 0 means
-// DefaultMaxAttempts) the message is deleted and "dropped" is logged with the
+// its last error. If that makes attempts >= maxAttempts (the caller's budget,
+// the max_attempts setting; below 1 is an error) the message is deleted and "dropped" is logged with the
 // reason, and dropped is true; otherwise it stays at the head and
 // "attempt_failed" is logged. One transaction; ErrNotFound if the message is
 // not queued. Returns once durable.
@@ -618,8 +614,8 @@ func (s *Store) AttemptFailed(ctx context.Context, id int64, errText string, max
 // AttemptFailed is Store.AttemptFailed inside t.
 func (t *Tx) AttemptFailed(id int64, errText string, maxAttempts int) (dropped bool, attempts int, err error) {
 	op := fmt.Sprintf("attempt failed on message %d", id)
-	if maxAttempts <= 0 {
-		maxAttempts = DefaultMaxAttempts
+	if maxAttempts < 1 {
+		return false, 0, opErr(op, fmt.Errorf("attempt budget %d: want at least 1", maxAttempts))
 	}
 	var agent string
 	err = t.queryRow(`UPDATE messages SET attempts = attempts + 1, last_error = ?, in_flight = 0 WHERE id = ? RETURNING agent, attempts`,

@@ -513,16 +513,14 @@ func TestAttemptFailedDropsOnThird(t *testing.T) {
 	if _, _, err := s.AttemptFailed(ctx, id, "x", 3); !errors.Is(err, ErrNotFound) {
 		t.Errorf("AttemptFailed on dropped = %v", err)
 	}
-	// maxAttempts <= 0 means the default of 3.
+	// The budget is the caller's (the max_attempts setting): none is an
+	// error, and nothing is counted.
 	id2 := mustEnqueue(t, s, "a", "z", EnqueueOptions{})
-	for i := 0; i < DefaultMaxAttempts; i++ {
-		dropped, _, err = s.AttemptFailed(ctx, id2, "e", 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	if _, _, err := s.AttemptFailed(ctx, id2, "e", 0); err == nil {
+		t.Error("a budget of 0 was accepted")
 	}
-	if !dropped {
-		t.Error("default budget did not drop after 3")
+	if dropped, n, err := s.AttemptFailed(ctx, id2, "e", 1); err != nil || !dropped || n != 1 {
+		t.Errorf("after a refused budget: dropped %v at attempt %d (%v), want dropped at 1", dropped, n, err)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 
+	"office/configs"
 	"office/pool"
 )
 
@@ -67,7 +68,7 @@ func agentScreen(name string) string {
 func (o *fakeOffice) addFake(name, output string) *fakeAgent {
 	a := &fakeAgent{info: AgentInfo{Name: name, Profile: "claude", Status: "idle", Started: testClock.Add(-time.Minute)},
 		scr: pool.NewScreen(120, 40, nil)}
-	a.scr.CaptureHistory(pool.NewHistory(pool.DefaultHistory), func() time.Time { return testClock })
+	a.scr.CaptureHistory(pool.NewHistory(configs.Defaults().History), func() time.Time { return testClock })
 	a.scr.Feed([]byte(output))
 	o.mu.Lock()
 	o.agents = append(o.agents, a)

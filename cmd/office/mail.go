@@ -274,7 +274,11 @@ func mailShow(ctx context.Context, e *env, g *globals, id string, asJSON bool) e
 	if m.InReplyTo != "" {
 		fmt.Fprintf(e.stdout, "in reply to: %s\n", m.InReplyTo)
 	}
-	fmt.Fprintf(e.stdout, "deadline: %v after it goes working\n\n%s\n\ntimeline:\n", m.Deadline, safeText(text))
+	deadline := "the office's mail_timeout" // sent without --deadline
+	if m.Deadline > 0 {
+		deadline = m.Deadline.String()
+	}
+	fmt.Fprintf(e.stdout, "deadline: %s after it goes working\n\n%s\n\ntimeline:\n", deadline, safeText(text))
 	for _, t := range tl {
 		fmt.Fprintf(e.stdout, "  %s  %-9s %s\n", t.At.Local().Format("2006-01-02 15:04:05"), t.State, cell(t.Detail, 0))
 	}

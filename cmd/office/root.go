@@ -80,6 +80,7 @@ func subcommands() []func(*env, *globals) *cobra.Command {
 		newTeamCmd,
 		newHookCmd,
 		newHistoryCmd,
+		newConfigCmd,
 	}
 }
 

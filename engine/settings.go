@@ -1,0 +1,81 @@
+package engine
+
+// settings.go seeds the engine's parts from the office's settings table
+// (configs.Settings, filled from the office file): the drain's Config, the
+// inbox's Options, each agent's screen and typing rules, and the engine's
+// own timers. Every tunable reaches its consumer here, and only here.
+
+import (
+	"office/configs"
+	"office/drain"
+	"office/inbox"
+	"office/pool"
+)
+
+// drainTunables returns the drain's Config with its tunables from s (the
+// caller adds Store, Agents and the callbacks).
+func drainTunables(s configs.Settings) drain.Config {
+	return drain.Config{
+		Debounce:        s.Debounce,
+		Tick:            s.Tick,
+		Cooldown:        s.Cooldown,
+		VerifyFor:       s.SubmitCheck,
+		RetryEnterAfter: s.EnterRetry,
+		MaxAttempts:     s.MaxAttempts,
+		PasteThreshold:  s.PasteThreshold,
+		WriteTimeout:    s.WriteTimeout,
+		EnterDelay:      s.EnterGap,
+		EvidenceFor:     s.EvidenceWait,
+	}
+}
+
+// inboxOptions returns the inbox's Options from s (the caller adds the
+// Logger).
+func inboxOptions(s configs.Settings) inbox.Options {
+	return inbox.Options{
+		MailDeadline:         s.MailTimeout,
+		BatchItems:           s.BatchItems,
+		BatchBytes:           s.BatchBytes,
+		Stall:                s.Stall,
+		Retention:            s.Retention,
+		JournalContinuations: s.JournalContinuations,
+		StateRetries:         s.StateRetries,
+	}
+}
+
+// behaviorFor is Behavior(p) for agent a running on settings s: the quiet
+// window (a's own, else the profile's, else the office's), the boot grace,
+// the recover settle and the hang-up grace.
+func behaviorFor(a configs.Agent, p configs.Profile, s configs.Settings) pool.Behavior {
+	b := Behavior(p)
+	if b.Status.Quiet <= 0 || a.SetsOwn("quiet") {
+		b.Status.Quiet = s.Quiet
+	}
+	b.BootGrace, b.RecoverSettle, b.HangupGrace = s.BootGrace, s.RecoverSettle, s.HangupGrace
+	return b
+}
+
+// submitFor is the drain's typing rules for an agent of profile p running
+// on settings s (its own cooldown included).
+func submitFor(p configs.Profile, s configs.Settings) drain.SubmitProfile {
+	sp := submitProfile(p)
+	sp.Cooldown = s.Cooldown
+	return sp
+}
+
+// settings returns the office's settings.
+func (e *Engine) settings() configs.Settings { return e.opts.Config.Settings }
+
+// settingsFor returns the settings a runs on: the office's with a's own
+// keys.
+func (e *Engine) settingsFor(a configs.Agent) configs.Settings {
+	return e.opts.Config.SettingsFor(a)
+}
+
+// inboxOpts is inboxOptions of the office's settings with the engine's
+// logger.
+func (e *Engine) inboxOpts() inbox.Options {
+	o := inboxOptions(e.settings())
+	o.Logger = e.log
+	return o
+}

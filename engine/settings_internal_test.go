@@ -1,0 +1,172 @@
+package engine
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"office/automation"
+	"office/configs"
+	"office/pool"
+)
+
+// consumers reads, for each row of the settings table, the field its
+// consumer is seeded with, for the office c and its first agent a.
+var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
+	"debounce":        func(c *configs.Config, a configs.Agent) []int64 { return d(drainTunables(c.Settings).Debounce) },
+	"tick":            func(c *configs.Config, a configs.Agent) []int64 { return d(drainTunables(c.Settings).Tick) },
+	"enter_gap":       func(c *configs.Config, a configs.Agent) []int64 { return d(drainTunables(c.Settings).EnterDelay) },
+	"submit_check":    func(c *configs.Config, a configs.Agent) []int64 { return d(drainTunables(c.Settings).VerifyFor) },
+	"enter_retry":     func(c *configs.Config, a configs.Agent) []int64 { return d(drainTunables(c.Settings).RetryEnterAfter) },
+	"max_attempts":    func(c *configs.Config, a configs.Agent) []int64 { return n(drainTunables(c.Settings).MaxAttempts) },
+	"paste_threshold": func(c *configs.Config, a configs.Agent) []int64 { return n(drainTunables(c.Settings).PasteThreshold) },
+	"write_timeout":   func(c *configs.Config, a configs.Agent) []int64 { return d(drainTunables(c.Settings).WriteTimeout) },
+	"evidence_wait":   func(c *configs.Config, a configs.Agent) []int64 { return d(drainTunables(c.Settings).EvidenceFor) },
+	"cooldown": func(c *configs.Config, a configs.Agent) []int64 {
+		p, _ := c.ProfileOf(a)
+		return append(d(drainTunables(c.Settings).Cooldown), d(submitFor(p, c.SettingsFor(a)).Cooldown)...)
+	},
+	"quiet": func(c *configs.Config, a configs.Agent) []int64 {
+		p, _ := c.ProfileOf(a) // claude: the profile sets no quiet of its own
+		return d(behaviorFor(a, p, c.SettingsFor(a)).Status.Quiet)
+	},
+	"boot_grace": func(c *configs.Config, a configs.Agent) []int64 {
+		p, _ := c.ProfileOf(a)
+		return d(behaviorFor(a, p, c.SettingsFor(a)).BootGrace)
+	},
+	"stale":         func(*configs.Config, configs.Agent) []int64 { return d(automation.StaleAfter) },
+	"echo_grace":    func(*configs.Config, configs.Agent) []int64 { return d(automation.EchoGrace) },
+	"picker_settle": func(*configs.Config, configs.Agent) []int64 { return d(automation.PickerCloseSettle) },
+	"recover_settle": func(c *configs.Config, a configs.Agent) []int64 {
+		p, _ := c.ProfileOf(a)
+		return d(behaviorFor(a, p, c.SettingsFor(a)).RecoverSettle)
+	},
+	"status_debounce": func(*configs.Config, configs.Agent) []int64 { return d(automation.StatusDebounce) },
+	"ready_quiet":     func(*configs.Config, configs.Agent) []int64 { return d(automation.CustomReadyQuiet) },
+	"hangup_grace": func(c *configs.Config, a configs.Agent) []int64 {
+		p, _ := c.ProfileOf(a)
+		return d(behaviorFor(a, p, c.SettingsFor(a)).HangupGrace)
+	},
+	"batch_items":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchItems) },
+	"batch_bytes":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchBytes) },
+	"mail_timeout": func(c *configs.Config, a configs.Agent) []int64 { return d(inboxOptions(c.Settings).MailDeadline) },
+	"stall": func(c *configs.Config, a configs.Agent) []int64 {
+		return append(d(inboxOptions(c.Settings).Stall), d(c.SettingsFor(a).Stall)...)
+	},
+	"retention": func(c *configs.Config, a configs.Agent) []int64 { return d(inboxOptions(c.Settings).Retention) },
+	"journal_continuations": func(c *configs.Config, a configs.Agent) []int64 {
+		return n(inboxOptions(c.Settings).JournalContinuations)
+	},
+	"state_retries": func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).StateRetries) },
+	// The engine's own timers read Config.Settings where they run
+	// (runInbox, onExit).
+	"mail_sweep":          func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.MailSweep) },
+	"stall_sample":        func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.StallSample) },
+	"retention_sweep":     func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RetentionSweep) },
+	"restart_backoff":     func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RestartBackoff) },
+	"restart_backoff_max": func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RestartBackoffMax) },
+	"restart_reset":       func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RestartReset) },
+	"history":             func(c *configs.Config, a configs.Agent) []int64 { return n(a.History) },
+}
+
+func d(v time.Duration) []int64 { return []int64{int64(v)} }
+func n(v int) []int64           { return []int64{int64(v)} }
+
+// TestSettingsReachEveryConsumer checks the settings table against every
+// consumer: with no setting in the file each consumer's field gets the
+// table's default; with a row set at the top level (and, for a per-agent
+// row, in the agent's table) to another value in its range, the field gets
+// that value. A row with no consumer here fails.
+func TestSettingsReachEveryConsumer(t *testing.T) {
+	const agent = "[[agent]]\nname = \"a\"\nprofile = \"claude\"\n"
+	parse := func(t *testing.T, src string) *configs.Config {
+		t.Helper()
+		c, err := configs.Parse("office.toml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	literal := func(row configs.Setting, v int64) string {
+		if row.Kind == configs.KindDuration {
+			return fmt.Sprintf("%q", row.Format(v))
+		}
+		return row.Format(v)
+	}
+	check := func(t *testing.T, row configs.Setting, c *configs.Config, want int64) {
+		t.Helper()
+		for i, got := range consumers[row.Key](c, c.Agents[0]) {
+			if got != want {
+				t.Errorf("%s: consumer %d has %s, want %s", row.Key, i, row.Format(got), row.Format(want))
+			}
+		}
+	}
+	def := parse(t, agent)
+	if len(consumers) != len(configs.Table()) {
+		t.Errorf("%d consumers for %d rows", len(consumers), len(configs.Table()))
+	}
+	for _, row := range configs.Table() {
+		t.Run(row.Key, func(t *testing.T) {
+			if consumers[row.Key] == nil {
+				t.Fatalf("no consumer known for %s", row.Key)
+			}
+			check(t, row, def, row.Default)
+			if row.Fixed {
+				return
+			}
+			top := row.Max
+			if top == row.Default {
+				top = row.Min
+			}
+			extra := ""
+			if row.Key == "restart_backoff" {
+				extra = "restart_backoff_max = \"1h\"\n"
+			}
+			check(t, row, parse(t, row.Key+" = "+literal(row, top)+"\n"+extra+agent), top)
+			if row.PerAgent {
+				own := (row.Min + row.Max) / 2
+				if own == row.Default || own == top {
+					own++
+				}
+				c := parse(t, row.Key+" = "+literal(row, top)+"\n"+agent+row.Key+" = "+literal(row, own)+"\n")
+				got := consumers[row.Key](c, c.Agents[0])
+				if last := got[len(got)-1]; last != own {
+					t.Errorf("%s: the agent's consumer has %s, want its own %s", row.Key, row.Format(last), row.Format(own))
+				}
+				if row.Get(c.Settings) != top {
+					t.Errorf("%s: the agent's value leaked to the office", row.Key)
+				}
+			}
+		})
+	}
+}
+
+// TestQuietPrecedence: an agent's own quiet wins over its profile's, which
+// wins over the office's.
+func TestQuietPrecedence(t *testing.T) {
+	src := "quiet = \"20s\"\n" +
+		"[profile.slow]\ncommand = [\"x\"]\nquiet = \"40s\"\n" +
+		"[[agent]]\nname = \"office\"\nprofile = \"claude\"\n" +
+		"[[agent]]\nname = \"prof\"\nprofile = \"slow\"\n" +
+		"[[agent]]\nname = \"own\"\nprofile = \"slow\"\nquiet = \"5s\"\n"
+	c, err := configs.Parse("office.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []time.Duration{20 * time.Second, 40 * time.Second, 5 * time.Second} {
+		a := c.Agents[i]
+		p, _ := c.ProfileOf(a)
+		if got := behaviorFor(a, p, c.SettingsFor(a)).Status.Quiet; got != want {
+			t.Errorf("%s: quiet %v, want %v", a.Name, got, want)
+		}
+	}
+}
+
+// TestHistoryRangeIsThePools: the history setting's range ends where a
+// pool.History stops growing.
+func TestHistoryRangeIsThePools(t *testing.T) {
+	row, _ := configs.Lookup("history")
+	if row.Max != pool.MaxHistory || row.Min < 1 {
+		t.Errorf("history range %d..%d, pool.MaxHistory %d", row.Min, row.Max, pool.MaxHistory)
+	}
+}
