@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/hinshun/vt10x"
-
 	"github.com/mattn/go-runewidth"
+
 	"office/automation"
 )
 
