@@ -144,6 +144,9 @@ func Open(o Options) (*Node, error) {
 	if err := Migrate(context.Background(), o.Store); err != nil {
 		return nil, err
 	}
+	if err := saveSelf(context.Background(), o.Store, o.Cluster.Host); err != nil {
+		return nil, fmt.Errorf("cluster: open: %w", err)
+	}
 	n := &Node{opts: o, cfg: o.Cluster, log: log.With("host", o.Cluster.Host), wake: make(chan struct{}, 1),
 		hosts: map[string]*HostState{}, pushed: map[string]string{}}
 	if o.Cluster.URL == "" {
@@ -175,6 +178,7 @@ func Open(o Options) (*Node, error) {
 			n.hostLocked(m.Host)
 		}
 	}
+	o.Inbox.OnMailMoved(n.mailMoved)
 	return n, nil
 }
 
@@ -701,7 +705,8 @@ func (n *Node) Apply(ctx context.Context, it Item) (stored bool, err error) {
 			return err
 		}
 		stored = true
-		if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO cluster_received (id, local_id, at) VALUES (?, ?, ?)`, it.ID, local, tx.Now().UnixNano()); err != nil {
+		if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO cluster_received (id, local_id, from_host, at) VALUES (?, ?, ?, ?)`,
+			it.ID, local, it.FromHost, tx.Now().UnixNano()); err != nil {
 			return err
 		}
 		return tx.AppendEvent(queue.Event{Agent: it.To, Kind: EventReceived,
@@ -728,10 +733,40 @@ func (n *Node) applyTx(tx *queue.Tx, it Item) (string, error) {
 		}
 		return fmt.Sprint(id), nil
 	case KindMail:
-		return n.opts.Inbox.SendMailTx(tx, inbox.MailRequestArgs{To: it.To, From: it.From, Title: it.Title, Text: it.Text,
+		return n.opts.Inbox.SendMailTx(tx, inbox.MailRequestArgs{ID: it.ID, To: it.To, From: it.From, Title: it.Title, Text: it.Text,
 			Request: it.Request, Deadline: it.Deadline, InReplyTo: it.InReplyTo})
+	case KindState:
+		st, ok := inbox.ParseMailState(it.State)
+		if !ok || it.MailID == "" {
+			return "", fmt.Errorf("cluster: item %s: state %q of mail %q (%w)", it.ID, it.State, it.MailID, errBadItem)
+		}
+		if _, err := n.opts.Inbox.MoveTx(tx, it.MailID, st, it.Reason); err != nil {
+			return "", err
+		}
+		return it.MailID, nil
 	}
-	return "", fmt.Errorf("cluster: item %s: kind %q is not %s or %s (%w)", it.ID, it.Kind, KindSend, KindMail, errBadItem)
+	return "", fmt.Errorf("cluster: item %s: kind %q is not %s, %s or %s (%w)", it.ID, it.Kind, KindSend, KindMail, KindState, errBadItem)
+}
+
+// mailMoved runs in the transaction of every mail state change here: the
+// change of a mail that crossed from another host is stashed for that host,
+// whose own envelope of it then tells the truth (the request's state lives
+// with its sender's host).
+func (n *Node) mailMoved(tx *queue.Tx, m inbox.Mail, to inbox.MailState, reason string) error {
+	host, ok, err := originOf(tx.Context(), tx.SQL(), m.ID)
+	if err != nil || !ok {
+		return err
+	}
+	text := "mail " + m.ID + " " + string(to)
+	if reason != "" {
+		text += " (" + reason + ")"
+	}
+	_, err = StashTx(tx, Item{Kind: KindState, From: m.Receiver, FromHost: n.cfg.Host, To: m.Sender, ToHost: host,
+		Text: text, MailID: m.ID, State: string(to), Reason: reason})
+	if err == nil {
+		n.Wake()
+	}
+	return err
 }
 
 // errBadItem: an item no version of this host can store.

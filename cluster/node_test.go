@@ -6,6 +6,7 @@ import (
 	"net"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -240,5 +241,222 @@ func TestFloorNameClash(t *testing.T) {
 	err := b.node.Clash(context.Background(), []string{"x"})
 	if got := err.Error(); got != `cluster: agent "x" is on host a and on host b: agent names are unique on the floor "floor"` {
 		t.Fatalf("clash error = %q", got)
+	}
+}
+
+// sendRequest does what `office mail send --request` on h does for an agent
+// of another host: the item in the outbox and h's own envelope, one ULID.
+func (h *host) sendRequest(t testing.TB, from, to, toHost, title string) string {
+	t.Helper()
+	var id string
+	err := h.store.Update(context.Background(), func(tx *queue.Tx) error {
+		var err error
+		id, err = cluster.StashTx(tx, cluster.Item{Kind: cluster.KindMail, From: from, FromHost: h.name, To: to, ToHost: toHost,
+			Text: "please " + title, Title: title, Request: true})
+		if err != nil {
+			return err
+		}
+		_, err = h.svc.SendMailTx(tx, inbox.MailRequestArgs{ID: id, Remote: true, From: from, To: to, Title: title, Text: "please " + title, Request: true})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.node.Wake()
+	return id
+}
+
+// deliver types h's pending items for agent (lease, then ack, as the drain
+// does), moving their mail claimed, then working.
+func (h *host) deliver(t testing.TB, agent string, msgID int64) {
+	t.Helper()
+	err := h.store.Update(context.Background(), func(tx *queue.Tx) error {
+		if _, _, err := h.svc.LeaseTx(tx, msgID, agent); err != nil {
+			return err
+		}
+		_, err := h.svc.AckTx(tx, msgID)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mailState(h *host, id string) (inbox.MailState, string, error) {
+	m, _, err := h.svc.GetMail(context.Background(), id)
+	return m.State, m.Reason, err
+}
+
+// TestFloorRequestStateLivesWithSender: a request from a to an agent of b is
+// one ULID on both hosts; b's states cross back, a reply made on b reaches
+// the sender on a, and a's envelope ends done (answered) or
+// failed(no_reply_found) (not answered), with the sender told.
+func TestFloorRequestStateLivesWithSender(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two clustered NATS servers (about 5 s): not under -short")
+	}
+	ctx := context.Background()
+	hs := floor(t, map[string][]string{"a": {"alice"}, "b": {"bob"}}, "a", "b")
+	a, b := hs[0], hs[1]
+	a.start(t)
+	b.start(t)
+	eventually(t, 20*time.Second, "a knows bob", func() (bool, error) {
+		_, err := cluster.Lookup(ctx, a.store, "bob")
+		return err == nil, nil
+	})
+
+	answered := a.sendRequest(t, "alice", "bob", "b", "answered")
+	if st, _, err := mailState(a, answered); err != nil || st != inbox.MailQueued {
+		t.Fatalf("a's envelope of the request: %s, %v", st, err)
+	}
+	eventually(t, 20*time.Second, "the request reaches b under its ULID", func() (bool, error) {
+		st, _, err := mailState(b, answered)
+		return err == nil && st == inbox.MailQueued, nil
+	})
+	b.deliver(t, "bob", 1)
+	eventually(t, 20*time.Second, "working crosses back to a", func() (bool, error) {
+		st, _, err := mailState(a, answered)
+		return st == inbox.MailWorking, err
+	})
+	origin, ok, err := cluster.Origin(ctx, b.store, answered)
+	if err != nil || !ok || origin != "a" {
+		t.Fatalf("origin of the request on b: %q %v %v", origin, ok, err)
+	}
+	orig, _, err := b.svc.GetMail(ctx, answered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rid string
+	err = b.store.Update(ctx, func(tx *queue.Tx) error {
+		if _, err := cluster.ReplyTx(tx, b.svc, "b", origin, "mallory", orig, "no"); err == nil {
+			t.Error("a reply from someone the request was not sent to was taken")
+		}
+		var err error
+		rid, err = cluster.ReplyTx(tx, b.svc, "b", origin, "bob", orig, "here it is")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.node.Wake()
+	if _, err := b.svc.TurnEnded(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if st, _, _ := mailState(b, answered); st != inbox.MailDone {
+		t.Fatalf("the request on b is %s, want done (its reply gate sees the reply)", st)
+	}
+	eventually(t, 20*time.Second, "done crosses back to a, and the reply reaches alice", func() (bool, error) {
+		st, _, err := mailState(a, answered)
+		if err != nil || st != inbox.MailDone {
+			return false, err
+		}
+		r, _, err := a.svc.GetMail(ctx, rid)
+		if err != nil {
+			return false, nil
+		}
+		if r.Receiver != "alice" || r.InReplyTo != answered || r.Sender != "bob" {
+			t.Fatalf("the reply on a: %+v", r)
+		}
+		return true, nil
+	})
+	items, err := a.svc.Items(ctx, "alice")
+	if err != nil || len(items) != 1 || items[0].ID != rid {
+		t.Fatalf("alice's items on a: %+v, %v (want the reply once)", items, err)
+	}
+
+	silent := a.sendRequest(t, "alice", "bob", "b", "silent")
+	eventually(t, 20*time.Second, "the second request reaches b", func() (bool, error) {
+		_, _, err := mailState(b, silent)
+		return err == nil, nil
+	})
+	b.deliver(t, "bob", 2)
+	if _, err := b.svc.TurnEnded(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 20*time.Second, "failed(no_reply_found) crosses back to a", func() (bool, error) {
+		st, reason, err := mailState(a, silent)
+		return st == inbox.MailFailed && reason == inbox.ReasonNoReply, err
+	})
+	items, err = a.svc.Items(ctx, "alice")
+	if err != nil || len(items) != 2 || items[1].Kind != inbox.KindNotification {
+		t.Fatalf("alice's items on a: %+v, %v (want the reply and the failure notice)", items, err)
+	}
+}
+
+// TestFloorReplyWaitsForSenderHost: the sender's host is down while the
+// request is answered on b: the reply and the state changes wait in b's
+// outbox and, when a is back, arrive once and in order (a ends done, with
+// the reply for alice once).
+func TestFloorReplyWaitsForSenderHost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two clustered NATS servers and restarts one (about 10 s): not under -short")
+	}
+	ctx := context.Background()
+	hs := floor(t, map[string][]string{"a": {"alice"}, "b": {"bob"}}, "a", "b")
+	a, b := hs[0], hs[1]
+	a.start(t)
+	b.start(t)
+	eventually(t, 20*time.Second, "a knows bob", func() (bool, error) {
+		_, err := cluster.Lookup(ctx, a.store, "bob")
+		return err == nil, nil
+	})
+	id := a.sendRequest(t, "alice", "bob", "b", "while away")
+	eventually(t, 20*time.Second, "the request reaches b", func() (bool, error) {
+		_, _, err := mailState(b, id)
+		return err == nil, nil
+	})
+	a.stop()
+	b.deliver(t, "bob", 1)
+	orig, _, err := b.svc.GetMail(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rid string
+	err = b.store.Update(ctx, func(tx *queue.Tx) error {
+		var err error
+		rid, err = cluster.ReplyTx(tx, b.svc, "b", "a", "bob", orig, "done while you were away")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.svc.TurnEnded(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	// claimed, working, the reply, done: all wait for a.
+	eventually(t, 20*time.Second, "b sees a unreachable with 4 items waiting", func() (bool, error) {
+		for _, st := range b.node.Hosts(ctx) {
+			if st.Host == "a" {
+				return !st.Reachable && st.Outbox == 4, nil
+			}
+		}
+		return false, nil
+	})
+	if st, _, _ := mailState(a, id); st != inbox.MailQueued {
+		t.Fatalf("a's envelope while a was down: %s, want queued", st)
+	}
+	a.start(t)
+	eventually(t, 30*time.Second, "done and the reply reach a", func() (bool, error) {
+		st, _, err := mailState(a, id)
+		if err != nil || st != inbox.MailDone {
+			return false, err
+		}
+		_, _, err = a.svc.GetMail(ctx, rid)
+		return err == nil, nil
+	})
+	items, err := a.svc.Items(ctx, "alice")
+	if err != nil || len(items) != 1 || items[0].ID != rid {
+		t.Fatalf("alice's items on a: %+v, %v (want the reply once)", items, err)
+	}
+	_, tl, err := a.svc.GetMail(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []string
+	for _, e := range tl {
+		states = append(states, string(e.State))
+	}
+	if got := strings.Join(states, ","); !strings.HasPrefix(got, "queued,claimed,working") || !strings.HasSuffix(got, "done") {
+		t.Fatalf("a's timeline of the request: %s", got)
 	}
 }

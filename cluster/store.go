@@ -15,6 +15,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"office/inbox"
 	"office/queue"
 )
 
@@ -52,6 +53,12 @@ CREATE TABLE cluster_roster (
 	seen    INTEGER NOT NULL
 );
 CREATE INDEX cluster_roster_by_host ON cluster_roster(host);
+`, `
+ALTER TABLE cluster_received ADD COLUMN from_host TEXT NOT NULL DEFAULT '';
+CREATE TABLE cluster_self (
+	one  INTEGER PRIMARY KEY CHECK (one = 1),
+	host TEXT    NOT NULL
+);
 `}
 }
 
@@ -79,8 +86,12 @@ type Member struct {
 const (
 	// KindSend is an `office send` message: it joins the receiver's queue.
 	KindSend = "send"
-	// KindMail is a mail envelope: it becomes mail in the receiver's inbox.
+	// KindMail is a mail envelope: it becomes mail in the receiver's inbox
+	// under the same ULID (the sender's host keeps its own envelope of it).
 	KindMail = "mail"
+	// KindState is a state change of a crossed mail on its receiver's host:
+	// it moves the sender's host's envelope of that mail.
+	KindState = "state"
 )
 
 // Item is one thing for an agent on another host, as it waits in the
@@ -101,6 +112,10 @@ type Item struct {
 	Request   bool          `json:"request,omitempty"`
 	Deadline  time.Duration `json:"deadline_ns,omitempty"`
 	InReplyTo string        `json:"in_reply_to,omitempty"`
+	// State only: the mail (its ULID on both hosts), its new state and why.
+	MailID string `json:"mail_id,omitempty"`
+	State  string `json:"state,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // ErrNotOnFloor: the name is in no host's roster this host has seen (or this
@@ -215,6 +230,77 @@ const (
 	// EventReceived: an item from another host was stored here.
 	EventReceived = "cluster_received"
 )
+
+// ReplyTx answers, inside tx, request orig that crossed to this host
+// (thisHost) from host origin (see Origin): this host keeps the reply's
+// envelope (its reply gate sees it) and the outbox an item with the same
+// ULID for origin, where it becomes mail for the request's sender. Only the
+// request's receiver may reply (inbox.ErrNotAllowed).
+func ReplyTx(tx *queue.Tx, svc *inbox.Service, thisHost, origin, from string, orig inbox.Mail, text string) (string, error) {
+	if from != orig.Receiver {
+		return "", fmt.Errorf("cluster: reply to %s: %w: it was sent to %s, not %s", orig.ID, inbox.ErrNotAllowed, orig.Receiver, from)
+	}
+	it := Item{Kind: KindMail, From: from, FromHost: thisHost, To: orig.Sender, ToHost: origin,
+		Text: text, Title: "Re: " + orig.Title, InReplyTo: orig.ID}
+	id, err := StashTx(tx, it)
+	if err != nil {
+		return "", err
+	}
+	if _, err := svc.SendMailTx(tx, inbox.MailRequestArgs{ID: id, Remote: true, To: it.To, From: from, Title: it.Title, Text: it.Text, InReplyTo: orig.ID}); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// saveSelf records in the store the host name of the office that runs on it
+// (store-only commands, which may run with no office file, read it back).
+func saveSelf(ctx context.Context, store *queue.Store, host string) error {
+	return store.Update(ctx, func(tx *queue.Tx) error {
+		_, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO cluster_self (one, host) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET host = excluded.host`, host)
+		return err
+	})
+}
+
+// Self returns the host name of the clustered office that last ran on this
+// store (ok false: none did).
+func Self(ctx context.Context, store *queue.Store) (host string, ok bool, err error) {
+	has, err := hasTables(ctx, store.DB())
+	if err != nil || !has {
+		return "", false, err
+	}
+	err = store.DB().QueryRowContext(ctx, `SELECT host FROM cluster_self WHERE one = 1`).Scan(&host)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("cluster: this host's name: %w", err)
+	}
+	return host, true, nil
+}
+
+// Origin returns the host a mail with ULID id came from when it crossed to
+// this host (ok false: it did not, or the store has no cluster).
+func Origin(ctx context.Context, store *queue.Store, id string) (host string, ok bool, err error) {
+	has, err := hasTables(ctx, store.DB())
+	if err != nil || !has {
+		return "", false, err
+	}
+	return originOf(ctx, store.DB(), id)
+}
+
+func originOf(ctx context.Context, db interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, id string) (string, bool, error) {
+	var host string
+	err := db.QueryRowContext(ctx, `SELECT from_host FROM cluster_received WHERE id = ? AND from_host != '' AND error = ''`, id).Scan(&host)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("cluster: origin of %s: %w", id, err)
+	}
+	return host, true, nil
+}
 
 // Pending returns how many items wait in the outbox, per host.
 func Pending(ctx context.Context, store *queue.Store) (map[string]int, error) {

@@ -144,6 +144,13 @@ type MailRequestArgs struct {
 	// Deadline overrides the office's mail deadline; 0 leaves it to the
 	// ticking Service (see Mail.Deadline).
 	Deadline time.Duration
+	// ID is the envelope's ULID; "" makes a fresh one. A clustered office
+	// gives it so both hosts of a crossing mail know it by one id.
+	ID string
+	// Remote stores the envelope only, with no inbox item and no check of
+	// the receiver: the receiver lives on another host, which delivers it
+	// and sends its state changes back (package cluster).
+	Remote bool
 }
 
 const mailCols = `id, sender, receiver, type, title, in_reply_to, state, reason, deadline, created, created_seq, working_at, working_seq, finished_at`
@@ -192,19 +199,26 @@ func (s *Service) SendMailTx(tx *queue.Tx, a MailRequestArgs) (string, error) {
 		return "", fmt.Errorf("%s: title: %w", op, err)
 	}
 	title = oneLine(title)
-	if err := checkReceiver(tx, a.To); err != nil {
-		return "", fmt.Errorf("%s: %w", op, err)
+	if !a.Remote {
+		if err := checkReceiver(tx, a.To); err != nil {
+			return "", fmt.Errorf("%s: %w", op, err)
+		}
 	}
 	typ := MailInform
 	if a.Request {
 		typ = MailRequest
 	}
 	deadline := max(a.Deadline, 0)
-	id, _, err := s.insertItem(tx, a.To, a.From, KindMail, text, "")
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", op, err)
-	}
 	now := tx.Now()
+	id := a.ID
+	if id == "" {
+		id = s.newID(now)
+	}
+	if !a.Remote {
+		if _, _, err := s.insertItem(tx, id, a.To, a.From, KindMail, text, ""); err != nil {
+			return "", fmt.Errorf("%s: %w", op, err)
+		}
+	}
 	if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO mail (id, sender, receiver, type, title, in_reply_to, state, deadline, created)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, a.From, a.To, typ, title, a.InReplyTo, MailQueued, int64(deadline), toNanos(now)); err != nil {
 		return "", fmt.Errorf("%s: %w", op, err)
@@ -313,10 +327,16 @@ func (s *Service) timeline(tx *queue.Tx, id string, state MailState, detail stri
 // changed anything: a final mail is left as it is. A move the transition
 // table does not have is an error and writes nothing.
 func (s *Service) setMailState(tx *queue.Tx, m Mail, state MailState, reason string) (bool, error) {
-	if m.State.Final() {
+	return s.moveMail(tx, m, state, reason, false)
+}
+
+// moveMail is setMailState; force allows any move out of a state that is
+// not final (a state another host reports, which may skip steps).
+func (s *Service) moveMail(tx *queue.Tx, m Mail, state MailState, reason string, force bool) (bool, error) {
+	if m.State.Final() || (force && m.State == state) {
 		return false, nil
 	}
-	if !m.State.CanMove(state) {
+	if !force && !m.State.CanMove(state) {
 		return false, fmt.Errorf("inbox: mail %s: no move %s -> %s", m.ID, m.State, state)
 	}
 	now := tx.Now()
@@ -351,7 +371,47 @@ func (s *Service) setMailState(tx *queue.Tx, m Mail, state MailState, reason str
 	if err := tx.AppendEvent(queue.Event{Agent: m.Receiver, Kind: EventMailState, Detail: detail}); err != nil {
 		return false, err
 	}
+	if s.moved != nil {
+		if err := s.moved(tx, m, state, reason); err != nil {
+			return false, fmt.Errorf("inbox: mail %s -> %s: %w", m.ID, state, err)
+		}
+	}
 	return true, nil
+}
+
+// OnMailMoved makes f run inside the transaction of every state change of
+// an envelope after it is written (m is the envelope before the move); an
+// error from f undoes the change. Call it before the Service is used.
+// Package cluster uses it to send a crossed mail's state back to its
+// sender's host.
+func (s *Service) OnMailMoved(f func(tx *queue.Tx, m Mail, to MailState, reason string) error) {
+	s.moved = f
+}
+
+// MoveTx applies inside tx a state that another host reports for the
+// envelope id kept here (SendMailTx with Remote): a final envelope or an
+// unknown id is left alone, failed tells the sender as a local failure
+// does, and a report may skip states (it is the receiving host's truth).
+// It reports whether the envelope changed.
+func (s *Service) MoveTx(tx *queue.Tx, id string, state MailState, reason string) (bool, error) {
+	if _, ok := mailMoves[state]; !ok {
+		return false, fmt.Errorf("inbox: mail %s: %q is no mail state", id, state)
+	}
+	m, err := getMail(tx.Context(), tx.SQL(), id)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if state == MailFailed {
+		changed, err := s.moveMail(tx, m, MailFailed, reason, true)
+		if err != nil || !changed {
+			return changed, err
+		}
+		return true, s.tellSender(tx, m.Sender, MailFailedNotice(m, reason), "mail-failed:"+m.ID)
+	}
+	return s.moveMail(tx, m, state, reason, true)
 }
 
 // fail moves m to failed(reason) and tells its sender, in tx.

@@ -109,7 +109,7 @@ func (s *Service) SendTx(tx *queue.Tx, m Message) (id string, existed bool, err 
 	if err := checkReceiver(tx, m.To); err != nil {
 		return "", false, fmt.Errorf("inbox: send: %w", err)
 	}
-	id, _, err = s.insertItem(tx, m.To, m.From, m.Kind, body, m.DedupeKey)
+	id, _, err = s.insertItem(tx, "", m.To, m.From, m.Kind, body, m.DedupeKey)
 	if err != nil {
 		return "", false, fmt.Errorf("inbox: send to %q: %w", m.To, err)
 	}
@@ -174,9 +174,11 @@ func checkReceiver(tx *queue.Tx, name string) error {
 
 // insertItem writes one pending item and its event; it returns the id and
 // the item's seq.
-func (s *Service) insertItem(tx *queue.Tx, to, from, kind, body, dedupe string) (string, int64, error) {
+func (s *Service) insertItem(tx *queue.Tx, id, to, from, kind, body, dedupe string) (string, int64, error) {
 	now := tx.Now()
-	id := s.newID(now)
+	if id == "" {
+		id = s.newID(now)
+	}
 	res, err := tx.SQL().ExecContext(tx.Context(),
 		`INSERT INTO inbox_items (id, receiver, sender, kind, body, dedupe, state, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		id, to, from, kind, body, dedupe, StatePending, toNanos(now), toNanos(now))

@@ -288,6 +288,9 @@ func (s *Snapshot) Text() string {
 		}
 	}
 	var b strings.Builder
+	// One allocation for a screen of one-byte runes (the common case),
+	// instead of the builder doubling its way up.
+	b.Grow((last + 1) * (s.Cols + 1))
 	for y := 0; y <= last; y++ {
 		if y > 0 {
 			b.WriteByte('\n')

@@ -65,13 +65,13 @@ func (t *Terminal) emitJudged(ev judged) {
 	t.emitTurn(ev.turn)
 }
 
-// inputsLocked gathers the judge's inputs at now from t.snap (taken by
-// readPromptLocked) and the terminal's state. t.mu must be held.
+// inputsLocked gathers the judge's inputs at now from t.view (the last
+// screen read) and the terminal's state. t.mu must be held.
 func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 	b := t.behavior
 	text := ""
 	if b.readsScreen() {
-		text = t.screenTextLocked()
+		text = t.view.text
 	}
 	lastOut := t.LastOutput()
 	if len(b.ReadyMarkers) > 0 && !t.judgment.Ready {
@@ -89,7 +89,7 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 			t.obs.markerSince = now
 		}
 	}
-	ts, tok := automation.ReadTitle(t.snap.Title, b.Status)
+	ts, tok := automation.ReadTitle(t.view.title, b.Status)
 	if ts != t.obs.titleStatus || tok != t.obs.titleOK || t.obs.titleSince.IsZero() {
 		t.obs.titleStatus, t.obs.titleOK, t.obs.titleSince = ts, tok, now
 	}
@@ -109,7 +109,7 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 		TitleSince: t.obs.titleSince,
 		LastOutput: lastOut,
 	}
-	t.snap.screenInputs(&in, text)
+	screenInputs(&in, t.view.modes, t.view.title, text)
 	if since, until, ok := t.turn.HoldWindow(); ok {
 		in.Turn = automation.TurnHold{Since: since, Until: until}
 	}
@@ -132,13 +132,13 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 // OSC state, the synchronized-output frame and the text, as a Terminal
 // gathers them.
 func (s *Snapshot) ScreenInputs(in *automation.Inputs) {
-	s.screenInputs(in, s.Text())
+	screenInputs(in, s.Modes, s.Title, s.Text())
 }
 
-func (s *Snapshot) screenInputs(in *automation.Inputs, text string) {
-	in.OSCState = s.Modes.OSCState
-	in.Title = s.Title
-	in.InSyncFrame = s.Modes.SyncOutput
+func screenInputs(in *automation.Inputs, m Modes, title, text string) {
+	in.OSCState = m.OSCState
+	in.Title = title
+	in.InSyncFrame = m.SyncOutput
 	in.Screen = text
 }
 
@@ -182,18 +182,18 @@ const shellPromptQuiet = 150 * time.Millisecond
 // person's and no write of office's since, and the output quiet for
 // shellPromptQuiet), the cursor row's text before the cursor is the prompt. ok is false until it is learned, while a
 // job is in the foreground, and when the cursor row does not start with the
-// prompt. t.mu must be held; t.snap must be fresh.
-func (t *Terminal) shellPromptLocked(now time.Time) (string, bool) {
+// prompt. t.mu must be held; snap is the screen just read.
+func (t *Terminal) shellPromptLocked(snap *Snapshot, now time.Time) (string, bool) {
 	o := &t.obs
 	if o.fg != automation.ForegroundShell {
 		return "", false
 	}
-	y := t.snap.CursorY
-	row := t.snap.promptLine(y, 0, false)
+	y := snap.CursorY
+	row := snap.promptLine(y, 0, false)
 	epoch := o.promptEpoch()
 	if o.learning() && !t.tracker.LastKey().After(epoch) && !o.lastWrite.After(epoch) &&
 		t.tracker.Draft() == "" && now.Sub(t.LastOutput()) >= shellPromptQuiet {
-		if p := strings.TrimRight(t.snap.cellsText(y, 0, t.snap.CursorX), " "); p != "" {
+		if p := strings.TrimRight(snap.cellsText(y, 0, snap.CursorX), " "); p != "" {
 			o.shellPrompt, o.learnedAt = p, epoch
 		}
 	}
@@ -205,16 +205,15 @@ func (t *Terminal) shellPromptLocked(now time.Time) (string, bool) {
 
 // judgeLocked runs the judge at now on the current inputs, keeps its
 // answer, debounces the status and follows the current turn. t.mu must be
-// held; t.snap must be recent (readPromptLocked).
+// held; t.view is the last screen read (readPromptLocked).
 func (t *Terminal) judgeLocked(now time.Time) judged {
 	switch {
 	case !t.behavior.readsScreen():
 		// No cells are read: the title and modes are all the screen gives.
-		t.snap.Modes = t.screen.Modes()
-		t.snap.Title = t.snap.Modes.Title
-	case t.snap.Cols == 0:
-		t.screen.Snapshot(&t.snap)
-		t.snapText = ""
+		t.view.modes = t.screen.Modes()
+		t.view.title = t.view.modes.Title
+	case !t.view.read:
+		snapshots.Put(t.readScreenLocked())
 	}
 	j := automation.Judge(t.inputsLocked(now), t.behavior.Status)
 	t.judgment = j

@@ -27,10 +27,10 @@ func TestCustomAgentIsJudgedWithoutASnapshot(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	term.mu.Lock()
-	cols, title := term.snap.Cols, term.judgment
+	read, title := term.view.read, term.judgment
 	term.mu.Unlock()
-	if cols != 0 {
-		t.Fatalf("the screen was snapshotted (%d columns)", cols)
+	if read {
+		t.Fatal("the screen's cells were read")
 	}
 	var saw bool
 	for _, s := range title.Steps {
@@ -43,5 +43,35 @@ func TestCustomAgentIsJudgedWithoutASnapshot(t *testing.T) {
 	}
 	if _, ok := term.Prompt(); ok {
 		t.Fatal("a prompt was read on a screen with no prompt")
+	}
+}
+
+// A read keeps no cells, and builds the screen's text only for a behavior
+// that matches text on it (patterns, ready markers): a prompt-only profile
+// reads its prompt row and nothing else.
+func TestScreenReadKeepsTextOnlyWhenPatternsNeedIt(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		b        Behavior
+		wantText bool
+	}{
+		{"prompt only", Behavior{Prompt: PromptSpec{Marker: ">"}}, false},
+		{"busy pattern", Behavior{Prompt: PromptSpec{Marker: ">"}, Status: automation.StatusRules{Busy: []string{"working"}}}, true},
+		{"ready marker", Behavior{ReadyMarkers: []string{"ready"}}, true},
+	} {
+		s := NewScreen(40, 5, nil)
+		s.Feed([]byte("working ready\r\n> draft"))
+		term := &Terminal{screen: s, behavior: c.b}
+		term.readPromptLocked(time.Unix(0, 0))
+		if !term.view.read {
+			t.Fatalf("%s: the screen was not read", c.name)
+		}
+		if got := term.view.text != ""; got != c.wantText {
+			t.Errorf("%s: text kept %v (%q), want %v", c.name, got, term.view.text, c.wantText)
+		}
+		if c.b.Prompt.Marker != "" && (term.promptText != "draft" || !term.promptOK) {
+			t.Errorf("%s: prompt %q %v, want \"draft\" true", c.name, term.promptText, term.promptOK)
+		}
 	}
 }

@@ -72,6 +72,13 @@ func (b Behavior) readsScreen() bool {
 		len(s.Busy) > 0 || len(s.Idle) > 0 || len(s.Waiting) > 0
 }
 
+// readsText reports whether b matches text anywhere on the screen (ready
+// markers, status patterns): only then is the screen's text built per read.
+func (b Behavior) readsText() bool {
+	s := b.Status
+	return len(b.ReadyMarkers) > 0 || len(s.Busy) > 0 || len(s.Idle) > 0 || len(s.Waiting) > 0
+}
+
 // EventKind says what changed in a Terminal.
 type EventKind int
 
@@ -168,8 +175,7 @@ type Terminal struct {
 	obs        observed            // the judge's inputs pool keeps between reads
 	promptText string
 	promptOK   bool
-	snap       Snapshot
-	snapText   string // t.snap.Text(), cached until the next snapshot
+	view       screenView // what the last screen read gave the judge
 	lastGen    uint64
 	turn       automation.Turn // the current turn (the person's Enter reads busy until it shows busy)
 }
@@ -726,19 +732,19 @@ func (t *Terminal) refreshPrompt(now time.Time) {
 	}
 }
 
-// readPromptLocked takes a snapshot into t.snap and updates the prompt
-// reading; it reports whether that changed the gate state. A behavior that
-// reads nothing on the screen (readsScreen) takes no snapshot: its prompt
+// readPromptLocked reads the screen (readScreenLocked) and updates the
+// prompt reading; it reports whether that changed the gate state. A behavior
+// that reads nothing on the screen (readsScreen) reads no cells: its prompt
 // cannot be read. t.mu must be held.
 func (t *Terminal) readPromptLocked(now time.Time) bool {
 	if !t.behavior.readsScreen() {
 		return false
 	}
-	t.screen.Snapshot(&t.snap)
-	t.snapText = "" // recomputed on demand by screenTextLocked
-	_, text, ok := t.snap.FindPrompt(t.behavior.Prompt)
+	snap := t.readScreenLocked()
+	defer snapshots.Put(snap)
+	_, text, ok := snap.FindPrompt(t.behavior.Prompt)
 	if !ok && t.behavior.ShellIdle {
-		text, ok = t.shellPromptLocked(now)
+		text, ok = t.shellPromptLocked(snap, now)
 	}
 	t.promptText, t.promptOK = text, ok
 	before := t.tracker.State()
@@ -750,13 +756,32 @@ func (t *Terminal) readPromptLocked(now time.Time) bool {
 	return t.tracker.State() != before
 }
 
-// screenTextLocked returns the text of t.snap, computed once per snapshot.
-// t.mu must be held.
-func (t *Terminal) screenTextLocked() string {
-	if t.snapText == "" {
-		t.snapText = t.snap.Text()
+// screenView is what the judge reads of the screen between two reads: the
+// text, the title and the modes. The cells themselves are not kept: a
+// 120×40 copy is 75 KiB, more than the rest of what pool keeps per agent.
+type screenView struct {
+	read  bool   // the screen was read at least once
+	text  string // Snapshot.Text at the last read, when the behavior readsText
+	title string
+	modes Modes
+}
+
+// snapshots holds the Snapshots screen reads borrow: an agent keeps no copy
+// of its screen's cells between reads, so idle agents share the few that
+// reads in flight need.
+var snapshots = sync.Pool{New: func() any { return new(Snapshot) }}
+
+// readScreenLocked copies the screen into a borrowed Snapshot, keeps its
+// text, title and modes in t.view, and returns the Snapshot for the caller
+// to read and then return to snapshots. t.mu must be held.
+func (t *Terminal) readScreenLocked() *Snapshot {
+	snap := snapshots.Get().(*Snapshot)
+	t.screen.Snapshot(snap)
+	t.view = screenView{read: true, title: snap.Title, modes: snap.Modes}
+	if t.behavior.readsText() {
+		t.view.text = snap.Text()
 	}
-	return t.snapText
+	return snap
 }
 
 // monitor re-judges readiness and status when an input of the judge may
@@ -805,7 +830,7 @@ func (t *Terminal) judge(now time.Time) time.Time {
 	// Re-read on a new screen, and while a draft is believed or text sits on
 	// the prompt: the screen's reading changes with time (echo grace) even
 	// if nothing redraws.
-	if gen != t.lastGen || t.snap.Cols == 0 || t.tracker.State().Dirty || t.promptText != "" ||
+	if gen != t.lastGen || !t.view.read || t.tracker.State().Dirty || t.promptText != "" ||
 		(t.behavior.ShellIdle && t.obs.learning()) {
 		t.lastGen = gen
 		gateChanged = t.readPromptLocked(now)

@@ -24,9 +24,23 @@ import (
 // (by the last-known roster); ok is false otherwise (the caller goes on as
 // on one host, which refuses an unknown name). host is this host's name.
 func remoteOf(ctx context.Context, e *env, g *globals, s *queue.Store, name string) (m cluster.Member, host string, ok bool, err error) {
-	cfg, _, err := loadConfig(g, e)
-	if err != nil || cfg.Cluster == nil || name == inbox.Person {
-		return cluster.Member{}, "", false, err
+	if name == inbox.Person {
+		return cluster.Member{}, "", false, nil
+	}
+	if g.config != "" {
+		cfg, _, err := loadConfig(g, e)
+		if err != nil || cfg.Cluster == nil {
+			return cluster.Member{}, "", false, err
+		}
+		host = cfg.Cluster.Host
+	} else {
+		// An agent's shell runs commands with no office file: the store
+		// knows whether a clustered office runs on it, and its host.
+		self, ok, err := cluster.Self(ctx, s)
+		if err != nil || !ok {
+			return cluster.Member{}, "", false, err
+		}
+		host = self
 	}
 	if rec, err := s.Agent(ctx, name); err == nil && !rec.Removed {
 		return cluster.Member{}, "", false, nil
@@ -38,12 +52,14 @@ func remoteOf(ctx context.Context, e *env, g *globals, s *queue.Store, name stri
 	if err != nil {
 		return cluster.Member{}, "", false, err
 	}
-	return m, cfg.Cluster.Host, true, nil
+	return m, host, true, nil
 }
 
 // stashRemote stores it in the outbox (with the idempotency key when set,
-// fingerprint fp) and tells the person it is stored, not delivered.
-func stashRemote(ctx context.Context, e *env, dir string, s *queue.Store, it cluster.Item, key, fp string) error {
+// fingerprint fp) and tells the person it is stored, not delivered. also,
+// when set, runs in the same transaction with the item's id (mail keeps
+// this host's envelope of it).
+func stashRemote(ctx context.Context, e *env, dir string, s *queue.Store, it cluster.Item, key, fp string, also func(tx *queue.Tx, id string) error) error {
 	var id, prev string
 	err := s.Update(ctx, func(tx *queue.Tx) error {
 		if key != "" {
@@ -55,6 +71,11 @@ func stashRemote(ctx context.Context, e *env, dir string, s *queue.Store, it clu
 		var err error
 		if id, err = cluster.StashTx(tx, it); err != nil {
 			return err
+		}
+		if also != nil {
+			if err := also(tx, id); err != nil {
+				return err
+			}
 		}
 		if key != "" {
 			return tx.RecordKey(key, fp, id)
@@ -76,6 +97,41 @@ func stashRemote(ctx context.Context, e *env, dir string, s *queue.Store, it clu
 	fmt.Fprintln(e.stdout, id)
 	fmt.Fprintf(e.stderr, "office: %s %s for %s on host %s stored (sent when host %s takes it)\n", it.Kind, id, it.To, it.ToHost, it.ToHost)
 	return nil
+}
+
+// replyRemote answers a request that crossed to this host from another
+// (cluster.ReplyTx): the reply goes back to the sender's host. ok is false
+// when request id did not cross (the caller replies as on one host).
+func replyRemote(ctx context.Context, e *env, svc *inbox.Service, s *queue.Store, dir, from, id, text string) (ok bool, err error) {
+	origin, crossed, err := cluster.Origin(ctx, s, id)
+	if err != nil || !crossed {
+		return false, err
+	}
+	// An agent's shell runs this with no office file: the store knows the host.
+	self, ok, err := cluster.Self(ctx, s)
+	if err != nil || !ok {
+		return false, err
+	}
+	orig, _, err := svc.GetMail(ctx, id)
+	if err != nil {
+		return true, inboxErr(fmt.Errorf("mail reply: %w", err))
+	}
+	var rid string
+	err = s.Update(ctx, func(tx *queue.Tx) error {
+		var err error
+		rid, err = cluster.ReplyTx(tx, svc, self, origin, from, orig, text)
+		return err
+	})
+	if errors.Is(err, queue.ErrBlank) || errors.Is(err, queue.ErrTooLarge) {
+		return true, &inputError{fmt.Errorf("mail reply: %w", err)}
+	}
+	if err != nil {
+		return true, inboxErr(fmt.Errorf("mail reply: %w", err))
+	}
+	engine.Poke(dir)
+	fmt.Fprintln(e.stdout, rid)
+	fmt.Fprintf(e.stderr, "office: reply %s stored (sent to %s on host %s when host %s takes it)\n", rid, orig.Sender, origin, origin)
+	return true, nil
 }
 
 // printFloor prints the other hosts' agents of a clustered running office,

@@ -104,7 +104,13 @@ func mailSend(ctx context.Context, e *env, g *globals, a mailSendArgs, args []st
 		}
 		it := cluster.Item{Kind: cluster.KindMail, From: from, FromHost: host, To: a.to, ToHost: m.Host, Text: text,
 			Title: title, Request: a.request, Deadline: deadline}
-		return stashRemote(ctx, e, dir, s, it, a.key, queue.Fingerprint("mail", req.To, req.From, req.Title, req.Text, strconv.FormatBool(req.Request), req.Deadline.String()))
+		return stashRemote(ctx, e, dir, s, it, a.key, queue.Fingerprint("mail", req.To, req.From, req.Title, req.Text, strconv.FormatBool(req.Request), req.Deadline.String()),
+			func(tx *queue.Tx, id string) error {
+				local := req
+				local.ID, local.Remote = id, true
+				_, err := svc.SendMailTx(tx, local)
+				return err
+			})
 	}
 	var id, prev string
 	err = s.Update(ctx, func(tx *queue.Tx) error {
@@ -162,6 +168,9 @@ func mailReply(ctx context.Context, e *env, g *globals, id string, args []string
 	defer s.Close()
 	from, err := sender(ctx, e, s)
 	if err != nil {
+		return err
+	}
+	if ok, err := replyRemote(ctx, e, svc, s, dir, from, id, text); ok || err != nil {
 		return err
 	}
 	rid, err := svc.Reply(ctx, from, id, text)

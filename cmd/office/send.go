@@ -59,7 +59,7 @@ func send(ctx context.Context, e *env, g *globals, agent string, args []string, 
 			return err
 		}
 		it := cluster.Item{Kind: cluster.KindSend, From: inbox.Person, FromHost: host, To: agent, ToHost: m.Host, Text: text}
-		return stashRemote(ctx, e, dir, s, it, key, queue.Fingerprint("message", agent, text))
+		return stashRemote(ctx, e, dir, s, it, key, queue.Fingerprint("message", agent, text), nil)
 	}
 	id, err := s.Enqueue(ctx, agent, text, queue.EnqueueOptions{Source: "send", Key: key})
 	var dup *queue.DuplicateError

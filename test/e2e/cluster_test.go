@@ -186,3 +186,53 @@ func BenchmarkClusterSendToTyped(b *testing.B) {
 		})
 	}
 }
+
+// A request's state lives with its sender's host: alice on a sends one
+// request to bob on b, who answers it with `office mail reply` from his own
+// shell while his turn runs, and one to carol on b, who does not. On a the
+// first ends done and the reply reaches alice; the second ends
+// failed(no_reply_found) and alice is told.
+func TestClusterRequestStateLivesWithSender(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two office servers with clustered NATS (about 20 s): not under -short")
+	}
+	a := newTeamOffice(t, teamAgent{name: "alice", args: []string{"--busy", "200ms"}})
+	b := newTeamOffice(t, teamAgent{name: "bob", args: []string{"--busy", "6s"}}, teamAgent{name: "carol", args: []string{"--busy", "300ms"}})
+	joinFloor(t, []*office{a, b}, []string{"a", "b"})
+	a.startServe()
+	b.startServe()
+	a.waitFor(30*time.Second, "a lists b's agents", func() bool {
+		out, _, code := a.run("", "team")
+		return code == 0 && strings.Contains(out, "bob") && strings.Contains(out, "carol")
+	})
+	answered := a.mustAs("alice", "mail", "send", "--to", "bob", "--request", "--title", "Review", "please review parser.go")
+	silent := a.mustAs("alice", "mail", "send", "--to", "carol", "--request", "--title", "Question", "what is the plan?")
+	if st := a.mailShow(answered).State; st != "queued" {
+		t.Fatalf("a's envelope of the request is %q, want queued", st)
+	}
+	b.waitFor(30*time.Second, "the request typed into bob, working on both hosts", func() bool {
+		return b.promptWith("bob", `id="`+answered+`"`) && b.mailShow(answered).State == "working" && a.mailShow(answered).State == "working"
+	})
+	rid := b.mustAs("bob", "mail", "reply", answered, "LGTM, two nits")
+	a.waitFor(30*time.Second, "the request done on a", a.mailState(answered, "done"))
+	if st := b.mailShow(answered).State; st != "done" {
+		t.Fatalf("the request on b is %q, want done", st)
+	}
+	a.waitFor(30*time.Second, "the reply typed into alice", func() bool {
+		return a.promptWith("alice", `id="`+rid+`"`, `in_reply_to="`+answered+`"`, "LGTM, two nits")
+	})
+	a.waitFor(30*time.Second, "failed(no_reply_found) on a", func() bool {
+		m := a.mailShow(silent)
+		return m.State == "failed" && m.Reason == "no_reply_found"
+	})
+	a.waitFor(30*time.Second, "alice told", func() bool {
+		return a.promptWith("alice", "<actor-notification", silent, "no_reply_found")
+	})
+	n := 0
+	for _, p := range a.prompts("alice") {
+		n += strings.Count(p, "LGTM, two nits")
+	}
+	if n != 1 {
+		t.Errorf("the reply reached alice %d times, want once", n)
+	}
+}
