@@ -77,12 +77,19 @@ func TestUIShiftEnterIsANewline(t *testing.T) {
 			r.waitFor(60*time.Second, "the CLI ready in the UI", func() bool {
 				return strings.Contains(tm.screen(), ready) && strings.Contains(tm.screen(), "idle")
 			})
+			// Each key waits for the CLI to have drawn the text before it, as
+			// a person's does (Gemini under load reads text and a key sent
+			// right after it in one batch and drops the key).
+			shown := func(text string) {
+				r.waitFor(10*time.Second, "the typed text in the pane", func() bool { return strings.Contains(tm.screen(), text) })
+				time.Sleep(300 * time.Millisecond) // a person's next key comes in its own read
+			}
 			tm.cmd("send-keys", "-t", "office", "-l", "first line here")
-			time.Sleep(300 * time.Millisecond) // a person's next key comes in its own read
+			shown("first line here")
 			tm.cmd("send-keys", "-t", "office", "-H", "1b", "5b", "31", "33", "3b", "32", "75")
 			time.Sleep(300 * time.Millisecond)
 			tm.cmd("send-keys", "-t", "office", "-l", "second line here")
-			time.Sleep(300 * time.Millisecond)
+			shown("second line here")
 			if n := r.countPrompts("first line here"); n != 0 {
 				t.Fatalf("Shift+Enter submitted: the model got %q\n%s", r.prompts(), tm.screen())
 			}
