@@ -224,20 +224,22 @@ func claudeLine(line []byte) []Entry {
 	if json.Unmarshal(line, &l) != nil || l.IsMeta {
 		return nil
 	}
-	var e Entry
 	switch l.Type {
 	case "user":
-		e = Entry{Role: RoleUser, Text: texts(l.Message.Content, "text")}
+		return message(RoleUser, texts(l.Message.Content, "text"), l.Timestamp, SourceTranscript)
 	case "assistant":
-		e = Entry{Role: RoleAssistant, Text: texts(l.Message.Content, "text")}
-	default:
+		return message(RoleAssistant, texts(l.Message.Content, "text"), l.Timestamp, SourceTranscript)
+	}
+	return nil
+}
+
+// message is the one entry of a record line with a prompt or a reply, or
+// none when its text is blank.
+func message(role, text, timestamp, source string) []Entry {
+	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	if strings.TrimSpace(e.Text) == "" {
-		return nil
-	}
-	e.Text, e.At, e.Source = bound(e.Text), parseTime(l.Timestamp), SourceTranscript
-	return []Entry{e}
+	return []Entry{{Role: role, Text: bound(text), At: parseTime(timestamp), Source: source}}
 }
 
 // ---- Codex ----
@@ -298,20 +300,13 @@ func codexLine(line []byte) []Entry {
 	if json.Unmarshal(line, &l) != nil || l.Type != "response_item" || l.Payload.Type != "message" {
 		return nil
 	}
-	var e Entry
 	switch l.Payload.Role {
 	case "user":
-		e = Entry{Role: RoleUser, Text: texts(l.Payload.Content, "input_text")}
+		return message(RoleUser, texts(l.Payload.Content, "input_text"), l.Timestamp, SourceSession)
 	case "assistant":
-		e = Entry{Role: RoleAssistant, Text: texts(l.Payload.Content, "output_text")}
-	default:
-		return nil
+		return message(RoleAssistant, texts(l.Payload.Content, "output_text"), l.Timestamp, SourceSession)
 	}
-	if strings.TrimSpace(e.Text) == "" {
-		return nil
-	}
-	e.Text, e.At, e.Source = bound(e.Text), parseTime(l.Timestamp), SourceSession
-	return []Entry{e}
+	return nil
 }
 
 // ---- Gemini CLI ----
