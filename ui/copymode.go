@@ -67,10 +67,10 @@ func (a copyPos) before(b copyPos) bool {
 // copyMode is one pane's copy mode. Only the tea loop touches it.
 type copyMode struct {
 	agent        string
-	first, total int64 // history lines held when entered, first updated as they fall off
-	live         int64 // the history's total now
+	first, total int64         // history lines held when entered, first updated as they fall off
+	live         int64         // the history's total now
 	screen       [][]pool.Cell // the frozen screen's rows; none once the output ended (the history holds them)
-	top          int64 // the first line shown
+	top          int64         // the first line shown
 	cur          copyPos
 	w, h         int
 
