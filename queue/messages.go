@@ -129,7 +129,8 @@ func (s *Store) IsCompaction(text string) bool { return s.compactVerbs[firstToke
 // (ErrTooLarge) or not valid UTF-8 (ErrInvalidUTF8); opt.Key was used
 // before (*KeyUsedError, ErrKeyConflict); the agent is absent
 // or removed (ErrUnknownAgent, naming the agent); the text is a compaction
-// command and the agent already has one pending, or opt.Kind is KindInbox and
+// command and the agent already has one pending (one set aside does not
+// count), or opt.Kind is KindInbox and
 // the agent already has an inbox delivery pending (an unwrapped
 // *DuplicateError carrying the pending message's id; errors.Is(err,
 // ErrDuplicate)).
@@ -243,10 +244,12 @@ type dupRow struct {
 }
 
 // firstMatching returns the id of agent's first pending message (delivery
-// order) for which match is true, or 0.
+// order) for which match is true, or 0. A message set aside is not pending:
+// it waits for the person, not for the drain, and is delivered only if they
+// release it (Release then applies the same rule).
 func (t *Tx) firstMatching(agent string, match func(dupRow) bool) (int64, error) {
 	rows, err := t.tx.QueryContext(t.ctx,
-		`SELECT id, verb, kind FROM messages WHERE agent = ? AND (verb != '' OR kind != '') ORDER BY position, id`, agent)
+		`SELECT id, verb, kind FROM messages WHERE agent = ? AND set_aside = 0 AND (verb != '' OR kind != '') ORDER BY position, id`, agent)
 	if err != nil {
 		return 0, err
 	}
@@ -385,7 +388,10 @@ func (s *Store) Counts(ctx context.Context) (map[string]int, error) {
 // flags), clears Interrupted and SetAside, and moves it to the front of its
 // agent's queue, ahead of every other message, whose relative order is
 // unchanged; it logs "released". One
-// transaction; ErrNotFound if the message is not queued. Returns once durable.
+// transaction; ErrNotFound if the message is not queued; ErrDuplicate if it
+// is a compaction set aside and another compaction is pending for its agent
+// (queued since: one set aside does not count as pending). Returns once
+// durable.
 func (s *Store) Release(ctx context.Context, id int64) error {
 	return s.update(ctx, fmt.Sprintf("release message %d", id), func(t *Tx) error { return t.Release(id) })
 }
@@ -393,14 +399,27 @@ func (s *Store) Release(ctx context.Context, id int64) error {
 // Release is Store.Release inside t.
 func (t *Tx) Release(id int64) error {
 	op := fmt.Sprintf("release message %d", id)
-	var agent string
+	var agent, verb string
 	var pos int64
-	err := t.queryRow(`SELECT agent, position FROM messages WHERE id = ?`, id).Scan(&agent, &pos)
+	var aside int
+	err := t.queryRow(`SELECT agent, position, verb, set_aside FROM messages WHERE id = ?`, id).Scan(&agent, &pos, &verb, &aside)
 	if errors.Is(err, sql.ErrNoRows) {
 		return opErr(op, ErrNotFound)
 	}
 	if err != nil {
 		return opErr(op, err)
+	}
+	if aside != 0 && t.s.compactVerbs[verb] {
+		// A compaction set aside did not count as pending, so another may
+		// have been queued since: one is enough.
+		other, err := t.firstMatching(agent, func(m dupRow) bool { return t.s.compactVerbs[m.verb] })
+		if err != nil {
+			return opErr(op, err)
+		}
+		if other != 0 {
+			return opErr(op, fmt.Errorf("%w: agent %q has compaction command %d pending; remove one of the two",
+				ErrDuplicate, agent, other))
+		}
 	}
 	var minOther sql.NullInt64
 	if err := t.queryRow(`SELECT MIN(position) FROM messages WHERE agent = ? AND id != ?`, agent, id).Scan(&minOther); err != nil {

@@ -281,6 +281,59 @@ func TestCompactionDedupe(t *testing.T) {
 	}
 }
 
+// TestSetAsideCompactionDoesNotBlockANewOne: a compaction set aside at
+// recovery (typed when the office stopped, no evidence either way) waits for
+// the person, not for the drain, so it is not the agent's pending compaction:
+// a new one is accepted. Releasing the old one while the new one is pending
+// is refused (one compaction is enough); removing it, or after the new one
+// was delivered, it is released as any message.
+func TestSetAsideCompactionDoesNotBlockANewOne(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "q.db")
+	s := openAt(t, path, Options{}, "a")
+	old := mustEnqueue(t, s, "a", "/compact", EnqueueOptions{})
+	if _, err := s.Attempt(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Writing(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Entering(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	s.Close() // the office stopped while typing it
+	s = openAt(t, path, Options{}, "a")
+	got, err := s.RecoverInterrupted(ctx, nil)
+	if err != nil || len(got) != 1 || got[0].Verdict.Settle != SettleAside {
+		t.Fatalf("recovery %+v, %v; want the compaction set aside", got, err)
+	}
+
+	fresh, err := s.Enqueue(ctx, "a", "/compact", EnqueueOptions{})
+	if err != nil {
+		t.Fatalf("a new compaction beside one set aside: %v", err)
+	}
+	// The new one is the pending one now.
+	if _, err := s.Enqueue(ctx, "a", "/compress", EnqueueOptions{}); !errors.As(err, new(*DuplicateError)) || err.(*DuplicateError).ExistingID != fresh {
+		t.Fatalf("a third compaction: %v, want a duplicate of %d", err, fresh)
+	}
+	err = s.Release(ctx, old)
+	if !errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), fmt.Sprint(fresh)) || strings.Count(err.Error(), "queue:") != 1 {
+		t.Fatalf("releasing the set-aside compaction beside a pending one: %v", err)
+	}
+	if m, err := s.Get(ctx, old); err != nil || !m.SetAside {
+		t.Fatalf("the refused release changed it: %+v, %v", m, err)
+	}
+	if err := s.Delivered(ctx, fresh, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Release(ctx, old); err != nil {
+		t.Fatalf("release once no other compaction is pending: %v", err)
+	}
+	if _, err := s.Enqueue(ctx, "a", "/compact", EnqueueOptions{}); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("the released compaction is pending again, a new one must be refused: %v", err)
+	}
+}
+
 func TestCompactVerbsOption(t *testing.T) {
 	s := open(t, Options{CompactVerbs: []string{"/Summarize"}}, "a")
 	mustEnqueue(t, s, "a", "/compact", EnqueueOptions{})
