@@ -180,7 +180,8 @@ type Notice struct {
 	// Kind says what became of the message.
 	Kind NoticeKind
 	// Text is the message's text (for NoticeTypedNotSubmitted, the sanitized
-	// text that was typed and now sits on the prompt).
+	// text that was typed and now sits on the prompt; for NoticeHeld and
+	// NoticeSetAside, the whole notice for the person).
 	Text string
 }
 
@@ -201,7 +202,8 @@ const (
 	NoticePreconditionDropped NoticeKind = "precondition_dropped"
 	// NoticeHeld: the message was typed but the agent showed nothing at all
 	// afterwards (it may not be reading its input); it is held as
-	// interrupted until the person releases or removes it.
+	// interrupted, and holds its agent's queue, until the person releases
+	// or removes it. Text is the whole notice.
 	NoticeHeld NoticeKind = "held"
 	// NoticeSetAside: the office stopped while typing the message and no
 	// evidence settled whether it arrived; it is set aside (it does not

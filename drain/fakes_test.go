@@ -211,7 +211,7 @@ func (s *fakeStore) Hold(ctx context.Context, id int64, reason string) error {
 	if m == nil {
 		return errNotFound
 	}
-	m.Interrupted = true
+	m.Interrupted, m.Evidence = true, reason
 	s.record(call{op: "Hold", id: id, agent: m.Agent, arg: reason})
 	return nil
 }

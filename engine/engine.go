@@ -345,7 +345,10 @@ func (e *Engine) terminalEvent(ev pool.Event) {
 }
 
 func (e *Engine) notice(n drain.Notice) {
-	if s := e.srv.Load(); s != nil {
+	// A held message is told durably; the store's event shows it to every
+	// window, so it is not sent live a second time.
+	shown := n.Kind == drain.NoticeHeld && e.noticeHeld(n)
+	if s := e.srv.Load(); s != nil && !shown {
 		s.notice(n)
 	}
 	if e.opts.OnNotice != nil {

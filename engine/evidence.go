@@ -258,6 +258,22 @@ func (e *Engine) noticeSetAside(ctx context.Context, r queue.Recovered) {
 	e.notice(drain.Notice{Agent: r.Agent, MsgID: r.ID, Kind: drain.NoticeSetAside, Text: body})
 }
 
+// noticeHeld tells the person, durably (their inbox), about a message the
+// drain holds because the agent drew nothing after it was typed: it holds
+// that agent's queue until they decide, so it must not be missed by a person
+// with no window attached. It reports whether the notice was stored.
+func (e *Engine) noticeHeld(n drain.Notice) bool {
+	if e.inbox == nil {
+		return false
+	}
+	if _, _, err := e.inbox.svc.Send(context.Background(), inbox.Message{To: inbox.Person, From: n.Agent, Kind: inbox.KindNotification,
+		Body: n.Text}); err != nil {
+		e.log.Error("notice of a held message", "msg", n.MsgID, "err", err)
+		return false
+	}
+	return true
+}
+
 // lastReply is the agent's last reply for a notice: from its CLI's records
 // (recorded since since) where it keeps them, else the reply region of its
 // screen.

@@ -872,13 +872,16 @@ func (t *Tx) Unattempt(id int64) error {
 
 // Hold marks message id Interrupted with reason, as RecoverInterrupted does
 // after a stop: its text may have reached the agent without showing, so it is
-// held until the person releases or removes it. It logs "interrupted".
-// ErrNotFound if the message is not queued. Returns once durable.
+// held until the person releases or removes it. It is not set aside: it stays
+// its agent's head (Head returns it), so nothing behind it is delivered
+// meanwhile. reason becomes its Evidence (what `office queue` shows; Release
+// clears it) and the "interrupted" event's detail. ErrNotFound if the
+// message is not queued. Returns once durable.
 func (s *Store) Hold(ctx context.Context, id int64, reason string) error {
 	return s.update(ctx, fmt.Sprintf("hold message %d", id), func(t *Tx) error {
 		op := fmt.Sprintf("hold message %d", id)
 		var agent string
-		err := t.queryRow(`UPDATE messages SET interrupted = 1, in_flight = 0 WHERE id = ? RETURNING agent`, id).Scan(&agent)
+		err := t.queryRow(`UPDATE messages SET interrupted = 1, in_flight = 0, evidence = ? WHERE id = ? RETURNING agent`, reason, id).Scan(&agent)
 		if errors.Is(err, sql.ErrNoRows) {
 			return opErr(op, ErrNotFound)
 		}

@@ -1151,6 +1151,36 @@ func TestRecoverInterruptedSettlesFromEvidence(t *testing.T) {
 	}
 }
 
+// TestHoldKeepsTheMessageAtItsAgentsHead: a message held at run time (the
+// agent drew nothing after it was typed) is interrupted but not set aside: it
+// stays its agent's head, so nothing behind it is delivered; it records why
+// (its evidence, what `office queue` shows) and release clears both.
+func TestHoldKeepsTheMessageAtItsAgentsHead(t *testing.T) {
+	s := open(t, Options{}, "a")
+	ctx := context.Background()
+	held := mustEnqueue(t, s, "a", "typed, nothing drawn", EnqueueOptions{})
+	mustEnqueue(t, s, "a", "behind it", EnqueueOptions{})
+	if _, err := s.Attempt(ctx, held); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Hold(ctx, held, "the agent showed nothing"); err != nil {
+		t.Fatal(err)
+	}
+	h, ok, err := s.Head(ctx, "a")
+	if err != nil || !ok || h.ID != held || !h.Interrupted || h.SetAside || h.Evidence != "the agent showed nothing" {
+		t.Fatalf("head %+v, %v; want the held message, interrupted with its reason, not set aside", h, err)
+	}
+	if err := s.Hold(ctx, 999, "x"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Hold of a missing message: %v", err)
+	}
+	if err := s.Release(ctx, held); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := s.Get(ctx, held); m.Interrupted || m.Evidence != "" || !m.Manual {
+		t.Fatalf("after release: %+v", m)
+	}
+}
+
 func TestRecoverInterruptedWithoutJudgeSetsTypedAside(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "q.db")

@@ -254,11 +254,21 @@ func TestHungAgentGetsNothingTypedTwice(t *testing.T) {
 	// The next message goes in but the agent shows nothing and draws
 	// nothing: it may read it later, so it is held for the person, with no
 	// attempt counted and no second typing.
-	o.send("a", "second")
+	second := o.send("a", "second")
 	o.waitFor(20*time.Second, "held: interrupted", func() bool {
 		q := o.queue()
 		return len(q) == 1 && q[0].Held == "interrupted" && q[0].Attempts == 0
 	})
+	// It holds a's queue (a may still read it later: nothing is typed
+	// after it), says why, and the person is told, durably, what ends it.
+	o.send("a", "third")
+	o.waitFor(20*time.Second, "the person's notice of the held message", func() bool {
+		out, _, _ := o.run("", "inbox", "--person", "--all")
+		return strings.Contains(out, "message "+second+" held") && strings.Contains(out, "office queue rm "+second)
+	})
+	if q := o.queue(); len(q) != 2 || q[0].Evidence == "" || q[1].Text != "third" || q[1].Attempts != 0 || q[1].Held != "queued" {
+		t.Fatalf("queue %+v: want the held message with why, and the one behind it not attempted", q)
+	}
 	log, err := os.ReadFile(filepath.Join(o.state, "office.log"))
 	if err != nil {
 		t.Fatal(err)
