@@ -67,7 +67,7 @@ starts one first (in the background, as 'office start', with --config).`,
 			if start {
 				return usagef("office attach: --start goes with --stdio (the UI starts the server anyway)")
 			}
-			hosts, err := af.viewHosts(g)
+			hosts, err := af.viewHosts(g, e.getenv("HOME"))
 			if err != nil {
 				return err
 			}
@@ -102,8 +102,9 @@ func (a *attachFlags) add(c *cobra.Command) {
 const localHost = "local"
 
 // viewHosts lists the servers to show, in the order --local, --host, --ssh.
-// No flag: this machine's server alone. Names must differ.
-func (a attachFlags) viewHosts(g *globals) ([]configs.Host, error) {
+// No flag: this machine's server alone. Names must differ. home expands a
+// "~/" in the paths of this machine's [hosts] tables.
+func (a attachFlags) viewHosts(g *globals, home string) ([]configs.Host, error) {
 	var out []configs.Host
 	if a.local || len(a.ssh)+len(a.hosts) == 0 {
 		out = append(out, configs.Host{Name: localHost, State: g.state, Config: g.config})
@@ -129,6 +130,9 @@ func (a attachFlags) viewHosts(g *globals) ([]configs.Host, error) {
 			if h.SSH != "" && h.Office == "" {
 				h.Office = a.office
 			}
+			if h.SSH == "" {
+				h.State, h.Config = homePath(h.State, home), homePath(h.Config, home)
+			}
 			out = append(out, h)
 		}
 	}
@@ -148,6 +152,15 @@ func (a attachFlags) viewHosts(g *globals) ([]configs.Host, error) {
 		seen[h.Name] = true
 	}
 	return out, nil
+}
+
+// homePath is p with a leading "~/" taken from home (a path of this
+// machine in a [hosts] table).
+func homePath(p, home string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+		return filepath.Join(home, rest)
+	}
+	return p
 }
 
 // runView runs the UI on hosts: one as a plain attach, several in one view.

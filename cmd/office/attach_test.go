@@ -13,7 +13,7 @@ func TestAttachViewHosts(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	view := filepath.Join(dir, "view.toml")
-	body := "[hosts.a]\nstate = \"st-a\"\n\n[hosts.b]\nssh = \"me@b.example\"\nstate = \"/srv/office\"\nconfig = \"office.toml\"\n"
+	body := "[hosts.a]\nstate = \"st-a\"\nconfig = \"~/office.toml\"\n\n[hosts.b]\nssh = \"me@b.example\"\nstate = \"/srv/office\"\nconfig = \"office.toml\"\n"
 	if err := os.WriteFile(view, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestAttachViewHosts(t *testing.T) {
 		{"local and ssh", attachFlags{local: true, ssh: []string{"b"}}, globals{}, []string{"local", "b"}},
 		{"hosts then ssh", attachFlags{hosts: []string{"b", "a"}, ssh: []string{"c"}}, globals{config: view}, []string{"b", "a", "c"}},
 	} {
-		hs, err := tc.af.viewHosts(&tc.g)
+		hs, err := tc.af.viewHosts(&tc.g, "/home/me")
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -46,17 +46,17 @@ func TestAttachViewHosts(t *testing.T) {
 	}
 
 	// --ssh carries --state, --config and --remote-office to the far side.
-	hs, err := attachFlags{ssh: []string{"me@x"}, office: "/opt/office"}.viewHosts(&globals{state: "/far/state", config: "/far/office.toml"})
+	hs, err := attachFlags{ssh: []string{"me@x"}, office: "/opt/office"}.viewHosts(&globals{state: "/far/state", config: "/far/office.toml"}, "/home/me")
 	if err != nil || hs[0].SSH != "me@x" || hs[0].State != "/far/state" || hs[0].Config != "/far/office.toml" || hs[0].Office != "/opt/office" {
 		t.Fatalf("--ssh host %+v %v", hs, err)
 	}
 	// --host takes its table: the far side's paths as written, this
 	// machine's joined to the file's directory.
-	hs, err = attachFlags{hosts: []string{"a", "b"}, office: "/opt/office"}.viewHosts(&globals{config: view})
+	hs, err = attachFlags{hosts: []string{"a", "b"}, office: "/opt/office"}.viewHosts(&globals{config: view}, "/home/me")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := hs[0]; a.SSH != "" || a.State != filepath.Join(dir, "st-a") {
+	if a := hs[0]; a.SSH != "" || a.State != filepath.Join(dir, "st-a") || a.Config != "/home/me/office.toml" {
 		t.Errorf("hosts.a = %+v", a)
 	}
 	if b := hs[1]; b.SSH != "me@b.example" || b.State != "/srv/office" || b.Config != "office.toml" || b.Office != "/opt/office" {
