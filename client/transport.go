@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"office/wire"
@@ -75,7 +76,9 @@ type SSHRemote struct {
 // user's words (ssh takes the first value of an option, so the user's own
 // -o win), and a redial is quiet (BatchMode): by then the UI holds
 // the terminal in raw mode, and a password or host-key prompt would garble
-// the screen and could never be answered. Another program is run as given.
+// the screen and could never be answered. Another program is run with the
+// user's words only. A redial of either runs in a session of its own, with
+// no controlling terminal to prompt on.
 func SSHTo(r SSHRemote) Transport {
 	if len(r.Command) == 0 {
 		r.Command = []string{"ssh"}
@@ -152,6 +155,11 @@ func (t sshTransport) args() []string {
 
 func (t sshTransport) Dial(ctx context.Context) (io.ReadWriteCloser, error) {
 	cmd := exec.Command(t.r.Command[0], t.args()...)
+	if t.batch {
+		// No controlling terminal either: whatever the program, it
+		// cannot prompt on the terminal the UI holds.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -259,9 +259,12 @@ func (m *Multi) Close() {
 	hosts := slices.Clone(m.hosts)
 	m.mu.Unlock()
 	for _, mb := range hosts {
-		if mb.office != nil {
-			mb.office.Close()
-			mb.sess.Close()
+		m.mu.Lock()
+		o, s := mb.office, mb.sess
+		m.mu.Unlock()
+		if o != nil {
+			o.Close()
+			s.Close()
 		}
 	}
 }
