@@ -91,8 +91,8 @@ type attachFlags struct {
 }
 
 func (a *attachFlags) add(c *cobra.Command) {
-	c.Flags().StringArrayVar(&a.ssh, "ssh", nil, "show the office on HOST, reached through ssh (repeatable: one view of several)")
-	c.Flags().StringArrayVar(&a.hosts, "host", nil, "show the server of [hosts.NAME] in the office file (repeatable)")
+	c.Flags().StringArrayVar(&a.ssh, "ssh", nil, "show the office on `HOST`, reached through ssh (repeatable: one view of several)")
+	c.Flags().StringArrayVar(&a.hosts, "host", nil, "show the server of the office file's [hosts.`NAME`] table (repeatable)")
 	c.Flags().BoolVar(&a.local, "local", false, "with --ssh or --host: show this machine's server too")
 	c.Flags().StringVar(&a.sshCommand, "ssh-command", "", "the ssh command line (default $OFFICE_SSH_COMMAND, else ssh)")
 	c.Flags().StringVar(&a.office, "remote-office", "", "the office command on the far side (default office)")
