@@ -92,6 +92,17 @@ func TestClusterViewListsOtherHostAndLastKnown(t *testing.T) {
 		t.Fatalf("a's status table does not list bob on host b and host b reachable:\n%s", out)
 	}
 
+	if rows := a.floorRows("status"); len(rows) != 3 {
+		t.Fatalf("a's status --json lists %d agents, want alice, bob and carol: %+v", len(rows), rows)
+	}
+	out = a.must("status", "bob")
+	if !fieldsLine(out, "bob", "b", "claude", "idle") || strings.Contains(out, "alice") {
+		t.Fatalf("a's status bob:\n%s", out)
+	}
+	if _, errOut, code := a.run("", "status", "--explain", "bob"); code != 2 || !strings.Contains(errOut, "host b") {
+		t.Fatalf("status --explain bob (on host b) from a: exit %d, %q; want 2 naming host b", code, errOut)
+	}
+
 	refused := func(o *office, name, host string) {
 		t.Helper()
 		_, errOut, code := o.run("", "team", "add", name, "--profile", "shell")
