@@ -735,8 +735,14 @@ const (
 // "delivered" for SettleDelivered. The judge runs outside any transaction;
 // each settlement commits on its own. Only the engine calls it, at start-up,
 // under its lock, before the drain runs.
+//
+// A message held at run time (Hold: typed, and the agent drew nothing after
+// it) is settled the same way (it is returned with Interrupted set): it held
+// its agent's queue because that agent's process might still read it, and
+// the stop ended that process, so what no evidence settles is set aside and
+// no longer holds the queue.
 func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verdict) ([]Recovered, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+msgCols+` FROM messages WHERE in_flight = 1 ORDER BY id`)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+msgCols+` FROM messages WHERE `+unsettled+` ORDER BY id`)
 	if err != nil {
 		return nil, opErr("recover interrupted deliveries", err)
 	}
@@ -775,21 +781,29 @@ func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verd
 	return out, nil
 }
 
-// settle applies one verdict, if the message is still in flight.
+// unsettled selects the messages RecoverInterrupted settles: in flight when
+// the office stopped, or held at run time (Hold).
+const unsettled = `(in_flight = 1 OR (interrupted = 1 AND set_aside = 0))`
+
+// settle applies one verdict, if the message is still unsettled.
 func (s *Store) settle(ctx context.Context, m Message, v Verdict) error {
 	op := fmt.Sprintf("recover interrupted message %d", m.ID)
+	what := "the office stopped while typing it"
+	if m.Interrupted {
+		what = "held (the agent drew nothing after it), then the office stopped"
+	}
 	return s.update(ctx, op, func(t *Tx) error {
-		var inFlight int
-		err := t.queryRow(`SELECT in_flight FROM messages WHERE id = ?`, m.ID).Scan(&inFlight)
-		if errors.Is(err, sql.ErrNoRows) || inFlight == 0 {
-			return nil
-		}
+		var n int
+		err := t.queryRow(`SELECT COUNT(*) FROM messages WHERE id = ? AND `+unsettled, m.ID).Scan(&n)
 		if err != nil {
 			return opErr(op, err)
 		}
+		if n == 0 {
+			return nil
+		}
 		switch v.Settle {
 		case SettleDelivered:
-			if _, err := t.deleteMsg(m.ID, EventDelivered, "after the office stopped while typing it: received, evidence="+v.Evidence); err != nil {
+			if _, err := t.deleteMsg(m.ID, EventDelivered, "after "+what+": received, evidence="+v.Evidence); err != nil {
 				return opErr(op, err)
 			}
 			return nil
@@ -798,13 +812,13 @@ func (s *Store) settle(ctx context.Context, m Message, v Verdict) error {
 				return opErr(op, err)
 			}
 			return t.appendEvent(Event{Agent: m.Agent, MsgID: m.ID, Kind: EventInterrupted,
-				Detail: "the office stopped while typing it; delivered again: " + v.Evidence})
+				Detail: what + "; delivered again: " + v.Evidence})
 		}
 		if _, err := t.exec(`UPDATE messages SET in_flight = 0, interrupted = 1, set_aside = 1, evidence = ? WHERE id = ?`, v.Evidence, m.ID); err != nil {
 			return opErr(op, err)
 		}
 		return t.appendEvent(Event{Agent: m.Agent, MsgID: m.ID, Kind: EventInterrupted,
-			Detail: "the office stopped while typing it; set aside until released or removed: " + v.Evidence})
+			Detail: what + "; set aside until released or removed: " + v.Evidence})
 	})
 }
 

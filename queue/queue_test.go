@@ -1181,6 +1181,73 @@ func TestHoldKeepsTheMessageAtItsAgentsHead(t *testing.T) {
 	}
 }
 
+// TestRecoverySettlesMessagesHeldAtRunTime: a message held because its agent
+// drew nothing after it held the queue only while that agent's process might
+// still read it; the stop ended that process, so the next start settles it
+// from evidence like one in flight: recorded by the CLI, delivered; else set
+// aside, and the queue behind it goes on.
+func TestRecoverySettlesMessagesHeldAtRunTime(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "q.db")
+	s := openAt(t, path, Options{}, "a", "b")
+	hold := func(agent, text string) int64 {
+		id := mustEnqueue(t, s, agent, text, EnqueueOptions{})
+		if _, err := s.Attempt(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Writing(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Entering(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Hold(ctx, id, "the agent showed nothing"); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	unseen := hold("a", "never recorded")
+	behind := mustEnqueue(t, s, "a", "behind it", EnqueueOptions{})
+	seen := hold("b", "recorded later")
+	s.Close()
+
+	s = openAt(t, path, Options{}, "a", "b")
+	got, err := s.RecoverInterrupted(ctx, func(m Message) Verdict {
+		if !m.Interrupted {
+			t.Errorf("the judge got %d without Interrupted: it cannot tell a held message", m.ID)
+		}
+		if m.ID == seen {
+			return Verdict{Settle: SettleDelivered, Evidence: "hook"}
+		}
+		return Verdict{Settle: SettleAside, Evidence: "no record of it"}
+	})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("RecoverInterrupted = %+v, %v; want both held messages", got, err)
+	}
+	if _, err := s.Get(ctx, seen); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the held message the CLI recorded is still queued: %v", err)
+	}
+	if m, err := s.Get(ctx, unseen); err != nil || !m.SetAside || !m.Interrupted || m.Evidence != "no record of it" {
+		t.Fatalf("the held message with no record: %+v, %v; want set aside", m, err)
+	}
+	if h, ok, _ := s.Head(ctx, "a"); !ok || h.ID != behind {
+		t.Fatalf("a's head %+v, want %d: the set-aside message still holds the queue", h, behind)
+	}
+	evs, _ := s.Events(ctx, 0, 0)
+	var details []string
+	for _, e := range evs {
+		if e.MsgID == unseen && e.Kind == EventInterrupted {
+			details = append(details, e.Detail)
+		}
+	}
+	if len(details) != 2 || !strings.Contains(details[1], "held (the agent drew nothing after it), then the office stopped") {
+		t.Fatalf("interrupted events of the held message: %q", details)
+	}
+	if again, _ := s.RecoverInterrupted(ctx, nil); len(again) != 0 {
+		t.Fatalf("a second recovery found %d", len(again))
+	}
+}
+
 func TestRecoverInterruptedWithoutJudgeSetsTypedAside(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "q.db")
