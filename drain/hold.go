@@ -63,6 +63,10 @@ const (
 	HoldInterrupted Hold = "interrupted"
 )
 
+// restartedEvidence is the evidence of a held message set aside because the
+// agent's process was restarted since it was typed.
+const restartedEvidence = "typed, then the agent drew nothing and its process ended; it may or may not have reached the agent"
+
 // maxNoticeText bounds the runes of a message's text quoted in a notice.
 const maxNoticeText = 200
 

@@ -257,7 +257,8 @@ func TestTextAnAgentThatDrawsNothingMayStillReadIsHeldNotRetyped(t *testing.T) {
 // drew nothing after it was typed stays at the head of that agent's queue:
 // nothing behind it is typed (the agent may still hold our bytes unread),
 // while other agents go on. The person's notice says so and names the one
-// command for each way out.
+// command for each way out. Once the agent's process is restarted, the held
+// message is set aside and the queue goes on.
 func TestAHeldMessageHoldsOnlyItsAgentsQueue(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, []string{"a", "b"}, nil)
@@ -291,6 +292,27 @@ func TestAHeldMessageHoldsOnlyItsAgentsQueue(t *testing.T) {
 		}
 		if !strings.Contains(got[0].Text, "Text: hello") || !strings.Contains(got[0].Text, "nothing else is typed into a") {
 			t.Fatalf("the notice %q does not quote the message or say what it holds", got[0].Text)
+		}
+		// The agent is restarted: the process that might still read it is
+		// gone, so it is set aside (never typed again on its own) and the
+		// message behind it goes, once, to the new process.
+		a.set(func(a *fakeAgent) { a.spawned = time.Now() })
+		h.d.Wake()
+		h.until(80 * time.Second)
+		if c := h.store.callsOf("SetAsideHeld"); len(c) != 1 || c[0].id != id {
+			t.Fatalf("SetAsideHeld calls %+v, want one for %d", c, id)
+		}
+		var texts []string
+		for _, w := range a.written() {
+			if w.data != "\r" {
+				texts = append(texts, w.data)
+			}
+		}
+		if fmt.Sprint(texts) != "[hello behind it]" {
+			t.Fatalf("a got %q: want hello once, then the message behind it", texts)
+		}
+		if got := h.noticeList(); len(got) != 2 || got[1].Kind != drain.NoticeSetAside || !strings.Contains(got[1].Text, fmt.Sprintf("message %d set aside", id)) {
+			t.Fatalf("notices %+v, want the set-aside one last", got)
 		}
 		h.stop()
 	})

@@ -565,6 +565,7 @@ func (deadAgent) BracketedPaste() bool             { return false }
 func (deadAgent) Submit() drain.SubmitProfile      { return drain.SubmitProfile{} }
 func (deadAgent) Prompt() (string, bool)           { return "", false }
 func (deadAgent) LastOutput() time.Time            { return time.Time{} }
+func (deadAgent) Spawned() time.Time               { return time.Time{} }
 func (deadAgent) MarkDraft(string)                 {}
 func (deadAgent) Text() string                     { return "" }
 func (d deadAgent) PressEnter(context.Context, automation.TurnCause) error {

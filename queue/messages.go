@@ -773,7 +773,11 @@ func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verd
 		if v.Settle == SettleAside && m.Entered.IsZero() {
 			v = Verdict{Settle: SettleRetry, Evidence: EvidenceNotSubmitted}
 		}
-		if err := s.settle(ctx, m, v); err != nil {
+		what := "the office stopped while typing it"
+		if m.Interrupted {
+			what = "held (the agent drew nothing after it), then the office stopped"
+		}
+		if err := s.settle(ctx, m, v, what); err != nil {
 			return out, err
 		}
 		out = append(out, Recovered{Message: m, Verdict: v})
@@ -785,13 +789,28 @@ func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verd
 // the office stopped, or held at run time (Hold).
 const unsettled = `(in_flight = 1 OR (interrupted = 1 AND set_aside = 0))`
 
-// settle applies one verdict, if the message is still unsettled.
-func (s *Store) settle(ctx context.Context, m Message, v Verdict) error {
-	op := fmt.Sprintf("recover interrupted message %d", m.ID)
-	what := "the office stopped while typing it"
-	if m.Interrupted {
-		what = "held (the agent drew nothing after it), then the office stopped"
+// SetAsideHeld sets aside message id, held at run time (Hold), once the
+// agent's process it was typed into has ended (the agent was restarted):
+// nothing of it can still wait unread in an input, so it no longer holds
+// its agent's queue; it may or may not have arrived, so it waits for the
+// person (release or remove) as a message set aside at recovery does. It
+// logs "interrupted" with evidence. ErrNotFound if the message is not
+// queued or not held.
+func (s *Store) SetAsideHeld(ctx context.Context, id int64, evidence string) error {
+	m, err := s.Get(ctx, id)
+	if err == nil && (!m.Interrupted || m.SetAside) {
+		err = ErrNotFound
 	}
+	if err != nil {
+		return opErr(fmt.Sprintf("set aside held message %d", id), err)
+	}
+	return s.settle(ctx, m, Verdict{Settle: SettleAside, Evidence: evidence}, "held (the agent drew nothing after it), then its process ended")
+}
+
+// settle applies one verdict, if the message is still unsettled; what says
+// how it came to be unsettled, for the event log.
+func (s *Store) settle(ctx context.Context, m Message, v Verdict, what string) error {
+	op := fmt.Sprintf("recover interrupted message %d", m.ID)
 	return s.update(ctx, op, func(t *Tx) error {
 		var n int
 		err := t.queryRow(`SELECT COUNT(*) FROM messages WHERE id = ? AND `+unsettled, m.ID).Scan(&n)

@@ -1179,6 +1179,26 @@ func TestHoldKeepsTheMessageAtItsAgentsHead(t *testing.T) {
 	if m, _ := s.Get(ctx, held); m.Interrupted || m.Evidence != "" || !m.Manual {
 		t.Fatalf("after release: %+v", m)
 	}
+	// Held again, then the agent's process ends: set aside, and the
+	// message behind it is the head.
+	if err := s.SetAsideHeld(ctx, held, "restarted"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("SetAsideHeld of a message not held: %v", err)
+	}
+	if err := s.Hold(ctx, held, "the agent showed nothing"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetAsideHeld(ctx, held, "restarted"); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := s.Get(ctx, held); !m.SetAside || !m.Interrupted || m.Evidence != "restarted" {
+		t.Fatalf("after SetAsideHeld: %+v", m)
+	}
+	if h, ok, _ := s.Head(ctx, "a"); !ok || h.Text != "behind it" {
+		t.Fatalf("head %+v, want the message behind the one set aside", h)
+	}
+	if err := s.SetAsideHeld(ctx, held, "again"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("SetAsideHeld twice: %v", err)
+	}
 }
 
 // TestRecoverySettlesMessagesHeldAtRunTime: a message held because its agent
