@@ -101,8 +101,8 @@ type Inputs struct {
 	// InSyncFrame is true inside a synchronized-output frame: the screen is
 	// half drawn, so its patterns are not read.
 	InSyncFrame bool
-	// Screen is the text of the rows the profile's patterns are read on.
-	Screen string
+	// Screen is the rows the profile's patterns are read on (nil: none).
+	Screen Rows
 	// LastOutput is when the PTY last produced output; zero means never.
 	LastOutput time.Time
 	// Turn is the "turn started" hold.
@@ -550,16 +550,6 @@ func later(a, b time.Time) time.Time {
 		return a
 	}
 	return b
-}
-
-// findPattern returns the first non-blank pattern that occurs in screen.
-func findPattern(screen string, patterns []string) (string, bool) {
-	for _, p := range patterns {
-		if p != "" && strings.Contains(screen, p) {
-			return p, true
-		}
-	}
-	return "", false
 }
 
 // titleStatus applies the title rules to the title's first non-space rune.
