@@ -114,6 +114,10 @@ type Inputs struct {
 // Signal names a step of the judge.
 type Signal int
 
+// maxSteps is the most steps a judgment lists (every signal but exited,
+// which ends it alone): its Steps are allocated once at that size.
+const maxSteps = int(SignalTurn)
+
 // The judge's steps, in the order they count.
 const (
 	// SignalExited: the process exited.
@@ -383,7 +387,7 @@ func ReadTitle(title string, rules StatusRules) (Status, bool) {
 // Last, the turn hold: an idle answer while in.Turn holds (Now before
 // Until) becomes busy, decided by the turn step.
 func Judge(in Inputs, rules StatusRules) Judgment {
-	j := Judgment{}
+	j := Judgment{Steps: make([]Step, 0, maxSteps)}
 	now := in.Now
 	decided := false
 	add := func(s Step) {
