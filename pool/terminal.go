@@ -815,7 +815,9 @@ func (t *Terminal) setViewLocked(m Modes) {
 func (t *Terminal) monitor() {
 	var timer Timer
 	var wake <-chan time.Time
+	var armed time.Time // the deadline timer is set for
 	for {
+		fired := false
 		select {
 		case <-t.done:
 			return
@@ -823,16 +825,21 @@ func (t *Terminal) monitor() {
 			return
 		case <-t.outputSig:
 		case <-wake:
+			fired = true
 			t.poked.Store(true) // a deadline: judge whatever the screen says
+		}
+		now := t.now()
+		next := t.judge(now, t.poked.Swap(false))
+		if !fired && next.Equal(armed) {
+			continue // the timer set is still the one wanted
 		}
 		if timer != nil {
 			timer.Stop()
 		}
-		timer, wake = nil, nil
-		now := t.now()
-		if next := t.judge(now, t.poked.Swap(false)); !next.IsZero() {
+		timer, wake, armed = nil, nil, time.Time{}
+		if !next.IsZero() {
 			timer = t.clock.NewTimer(next.Sub(now))
-			wake = timer.C()
+			wake, armed = timer.C(), next
 		}
 	}
 }
