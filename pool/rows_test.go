@@ -45,7 +45,9 @@ var replaySpecs = map[string]PromptSpec{
 
 // TestRowReadsAgreeWithSnapshots feeds the recorded real-CLI streams and
 // the Ink-like benchmark stream in chunks of random sizes (a resize on the
-// way) and checks, after every chunk, that what the monitor's row reads give
+// way; each stream with and without history capture, as a Terminal's
+// screen has it)
+// and checks, after every chunk, that what the monitor's row reads give
 // (the cached rows, the memoised prompt reading) is exactly what a full
 // snapshot of the same moment gives: its Text and its FindPrompt. A row
 // vt10x changed without marking it would show up here as a stale row.
@@ -65,33 +67,43 @@ func TestRowReadsAgreeWithSnapshots(t *testing.T) {
 		if testing.Short() {
 			raw = raw[:min(len(raw), 256<<10)]
 		}
-		spec := replaySpecs[name]
-		rng := rand.New(rand.NewPCG(7, uint64(len(raw))))
-		s := NewScreen(120, 40, nil)
-		var c rowCache
-		var snap Snapshot
-		for off, step := 0, 0; off < len(raw); step++ {
-			n := 1 + rng.IntN(2048)
-			s.Feed(raw[off:min(off+n, len(raw))])
-			off += n
-			if step == 40 {
-				s.Resize(100, 30) // every row moves
-			}
-			var prow int
-			var ptext string
-			var pok bool
-			s.readRows(func(r *rowReader) {
-				c.refresh(r)
-				prow, ptext, pok = c.findPrompt(r, spec)
-			})
-			s.Snapshot(&snap)
-			if got, want := strings.Join(c.texts[:c.Len()], "\n"), snap.Text(); got != want {
-				t.Fatalf("%s at byte %d: rows read\n%s\nsnapshot\n%s", name, off, got, want)
-			}
-			wrow, wtext, wok := snap.FindPrompt(spec)
-			if prow != wrow || ptext != wtext || pok != wok {
-				t.Fatalf("%s at byte %d: prompt read %d %q %v, snapshot %d %q %v", name, off, prow, ptext, pok, wrow, wtext, wok)
-			}
+		for _, hist := range []bool{false, true} {
+			checkRowReads(t, name, raw, hist)
+		}
+	}
+}
+
+// checkRowReads is one stream of TestRowReadsAgreeWithSnapshots.
+func checkRowReads(t *testing.T, name string, raw []byte, hist bool) {
+	spec := replaySpecs[name]
+	rng := rand.New(rand.NewPCG(7, uint64(len(raw))))
+	s := NewScreen(120, 40, nil)
+	if hist {
+		s.CaptureHistory(NewHistory(1000), nil)
+	}
+	var c rowCache
+	var snap Snapshot
+	for off, step := 0, 0; off < len(raw); step++ {
+		n := 1 + rng.IntN(2048)
+		s.Feed(raw[off:min(off+n, len(raw))])
+		off += n
+		if step == 40 {
+			s.Resize(100, 30) // every row moves
+		}
+		var prow int
+		var ptext string
+		var pok bool
+		s.readRows(func(r *rowReader) {
+			c.refresh(r)
+			prow, ptext, pok = c.findPrompt(r, spec)
+		})
+		s.Snapshot(&snap)
+		if got, want := strings.Join(c.texts[:c.Len()], "\n"), snap.Text(); got != want {
+			t.Fatalf("%s (history %v) at byte %d: rows read\n%s\nsnapshot\n%s", name, hist, off, got, want)
+		}
+		wrow, wtext, wok := snap.FindPrompt(spec)
+		if prow != wrow || ptext != wtext || pok != wok {
+			t.Fatalf("%s (history %v) at byte %d: prompt read %d %q %v, snapshot %d %q %v", name, hist, off, prow, ptext, pok, wrow, wtext, wok)
 		}
 	}
 }
