@@ -2,8 +2,8 @@ package automation
 
 // The screen as the judge reads it: rows of text, handed over one at a time,
 // so the caller keeps each row's text between readings and copies nothing
-// per judgment (issue 16: read only the rows needed, never a full snapshot
-// per read).
+// per judgment (a caller reads only the rows that changed, never a full
+// snapshot per read).
 
 import "strings"
 

@@ -1,7 +1,7 @@
 package pool
 
 // rows.go reads what the status monitor needs of a screen, row by row,
-// without a full snapshot per read (issue 16): the Screen records which rows
+// without a full snapshot per read: the Screen records which rows
 // each write touched (vt10x's own dirty rows), a row reader copies only the
 // rows that are read, and a Terminal keeps each row's text, and its prompt
 // reading, until a row it read changes.
