@@ -254,15 +254,51 @@ func (m *promptMemo) current(r *rowReader) bool {
 	return true
 }
 
+// stillMissing reports whether a prompt that was not found (every row
+// read) is still not found: the size and the cursor row are the same, and
+// no row that changed spells the marker or is a rule row now. A row that
+// is neither cannot make FindPrompt's scan succeed: it neither starts a
+// match nor completes the rules around one. Only the changed rows are
+// copied; the memo takes their new generations.
+func (m *promptMemo) stillMissing(r *rowReader, spec PromptSpec) bool {
+	if !m.valid || m.ok || spec.Marker == "" || m.cols != r.snap.Cols || m.rows != r.snap.Rows || m.cursorY != r.snap.CursorY {
+		return false
+	}
+	rule, below := spec.Rule, spec.RuleBelow
+	if rule == 0 {
+		rule = DefaultRule
+	}
+	if below == 0 {
+		below = rule
+	}
+	for i, y := range m.read {
+		if r.gen(y) == m.gens[i] {
+			continue
+		}
+		if y == m.cursorY {
+			return false
+		}
+		if _, match := r.snap.matchMarker(y, spec.Column, spec.Marker); match || r.snap.isRuleRow(y, rule) || r.snap.isRuleRow(y, below) {
+			return false
+		}
+	}
+	for i, y := range m.read {
+		m.gens[i] = r.gen(y)
+	}
+	return true
+}
+
 // findPrompt is Snapshot.FindPrompt on the screen r reads, read again only
 // when a row the last reading read changed (or the size, or, when it was
-// not found, the cursor row).
+// not found, the cursor row); a prompt not found is looked for again only
+// when a changed row could complete it (stillMissing).
 func (c *rowCache) findPrompt(r *rowReader, spec PromptSpec) (row int, text string, ok bool) {
 	m := &c.prompt
-	if m.current(r) {
+	before := r.copied
+	if m.current(r) || m.stillMissing(r, spec) {
+		c.copied += uint64(r.copied - before)
 		return m.row, m.text, m.ok
 	}
-	before := r.copied
 	r.traceRows(&m.read)
 	m.row, m.text, m.ok = r.snap.FindPrompt(spec)
 	r.untrace()

@@ -165,6 +165,27 @@ func TestRowReadCopiesOnlyRowsNeeded(t *testing.T) {
 		t.Fatalf("prompt %q %v, want \"draft\"", text, ok)
 	}
 
+	// No prompt box (a dialog covers it): every row was read to find none;
+	// a changed row that could not complete a prompt is the only row copied,
+	// and the box drawn again (the cursor parked where it was) is found.
+	s = NewScreen(120, 40, nil)
+	s.Feed([]byte(strings.Repeat("dialog line\r\n", 30) + "\x1b[1;1H"))
+	if n := copies(prompt2(s, &clock)); n != 40 {
+		t.Fatalf("a screen with no prompt copied %d rows, want all 40", n)
+	}
+	missing := prompt2(s, &clock)
+	copies(missing)
+	s.Feed([]byte("\x1b[20;1Hspinner ⠂\x1b[1;1H"))
+	if n := copies(missing); n != 1 {
+		t.Fatalf("a change to a row that cannot hold the prompt copied %d rows, want 1", n)
+	}
+	rule := strings.Repeat("─", 120)
+	s.Feed([]byte("\x1b[36;1H" + rule + "\x1b[37;1H❯ again\x1b[38;1H" + rule + "\x1b[1;1H"))
+	copies(missing)
+	if text, ok := missing.promptText, missing.promptOK; text != "again" || !ok {
+		t.Fatalf("prompt %q %v after the box came back, want \"again\" true", text, ok)
+	}
+
 	s = promptScreen()
 	patterns := testTerminal(s, Behavior{Status: automation.StatusRules{Busy: []string{"esc to interrupt"}}}, &clock)
 	if n := copies(patterns); n != 40 {
@@ -174,6 +195,11 @@ func TestRowReadCopiesOnlyRowsNeeded(t *testing.T) {
 	if n := copies(patterns); n != 2 {
 		t.Fatalf("a change to two rows copied %d rows, want 2", n)
 	}
+}
+
+// prompt2 is a Terminal reading a Claude-like prompt on s.
+func prompt2(s *Screen, clock *time.Time) *Terminal {
+	return testTerminal(s, Behavior{Prompt: PromptSpec{Marker: "❯", BetweenRules: true}}, clock)
 }
 
 // TestRejudgeOnlyWhenAnInputChanged: output the judge does not read causes
