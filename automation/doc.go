@@ -22,6 +22,9 @@
 //   - status.go: Deliverable, OSCStatus, StatusRules and StatusDebouncer.
 //   - judge.go: Judge, the one status judge, and its typed steps.
 //   - ready.go: readiness settle times and the boot grace.
+//   - timing.go: Timing, the windows an office file may tune (stale, echo
+//     grace, picker settle, ready quiet, status debounce), zero meaning the
+//     constants.
 //   - turn.go: Turn, the turn machine (start at the submitting Enter with its
 //     explicit cause, end at busy -> idle or idle 10 s after the Enter).
 package automation

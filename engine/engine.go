@@ -274,7 +274,7 @@ func (e *Engine) spawn(a *Agent) {
 		Dir:      dir,
 		Cols:     e.opts.Cols,
 		Rows:     e.opts.Rows,
-		Behavior: behaviorFor(a.Config, a.Profile, e.settingsFor(a.Config)),
+		Behavior: behaviorFor(a.Profile, e.settingsFor(a.Config)),
 		Notify:   e.terminalEvent,
 		History:  e.historyOf(a.Config),
 	})
