@@ -35,9 +35,9 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 	"status_debounce": func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.StatusDebounce) },
 	"ready_quiet":     func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.ReadyQuiet) },
 	"hangup_grace":    func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).HangupGrace) },
-	"batch_items":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchItems) },
-	"batch_bytes":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchBytes) },
-	"mail_timeout": func(c *configs.Config, a configs.Agent) []int64 { return d(inboxOptions(c.Settings).MailDeadline) },
+	"batch_items":     func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchItems) },
+	"batch_bytes":     func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchBytes) },
+	"mail_timeout":    func(c *configs.Config, a configs.Agent) []int64 { return d(inboxOptions(c.Settings).MailDeadline) },
 	"stall": func(c *configs.Config, a configs.Agent) []int64 {
 		return append(d(inboxOptions(c.Settings).Stall), d(c.SettingsFor(a).Stall)...)
 	},
