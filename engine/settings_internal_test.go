@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"sort"
 	"testing"
 	"time"
 
@@ -46,15 +47,29 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 		return n(inboxOptions(c.Settings).JournalContinuations)
 	},
 	"state_retries": func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).StateRetries) },
-	// The engine's own timers read Config.Settings where they run
-	// (runInbox, onExit).
-	"mail_sweep":          func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.MailSweep) },
-	"stall_sample":        func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.StallSample) },
-	"retention_sweep":     func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RetentionSweep) },
-	"restart_backoff":     func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RestartBackoff) },
-	"restart_backoff_max": func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RestartBackoffMax) },
-	"restart_reset":       func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RestartReset) },
-	"history":             func(c *configs.Config, a configs.Agent) []int64 { return n(a.History) },
+	// The engine's own timers: the inbox goroutine's, as newInboxLayer seeds
+	// them, and the restart back-off as onExit computes it (running on the
+	// engine's clock: timers_file_internal_test.go).
+	"mail_sweep":      func(c *configs.Config, a configs.Agent) []int64 { return d(inboxLayerOf(c).timers.tickEvery) },
+	"stall_sample":    func(c *configs.Config, a configs.Agent) []int64 { return d(inboxLayerOf(c).sampleEvery) },
+	"retention_sweep": func(c *configs.Config, a configs.Agent) []int64 { return d(inboxLayerOf(c).timers.purgeEvery) },
+	"restart_backoff": func(c *configs.Config, a configs.Agent) []int64 {
+		var st restartState
+		return d(st.next(0, c.Settings))
+	},
+	"restart_backoff_max": func(c *configs.Config, a configs.Agent) []int64 {
+		st := restartState{delay: c.Settings.RestartBackoffMax}
+		return d(st.next(0, c.Settings)) // a quick failure at the maximum stays there
+	},
+	"restart_reset": func(c *configs.Config, a configs.Agent) []int64 {
+		// The shortest life that resets a doubled wait.
+		lived := sort.Search(int(24*time.Hour/time.Second)+1, func(sec int) bool {
+			st := restartState{delay: 2 * c.Settings.RestartBackoff}
+			return st.next(time.Duration(sec)*time.Second, c.Settings) == c.Settings.RestartBackoff
+		})
+		return d(time.Duration(lived) * time.Second)
+	},
+	"history": func(c *configs.Config, a configs.Agent) []int64 { return n(a.History) },
 }
 
 // behavior is the pool.Behavior the engine starts a's terminal with (pool
@@ -63,6 +78,11 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 func behavior(c *configs.Config, a configs.Agent) pool.Behavior {
 	p, _ := c.ProfileOf(a) // claude: the profile sets no quiet of its own
 	return behaviorFor(p, c.SettingsFor(a))
+}
+
+// inboxLayerOf is the inbox goroutine's state as the engine seeds it.
+func inboxLayerOf(c *configs.Config) *inboxLayer {
+	return newInboxLayer(nil, nil, c.Settings)
 }
 
 func d(v time.Duration) []int64 { return []int64{int64(v)} }
