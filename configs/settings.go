@@ -181,7 +181,7 @@ var table = []Setting{
 	durRow("status_debounce", automation.StatusDebounce, 10*ms, 10*sec, "pool.Behavior.Timing.StatusDebounce (automation.StatusDebouncer)", func(s *Settings) *time.Duration { return &s.StatusDebounce },
 		"a raw idle must last this long before the status says idle (busy shows at once), so a flicker between two busy frames does not open the gate"),
 	durRow("ready_quiet", automation.CustomReadyQuiet, 100*ms, 5*minute, "pool.Behavior.Timing.ReadyQuiet (automation.Boot)", func(s *Settings) *time.Duration { return &s.ReadyQuiet },
-		"design.md §9: a profile without ready markers (shell, custom) is ready after its first output and this long of quiet (the boot grace ends the wait in any case); a command that pauses while it starts may need more"),
+		"a profile without ready markers (shell, custom) is ready after its first output and this long of quiet (the boot grace ends the wait in any case); a command that pauses while it starts may need more"),
 
 	durRow("hangup_grace", 2*sec, 100*ms, minute, "pool.Behavior.HangupGrace", func(s *Settings) *time.Duration { return &s.HangupGrace },
 		"when office stops (or an agent is removed), how long an agent's process group has after SIGHUP to save its session and exit before SIGKILL"),
