@@ -3,8 +3,9 @@ package configs
 // The one table of office's tunables: every timing, size and count the
 // engine runs on, with its office-file key, default, valid range and the
 // rule it comes from. It is the source: Parse fills Config.Settings from it
-// (defaults, then the file's top-level keys, then per-agent keys where a
-// row allows them), the engine seeds drain, pool, inbox and its own timers
+// (defaults, then the file's top-level keys; Config.SettingsFor adds the
+// per-agent keys where a row allows them, and for quiet the profiles, as
+// Config.AgentValue orders them), the engine seeds drain, pool, inbox and its own timers
 // from Config.Settings, and `office config show` prints it. A package that
 // needs a default for a zero field takes it from Defaults(), so no number is
 // written twice.

@@ -8,9 +8,11 @@ package engine
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"office/automation"
 	"office/configs"
 	"office/inbox"
 	"office/queue"
@@ -168,6 +170,55 @@ func TestRetentionSweepFromTheFile(t *testing.T) {
 	step()
 	if n := dead(); n != 1 {
 		t.Fatalf("%d dead letters at the 70 min sweep, want the mail's one", n)
+	}
+}
+
+// An agent's own stall = "20s" (the office's is the 6 min default) is the
+// watchdog's: an agent busy (its output flows) with an unchanging screen is
+// stalled once its screen has not changed for 20 s of the engine's clock,
+// and not a sample before. The stall check runs at every mail_sweep = "1s".
+func TestPerAgentStallFromTheFile(t *testing.T) {
+	t.Parallel()
+	src := "brief = false\nready_quiet = \"100ms\"\nmail_sweep = \"1s\"\nstall_sample = \"1s\"\n\n" +
+		"[[agent]]\nname = \"spin\"\ncommand = [\"sh\", \"-c\", \"while :; do printf '\\\\rworking'; sleep 0.3; done\"]\nstall = \"20s\"\n"
+	clock := newManualClock(time.Now())
+	e := openOnClock(t, src, clock)
+	a, ok := e.Agent("spin")
+	if !ok || a.Term == nil {
+		t.Fatal("no agent")
+	}
+	eventually(t, "the agent busy by its output", func() bool {
+		return a.Term.Status() == automation.StatusBusy && strings.Contains(a.Term.Text(), "working")
+	})
+	ctx := context.Background()
+	stalls := func() int {
+		evs, err := e.store.Events(ctx, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, ev := range evs {
+			if ev.Kind == inbox.EventStalled && ev.Agent == "spin" {
+				n++
+			}
+		}
+		return n
+	}
+	clock.set(time.Now())
+	step := inboxRun(t, e, clock, time.Second)
+	// The first sample (1 s in) is the screen's first look: its activity.
+	for range 20 {
+		step()
+	}
+	if n := stalls(); n != 0 {
+		t.Fatalf("%d stalls 19 s after the screen last changed, want none before the agent's 20s", n)
+	}
+	if st := a.Term.Status(); st != automation.StatusBusy {
+		t.Fatalf("the agent is %v, want still busy", st)
+	}
+	step()
+	if n := stalls(); n != 1 {
+		t.Fatalf("%d stalls 20 s after the screen last changed, want one", n)
 	}
 }
 
