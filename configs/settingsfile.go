@@ -137,12 +137,6 @@ func profileValue(p Profile, key string) (int64, bool) {
 	return 0, false
 }
 
-// SetsOwn reports whether a's own [[agent]] table sets the setting key.
-func (a Agent) SetsOwn(key string) bool {
-	_, ok := a.overrides[key]
-	return ok
-}
-
 // Source says where c's top-level value of the row came from: "default"
 // or "FILE:LINE".
 func (c *Config) Source(row Setting) string {

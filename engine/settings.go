@@ -44,12 +44,12 @@ func inboxOptions(s configs.Settings) inbox.Options {
 	}
 }
 
-// behaviorFor is Behavior(p) for agent a running on settings s (a's own,
-// configs.Config.SettingsFor): the quiet window (resolved by
-// configs.Config.AgentValue: a's own, else a profile the office file
-// writes, else the office's, else a built-in profile's), the boot grace,
-// the recover settle, the hang-up grace and the line model's, readiness's
-// and the debouncer's windows.
+// behaviorFor is Behavior(p) for an agent of profile p running on s, its
+// settings (configs.Config.SettingsFor): the quiet window (which
+// configs.Config.AgentValue resolved: the agent's own, else a profile the
+// office file writes, else the office's, else a built-in profile's), the
+// boot grace, the recover settle, the hang-up grace and the line model's,
+// readiness's and the debouncer's windows.
 func behaviorFor(p configs.Profile, s configs.Settings) pool.Behavior {
 	b := Behavior(p)
 	b.Status.Quiet = s.Quiet
