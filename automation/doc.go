@@ -2,7 +2,8 @@
 // type into an agent's terminal right now, and why not.
 //
 // It owns the rules of seed 002 and docs/design.md: the block
-// reasons (exited, picker, draft, settling) and their 30-minute stale windows,
+// reasons (exited, picker, draft, settling) and their stale windows (30 minutes
+// unless the caller's Timing says otherwise),
 // the bare interactive-command rule that latches a picker, the keystroke line
 // model fed with the person's own input, the prompt-row reading (text office did not
 // type is the person's draft), the deliverable-status rule,
