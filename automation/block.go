@@ -4,9 +4,9 @@ package automation
 //
 // A picker or draft block is an inference, not a report, so each expires
 // StaleAfter (or the office file's stale, State.Stale) after the latch or the
-// person's last keystroke: a wrongly kept
-// flag would otherwise stop delivery for the rest of the session. Expiry never
-// erases text: a queued message is then typed after whatever sits on the line.
+// person's last keystroke: a wrongly kept flag would otherwise stop delivery
+// for the rest of the session. Expiry never erases text: a queued message is
+// then typed after whatever sits on the line.
 
 import "time"
 

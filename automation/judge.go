@@ -369,8 +369,9 @@ func ReadTitle(title string, rules StatusRules) (Status, bool) {
 //  3. boot: readiness. Ready when seen before (Boot.Seen); with ready
 //     markers, when they have shown for Boot.Settle and the output has been
 //     quiet as long; without, after the first output and Boot.ReadyQuiet
-//     (CustomReadyQuiet) of quiet. Not ready within the boot grace: StatusStarting. Not ready
-//     after it: the other signals decide (BootOverdue).
+//     (CustomReadyQuiet) of quiet. Not ready within the boot grace:
+//     StatusStarting. Not ready after it: the other signals decide
+//     (BootOverdue).
 //  4. foreground: for a shell, idle exactly when the shell is in the
 //     foreground.
 //  5. hook: the last report, unless it is stale: the title has contradicted

@@ -56,9 +56,9 @@ type Tracker struct {
 // order (nil if none). An empty chunk changes nothing. The rules:
 //
 //   - A chunk that is exactly Esc or Ctrl-C releases the picker latch, if set,
-//     with a picker settling block (Timing.PickerSettle), and clears the line. A chunk that
-//     is exactly Ctrl-U clears the line but leaves the latch: kill-line does not
-//     close a menu.
+//     with a picker settling block (Timing.PickerSettle), and clears the line.
+//     A chunk that is exactly Ctrl-U clears the line but leaves the latch:
+//     kill-line does not close a menu.
 //   - Bracketed-paste markers (ESC[200~, ESC[201~) are removed; each must arrive
 //     whole in one chunk, but a paste body may span chunks. Pasted text is
 //     typed text, except that its newlines are kept in the line and never
@@ -70,9 +70,9 @@ type Tracker struct {
 //     scan, up to the next paste start marker in the same chunk; printable runes
 //     and tab are appended; other controls are ignored.
 //   - Submitting trims the line, reports it if non-empty and clears it; a latch
-//     that was set is released with a picker settling block (Timing.PickerSettle); then, if
-//     the text is a bare interactive command (OpensInteractiveUI with t.Extra),
-//     the picker is latched at now.
+//     that was set is released with a picker settling block
+//     (Timing.PickerSettle); then, if the text is a bare interactive command
+//     (OpensInteractiveUI with t.Extra), the picker is latched at now.
 //
 // After any non-empty chunk the draft is dirty exactly when the line is
 // non-empty, and both LastKey and the draft's time (State().DirtyAt) are now:
@@ -172,7 +172,8 @@ func (t *Tracker) submit(now time.Time) string {
 	return text
 }
 
-// release drops the picker latch, if set, with a picker settling block (Timing.PickerSettle).
+// release drops the picker latch, if set, with a picker settling block
+// (Timing.PickerSettle).
 func (t *Tracker) release(now time.Time) {
 	if !t.picker {
 		return
@@ -244,9 +245,9 @@ func (t *Tracker) ClearDraft() {
 	t.screenText, t.screenSeen, t.screenDraft = "", time.Time{}, false
 }
 
-// ReleasePicker releases the picker latch, if set, with a picker settling block
-// (Timing.PickerSettle) from now. It is for the composer's "close picker" button,
-// which sends Esc for the person. The line is left as it is.
+// ReleasePicker releases the picker latch, if set, with a picker settling
+// block (Timing.PickerSettle) from now. It is for the composer's "close
+// picker" button, which sends Esc for the person. The line is left as it is.
 func (t *Tracker) ReleasePicker(now time.Time) {
 	t.release(now)
 }
