@@ -71,6 +71,9 @@ type Message struct {
 	// DedupeKey, when set, makes the send idempotent: a second send with the
 	// same key returns the first item's id and writes nothing.
 	DedupeKey string
+	// HereOnly: the receiver must be of this host; the item is never handed
+	// to the Remote (it came from another host already).
+	HereOnly bool
 }
 
 // Send stores m durably and returns its id. It returns only after the
@@ -107,6 +110,16 @@ func (s *Service) SendTx(tx *queue.Tx, m Message) (id string, existed bool, err 
 		return id, true, nil
 	}
 	if err := checkReceiver(tx, m.To); err != nil {
+		if s.remote != nil && !m.HereOnly && errors.Is(err, ErrUnknownReceiver) {
+			m.Body = body
+			id, existed, ok, rerr := s.remote.Send(tx, m)
+			if rerr != nil {
+				return "", false, fmt.Errorf("inbox: send to %q: %w", m.To, rerr)
+			}
+			if ok {
+				return id, existed, nil
+			}
+		}
 		return "", false, fmt.Errorf("inbox: send: %w", err)
 	}
 	id, _, err = s.insertItem(tx, "", m.To, m.From, m.Kind, body, m.DedupeKey)
