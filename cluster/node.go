@@ -755,7 +755,7 @@ func (n *Node) applyTx(tx *queue.Tx, it Item) (string, error) {
 		}
 		return id, n.cancelWaitingTx(tx, id)
 	case KindInbox:
-		id, _, err := n.opts.Inbox.SendTx(tx, inbox.Message{To: it.To, From: it.From, Kind: it.InboxKind, Body: it.Text,
+		id, _, err := n.opts.Inbox.SendTx(tx, inbox.Message{ID: it.ID, To: it.To, From: it.From, Kind: it.InboxKind, Body: it.Text,
 			DedupeKey: it.Dedupe, HereOnly: true})
 		return id, err
 	case KindCancel:

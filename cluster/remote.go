@@ -85,7 +85,7 @@ func (r *remote) Send(tx *queue.Tx, m inbox.Message) (string, bool, bool, error)
 			return "", false, false, err
 		}
 	}
-	id, err := StashTx(tx, Item{Kind: KindInbox, InboxKind: m.Kind, Dedupe: m.DedupeKey, From: m.From, FromHost: r.host,
+	id, err := StashTx(tx, Item{ID: m.ID, Kind: KindInbox, InboxKind: m.Kind, Dedupe: m.DedupeKey, From: m.From, FromHost: r.host,
 		To: m.To, ToHost: mem.Host, Text: m.Body})
 	if err != nil {
 		return "", false, false, err

@@ -89,6 +89,17 @@ func (e *Engine) floorMembers() []cluster.Member {
 	return out
 }
 
+// onFloor reports whether name is an agent of another host of the floor
+// (by the last-known roster): a child here may have its parent there, and
+// its notices cross to it.
+func (e *Engine) onFloor(ctx context.Context, name string) bool {
+	if e.cluster == nil {
+		return false
+	}
+	m, err := cluster.Lookup(ctx, e.store, name)
+	return err == nil && m.Host != e.cluster.Host()
+}
+
 // runCluster runs the node until ctx ends (nothing without a cluster).
 func (e *Engine) runCluster(ctx context.Context) {
 	if e.cluster != nil {

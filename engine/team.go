@@ -107,8 +107,11 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 	if _, ok := e.opts.Config.Agent(spec.Name); ok {
 		return nil, fmt.Errorf("engine: team add %q: %w (by the config file)", spec.Name, ErrNameInUse)
 	}
+	if e.onFloor(ctx, spec.Name) {
+		return nil, fmt.Errorf("engine: team add %q: %w (by another host of the floor)", spec.Name, ErrNameInUse)
+	}
 	if spec.Parent != "" {
-		if _, ok := e.Agent(spec.Parent); !ok {
+		if _, ok := e.Agent(spec.Parent); !ok && !e.onFloor(ctx, spec.Parent) {
 			return nil, fmt.Errorf("engine: team add %q: parent %q is not an agent", spec.Name, spec.Parent)
 		}
 	}

@@ -71,6 +71,9 @@ type Message struct {
 	// DedupeKey, when set, makes the send idempotent: a second send with the
 	// same key returns the first item's id and writes nothing.
 	DedupeKey string
+	// ID is the item's ULID; "" makes a fresh one (an item from another
+	// host keeps the id it had there).
+	ID string
 	// HereOnly: the receiver must be of this host; the item is never handed
 	// to the Remote (it came from another host already).
 	HereOnly bool
@@ -122,7 +125,7 @@ func (s *Service) SendTx(tx *queue.Tx, m Message) (id string, existed bool, err 
 		}
 		return "", false, fmt.Errorf("inbox: send: %w", err)
 	}
-	id, _, err = s.insertItem(tx, "", m.To, m.From, m.Kind, body, m.DedupeKey)
+	id, _, err = s.insertItem(tx, m.ID, m.To, m.From, m.Kind, body, m.DedupeKey)
 	if err != nil {
 		return "", false, fmt.Errorf("inbox: send to %q: %w", m.To, err)
 	}
