@@ -5,6 +5,7 @@ package e2e
 // refusal of an item the receiving host cannot store.
 
 import (
+	"encoding/json"
 	"strings"
 	"syscall"
 	"testing"
@@ -36,6 +37,20 @@ func (o *office) count(agent, sub string) int {
 		n += strings.Count(p, sub)
 	}
 	return n
+}
+
+// mailStateNow returns mail id's state on o, "" while o has no such mail.
+func (o *office) mailStateNow(id string) string {
+	o.t.Helper()
+	out, _, code := o.runAs("", "mail", "show", id, "--json")
+	if code != 0 {
+		return ""
+	}
+	var m mailView
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		o.t.Fatalf("mail show --json: %v\n%s", err, out)
+	}
+	return m.State
 }
 
 // A child added on b with its parent on a: its turn-end notice and, when it
@@ -76,14 +91,16 @@ func TestClusterParentNoticesCrossHosts(t *testing.T) {
 
 // `office mail cancel` on a of mail that crossed to b: with b down the
 // cancel waits in a's outbox, and when b is back the mail is cancelled on
-// both hosts and never typed; a cancel of mail already typed in on b tells
-// the canceller it came too late, and both hosts keep its state.
+// both hosts and never typed. A cancel made on a (its server down, so it
+// has not heard) of mail b had typed in already comes back too late:
+// alice is told, and both hosts keep b's state. A cancel of mail a knows
+// is working is refused at once.
 func TestClusterMailCancelCrosses(t *testing.T) {
 	if testing.Short() {
-		t.Skip("two office servers with clustered NATS and a restart (about 25 s): not under -short")
+		t.Skip("two office servers with clustered NATS and restarts (about 40 s): not under -short")
 	}
 	a := newTeamOffice(t, teamAgent{name: "alice", args: []string{"--busy", "200ms"}})
-	b := newTeamOffice(t, teamAgent{name: "bob", args: []string{"--busy", "8s"}})
+	b := newTeamOffice(t, teamAgent{name: "bob", args: []string{"--busy", "5s"}})
 	startFloor(t, a, b, "alice", "bob")
 
 	b.stopServe(syscall.SIGTERM)
@@ -101,15 +118,37 @@ func TestClusterMailCancelCrosses(t *testing.T) {
 		t.Fatalf("b's envelope: %+v, want cancelled", m)
 	}
 
+	// bob is busy when the next mail arrives, so it waits on b while a stops.
+	b.must("send", "bob", "a job first")
+	b.waitFor(30*time.Second, "bob busy", b.statusIs("bob", "busy"))
 	late := a.mustAs("alice", "mail", "send", "--to", "bob", "--title", "late", "read the spec")
-	a.waitFor(30*time.Second, "the mail typed into bob and working on a", func() bool {
-		return b.promptWith("bob", "read the spec") && a.mailShow(late).State == "working"
+	b.waitFor(30*time.Second, "the mail on b", func() bool { return b.mailStateNow(late) == "queued" })
+	a.stopServe(syscall.SIGTERM)
+	b.waitFor(30*time.Second, "the mail typed into bob", func() bool {
+		return b.promptWith("bob", "read the spec") && b.mailShow(late).State == "working"
 	})
-	if _, errOut, code := a.runAs("alice", "mail", "cancel", late); code == 0 || !strings.Contains(errOut, "working") {
-		t.Fatalf("cancel of mail a knows is working: exit %d %q", code, errOut)
+	if out, errOut, code := a.runAs("alice", "mail", "cancel", late); code != 0 || !strings.Contains(out, "stored for host b") {
+		t.Fatalf("cancel on a of mail a still thinks queued: exit %d, %q %q", code, out, errOut)
 	}
-	if b.count("bob", "never mind this one") != 0 {
-		t.Fatal("the cancelled mail was typed into bob")
+	a.startServe()
+	a.waitFor(30*time.Second, "alice told the cancel came too late", func() bool {
+		return a.promptWith("alice", "<actor-notification", late, "too late")
+	})
+	a.waitFor(30*time.Second, "a's envelope follows b's", func() bool {
+		st := a.mailShow(late).State
+		return st == "working" || st == "done"
+	})
+	if _, errOut, code := a.runAs("alice", "mail", "cancel", late); code == 0 || !strings.Contains(errOut, "it is") {
+		t.Fatalf("cancel of mail a knows is typed in: exit %d %q", code, errOut)
+	}
+	b.waitFor(30*time.Second, "the late mail done on both hosts", func() bool {
+		return b.mailShow(late).State == "done" && a.mailShow(late).State == "done"
+	})
+	if n := b.count("bob", "never mind this one"); n != 0 {
+		t.Fatalf("the cancelled mail was typed into bob %d times", n)
+	}
+	if n := a.count("alice", "too late"); n != 1 {
+		t.Fatalf("alice was told %d times that the cancel came too late, want once", n)
 	}
 }
 
