@@ -94,7 +94,7 @@ func TestClusterParentNoticesCrossHosts(t *testing.T) {
 // both hosts and never typed. A cancel made on a (its server down, so it
 // has not heard) of mail b had typed in already comes back too late:
 // alice is told, and both hosts keep b's state. A cancel of mail a knows
-// is working is refused at once.
+// is working is refused at once. A cancel on b of mail from a crosses back.
 func TestClusterMailCancelCrosses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two office servers with clustered NATS and restarts (about 40 s): not under -short")
@@ -144,8 +144,20 @@ func TestClusterMailCancelCrosses(t *testing.T) {
 	b.waitFor(30*time.Second, "the late mail done on both hosts", func() bool {
 		return b.mailShow(late).State == "done" && a.mailShow(late).State == "done"
 	})
-	if n := b.count("bob", "never mind this one"); n != 0 {
-		t.Fatalf("the cancelled mail was typed into bob %d times", n)
+
+	// The person on b cancels mail from a that waits there: it crosses back.
+	b.must("send", "bob", "another job")
+	b.waitFor(30*time.Second, "bob busy again", b.statusIs("bob", "busy"))
+	third := a.mustAs("alice", "mail", "send", "--to", "bob", "--title", "third", "drop this too")
+	b.waitFor(30*time.Second, "the third mail on b", func() bool { return b.mailStateNow(third) == "queued" })
+	if out := b.mustAs("", "mail", "cancel", third); !strings.Contains(out, "cancelled "+third) {
+		t.Fatalf("mail cancel on b: %q", out)
+	}
+	a.waitFor(30*time.Second, "the cancel made on b reaches a", a.mailState(third, "cancelled"))
+	for _, never := range []string{"never mind this one", "drop this too"} {
+		if n := b.count("bob", never); n != 0 {
+			t.Fatalf("cancelled mail %q was typed into bob %d times", never, n)
+		}
 	}
 	if n := a.count("alice", "too late"); n != 1 {
 		t.Fatalf("alice was told %d times that the cancel came too late, want once", n)
