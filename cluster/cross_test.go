@@ -267,4 +267,14 @@ func TestFloorRefusalEndsItemOnSender(t *testing.T) {
 	if n := pending(t, b, "a"); n != 0 {
 		t.Fatalf("%d items wait on b for a after the redelivery, want none", n)
 	}
+	// A cancel of the refused mail finds it ended: nothing waits for it.
+	cancel := cluster.Item{ID: "01JCANCE10FREFVSED00000000", Kind: cluster.KindCancel, From: "alice", FromHost: "a", To: "ghost", ToHost: "b",
+		Text: "cancel mail " + mail, MailID: mail}
+	if _, err := b.node.Apply(ctx, cancel); err != nil {
+		t.Fatal(err)
+	}
+	var waiting int
+	if err := b.store.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM cluster_cancels`).Scan(&waiting); err != nil || waiting != 0 {
+		t.Fatalf("%d cancels wait on b for mail (%v), want none: the mail was refused", waiting, err)
+	}
 }

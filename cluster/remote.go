@@ -162,6 +162,14 @@ func (n *Node) applyCancelTx(tx *queue.Tx, it Item) (string, error) {
 	}
 	m, err := n.opts.Inbox.GetMailTx(tx, it.MailID)
 	if errors.Is(err, inbox.ErrNotFound) {
+		var refused string
+		err := tx.SQL().QueryRowContext(tx.Context(), `SELECT error FROM cluster_received WHERE id = ?`, it.MailID).Scan(&refused)
+		if err == nil {
+			return it.MailID, nil // the mail was refused here: its refusal ended it on the sender's host
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return "", err
+		}
 		if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT OR IGNORE INTO cluster_cancels (mail_id, by, from_host, at) VALUES (?, ?, ?, ?)`,
 			it.MailID, it.From, it.FromHost, tx.Now().UnixNano()); err != nil {
 			return "", err
