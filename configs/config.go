@@ -52,6 +52,9 @@ type Config struct {
 	// Cluster is the [cluster] table (configs/cluster.go); nil for a
 	// one-host office.
 	Cluster *Cluster
+	// Hosts are the [hosts.NAME] tables: servers `office attach --host`
+	// shows in one view (configs/cluster.go).
+	Hosts map[string]Host
 }
 
 // Load reads and parses the office file at path, like Parse with name path,
@@ -178,6 +181,8 @@ func parse(name, dir string, data []byte) (*Config, error) {
 			c.SSHAgent = b
 		case "cluster":
 			c.Cluster = decodeCluster(v, dir, ix, probs)
+		case "hosts":
+			c.Hosts = decodeHosts(v, dir, ix, probs)
 		case "agent", "profile":
 		default:
 			row, ok := Lookup(key)
@@ -340,6 +345,7 @@ func (c *Config) clone() *Config {
 		cl.Peers = slices.Clone(cl.Peers)
 		out.Cluster = &cl
 	}
+	out.Hosts = maps.Clone(c.Hosts)
 	out.Profiles = make(map[string]Profile, len(c.Profiles))
 	for n, p := range c.Profiles {
 		out.Profiles[n] = p.clone()

@@ -66,7 +66,7 @@ func TestClusterParentNoticesCrossHosts(t *testing.T) {
 	b.logs["helper"] = b.dir + "/helper.jsonl"
 	b.mustAs("", "team", "add", "helper", "--profile", "claude", "--command", fakeBin, "--command", "--busy", "--command", "200ms",
 		"--command", "--log", "--command", b.logs["helper"], "--parent", "lead", "--role", "second pair of eyes")
-	if _, errOut, code := b.runAs("", "team", "add", "lead", "--profile", "claude"); code == 0 || !strings.Contains(errOut, "another host") {
+	if _, errOut, code := b.runAs("", "team", "add", "lead", "--profile", "claude"); code == 0 || !strings.Contains(errOut, "by an agent of host a") {
 		t.Fatalf("team add on b with a's agent's name: exit %d %q", code, errOut)
 	}
 	id := b.mustAs("", "mail", "send", "--to", "helper", "--title", "build", "check the build")
