@@ -79,8 +79,8 @@ func TestClusterParentNoticesCrossHosts(t *testing.T) {
 	a.waitFor(30*time.Second, "the cancelled notice typed into lead on a", func() bool { return a.promptWith("lead", cancelled) })
 	// Nothing more is on its way: b's outbox for a is empty.
 	b.waitFor(10*time.Second, "b's outbox empty", func() bool {
-		out, _, _ := b.run("", "status")
-		return !strings.Contains(out, "items wait for host a")
+		_, n, ok := b.hostRow("a")
+		return ok && n == 0
 	})
 	for _, n := range []string{ended, cancelled} {
 		if c := a.count("lead", n); c != 1 {

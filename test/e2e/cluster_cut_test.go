@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -144,6 +145,29 @@ func joinFloorVia(t testing.TB, offices []*office, hosts []string) []*tcpProxy {
 	return proxies
 }
 
+// hostRow returns host's row of the host table of `office status` on o:
+// whether o reaches it and how many items wait for it; ok is false when
+// the table has no row for it.
+func (o *office) hostRow(host string) (reachable bool, outbox int, ok bool) {
+	o.t.Helper()
+	out, _, code := o.run("", "status")
+	if code != 0 {
+		return false, 0, false
+	}
+	for line := range strings.SplitSeq(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[0] != host || (f[1] != "reachable" && f[1] != "unreachable") {
+			continue
+		}
+		n, err := strconv.Atoi(f[len(f)-1])
+		if err != nil {
+			o.t.Fatalf("status: host %s's outbox %q is no number:\n%s", host, f[len(f)-1], out)
+		}
+		return f[1] == "reachable", n, true
+	}
+	return false, 0, false
+}
+
 // running reports whether o's `office serve` is still running.
 func (o *office) running() bool {
 	select {
@@ -182,10 +206,13 @@ func TestClusterRouteCut(t *testing.T) {
 	for _, p := range proxies {
 		p.Cut()
 	}
-	for _, o := range []*office{a, b} {
-		o.waitFor(30*time.Second, "the other host unreachable", func() bool {
-			out, _, code := o.run("", "status")
-			return code == 0 && strings.Contains(out, "unreachable")
+	for _, w := range []struct {
+		o     *office
+		other string
+	}{{a, "b"}, {b, "a"}} {
+		w.o.waitFor(30*time.Second, "host "+w.other+" unreachable", func() bool {
+			reachable, _, ok := w.o.hostRow(w.other)
+			return ok && !reachable
 		})
 	}
 	for i := range 5 {
@@ -196,13 +223,13 @@ func TestClusterRouteCut(t *testing.T) {
 		a.mustAs("alice", "mail", "send", "--to", "bob", "--title", fmt.Sprintf("cut a%d", i), fmt.Sprintf("mail a%d", i))
 		b.mustAs("bob", "mail", "send", "--to", "alice", "--title", fmt.Sprintf("cut b%d", i), fmt.Sprintf("mail b%d", i))
 	}
-	a.waitFor(20*time.Second, "a's status shows the items waiting for b", func() bool {
-		out, _, _ := a.run("", "status")
-		return strings.Contains(out, "(10 items wait for host b)")
+	a.waitFor(20*time.Second, "a's status shows b unreachable with 10 items waiting", func() bool {
+		reachable, n, ok := a.hostRow("b")
+		return ok && !reachable && n == 10
 	})
-	b.waitFor(20*time.Second, "b's status shows the items waiting for a", func() bool {
-		out, _, _ := b.run("", "status")
-		return strings.Contains(out, "(5 items wait for host a)")
+	b.waitFor(20*time.Second, "b's status shows a unreachable with 5 items waiting", func() bool {
+		reachable, n, ok := b.hostRow("a")
+		return ok && !reachable && n == 5
 	})
 	if n := len(b.mailTo("bob")); n != 0 {
 		t.Fatalf("%d mails reached b during the cut", n)
@@ -217,10 +244,15 @@ func TestClusterRouteCut(t *testing.T) {
 	b.waitFor(60*time.Second, "the mails from a on b", func() bool { return len(b.mailTo("bob")) == 5 })
 	a.waitFor(60*time.Second, "the mails from b on a", func() bool { return len(a.mailTo("alice")) == 5 })
 	b.waitFor(60*time.Second, "the sends typed into bob", func() bool { return b.promptWith("bob", "cut send 4") })
-	a.waitFor(30*time.Second, "a reaches b again", func() bool {
-		out, _, _ := a.run("", "status")
-		return !strings.Contains(out, "unreachable") && !strings.Contains(out, "items wait for host")
-	})
+	for _, w := range []struct {
+		o     *office
+		other string
+	}{{a, "b"}, {b, "a"}} {
+		w.o.waitFor(30*time.Second, "host "+w.other+" reachable again, nothing waiting", func() bool {
+			reachable, n, ok := w.o.hostRow(w.other)
+			return ok && reachable && n == 0
+		})
+	}
 	for _, w := range []struct {
 		o     *office
 		agent string
