@@ -94,7 +94,9 @@ func (s *Service) Send(ctx context.Context, m Message) (id string, existed bool,
 	return id, existed, nil
 }
 
-// SendTx is Send inside tx (it commits with whatever else tx does).
+// SendTx is Send inside tx (it commits with whatever else tx does). A
+// receiver that is no agent here but one of another host of the floor gets
+// the item through the Remote (SetRemote), unless m.HereOnly.
 func (s *Service) SendTx(tx *queue.Tx, m Message) (id string, existed bool, err error) {
 	if m.Kind == "" {
 		m.Kind = KindText
