@@ -46,6 +46,10 @@ type Options struct {
 	// WatchEvery is how often Run checks the store and the socket (see
 	// watch.go); zero means DefaultWatchEvery.
 	WatchEvery time.Duration
+	// Clock is the time of the engine's own timers (the inbox goroutine's
+	// stall samples, mail sweep and retention sweep, the restart back-off);
+	// nil means the wall clock. Tests pass a fake.
+	Clock drain.Clock
 }
 
 // Agent is one configured agent as the engine runs it.
@@ -274,7 +278,7 @@ func (e *Engine) spawn(a *Agent) {
 		Dir:      dir,
 		Cols:     e.opts.Cols,
 		Rows:     e.opts.Rows,
-		Behavior: behaviorFor(a.Config, a.Profile, e.settingsFor(a.Config)),
+		Behavior: behaviorFor(a.Profile, e.settingsFor(a.Config)),
 		Notify:   e.terminalEvent,
 		History:  e.historyOf(a.Config),
 	})
