@@ -80,8 +80,9 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 // behavior is the pool.Behavior the engine starts a's terminal with (pool
 // hands its Timing to the line model, readiness, the debouncer, the judge's
 // hook step and the turn machine, and its shell windows to the foreground
-// poll and prompt learning: pool's TestBehaviorTimingReachesTheTerminal and
-// TestBehaviorHookTurnAndShellWindowsReachTheTerminal).
+// poll and prompt learning: pool's TestBehaviorTimingReachesTheTerminal,
+// TestBehaviorHookAndTurnWindowsReachTheTerminal and
+// TestBehaviorShellWindowsReachTheTerminal).
 func behavior(c *configs.Config, a configs.Agent) pool.Behavior {
 	p, _ := c.ProfileOf(a) // claude: the profile sets no quiet of its own
 	return behaviorFor(p, c.SettingsFor(a))
