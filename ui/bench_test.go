@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"testing"
@@ -96,6 +97,73 @@ func BenchmarkOneBusyPaneBytes(b *testing.B) {
 		m.Update(changedMsg{bg: true})
 	}
 	b.ReportMetric(float64(w.n)/float64(reads), "bytes/read")
+}
+
+// spinner is what a busy agent's spinner row shows, frame after frame.
+var spinner = []string{"|", "/", "-", "\\"}
+
+// BenchmarkFrame9OneRow measures the busy case: one pane of nine changes
+// one row (a spinner and its counter, as Claude Code's "✻ Pondering…" row
+// does), the UI reads that screen and writes the frame. ascii: the row and
+// every row beside it on the terminal are ASCII; cjk: the row shares the
+// terminal's row with wide characters (the other panes' and its own).
+// Reported: bytes written to the terminal per frame.
+func BenchmarkFrame9OneRow(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		row  int // screen row of agent5 (1-based)
+	}{{"ascii", 38}, {"cjk", 5}} {
+		b.Run(c.name, func(b *testing.B) {
+			h, _ := benchOffice(b)
+			m := h.m
+			w := &countWriter{}
+			m.out = newOutput(w, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
+			m.dirty = true
+			m.draw()
+			a := h.o.agent("agent5")
+			var seqs [][]byte
+			for i := range 40 {
+				seqs = append(seqs, []byte(fmt.Sprintf("\x1b[%d;3H\x1b[33m%s\x1b[0m Working %2ds", c.row, spinner[i%len(spinner)], i)))
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			w.n = 0
+			frames := 0
+			for b.Loop() {
+				a.scr.Feed(seqs[frames%len(seqs)])
+				frames++
+				m.Update(changedMsg{bg: true})
+			}
+			b.ReportMetric(float64(w.n)/float64(frames), "bytes/frame")
+		})
+	}
+}
+
+// BenchmarkFrame9Repaint measures a frame drawn afresh on the terminal
+// (after a resize or a reattach): every cell of 9 panes converted and
+// written. Reported: bytes per frame.
+func BenchmarkFrame9Repaint(b *testing.B) {
+	h, _ := benchOffice(b)
+	m := h.m
+	w := &countWriter{}
+	m.out = newOutput(w, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
+	m.dirty = true
+	m.draw()
+	b.ReportAllocs()
+	b.ResetTimer()
+	w.n = 0
+	frames := 0
+	for b.Loop() {
+		// What a terminal resize does: the renderer erases the screen,
+		// the frame forgets its cells.
+		m.out.r.Erase()
+		m.frame.invalidate()
+		m.frame.dirty = true
+		m.dirty = true
+		m.draw()
+		frames++
+	}
+	b.ReportMetric(float64(w.n)/float64(frames), "bytes/frame")
 }
 
 // TestFrameAllocationsDoNotGrowWithCells checks the frame allocates nothing

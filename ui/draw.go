@@ -41,7 +41,7 @@ func (m *model) compose() {
 	bodyH := m.height - 1
 	box, boxLines := m.openBox()
 	if box != m.boxRect {
-		f.invalidate() // what the old box covered is drawn again
+		f.recheck() // what the old box covered is drawn again
 		m.boxRect = box
 	}
 	now := m.now()
@@ -173,14 +173,7 @@ func (f *frame) chromeRange(src *uv.Buffer, x, y, h int, cover rect) {
 
 // clearArea blanks r (outside cover).
 func (f *frame) clearArea(r, cover rect) {
-	for y := r.Y; y < r.Y+r.H; y++ {
-		for x := r.X; x < r.X+r.W; x++ {
-			if !cover.contains(x, y) && f.setBody(x, y, &blankBody, false) {
-				f.buf.TouchLine(x, y, 1)
-				f.dirty = true
-			}
-		}
-	}
+	f.body(&Screen{}, r, cover)
 }
 
 // cursor is where the person's cursor goes: the open box's text field, or
