@@ -4,11 +4,43 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 )
+
+// cpuClock reports the process's CPU time per operation next to the wall
+// time: on a machine loaded by other work the wall time measures the
+// queue for a core, the CPU time what a frame costs.
+type cpuClock struct {
+	b     *testing.B
+	start time.Duration
+}
+
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// startCPU resets the benchmark's timer and starts counting CPU time.
+func startCPU(b *testing.B) *cpuClock {
+	b.ReportAllocs()
+	b.ResetTimer()
+	return &cpuClock{b: b, start: cpuNow()}
+}
+
+// stop reports CPU time per operation.
+func (c *cpuClock) stop() {
+	if c.b.N > 0 {
+		c.b.ReportMetric(float64(cpuNow()-c.start)/float64(c.b.N), "cpu-ns/op")
+	}
+}
 
 // countWriter counts the bytes written to the person's terminal.
 type countWriter struct{ n int64 }
@@ -44,8 +76,7 @@ func benchOffice(b *testing.B) (*harness, []byte) {
 func BenchmarkView9Panes120x40(b *testing.B) {
 	h, _ := benchOffice(b)
 	m := h.m
-	b.ReportAllocs()
-	b.ResetTimer()
+	defer startCPU(b).stop()
 	for b.Loop() {
 		m.frame.invalidate()
 		m.compose()
@@ -59,8 +90,7 @@ func BenchmarkFrame9Panes120x40(b *testing.B) {
 	h, _ := benchOffice(b)
 	m := h.m
 	m.out = newOutput(io.Discard, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
-	b.ReportAllocs()
-	b.ResetTimer()
+	defer startCPU(b).stop()
 	for b.Loop() {
 		for _, p := range m.panes {
 			p.stale = true
@@ -83,8 +113,7 @@ func BenchmarkOneBusyPaneBytes(b *testing.B) {
 	m.dirty = true
 	m.draw()
 	a := h.o.agent("agent5")
-	b.ReportAllocs()
-	b.ResetTimer()
+	defer startCPU(b).stop()
 	w.n = 0
 	off, reads := 0, 0
 	for b.Loop() {
@@ -125,8 +154,7 @@ func BenchmarkFrame9OneRow(b *testing.B) {
 			for i := range 40 {
 				seqs = append(seqs, []byte(fmt.Sprintf("\x1b[%d;3H\x1b[33m%s\x1b[0m Working %2ds", c.row, spinner[i%len(spinner)], i)))
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
+			defer startCPU(b).stop()
 			w.n = 0
 			frames := 0
 			for b.Loop() {
@@ -149,8 +177,7 @@ func BenchmarkFrame9Repaint(b *testing.B) {
 	m.out = newOutput(w, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
 	m.dirty = true
 	m.draw()
-	b.ReportAllocs()
-	b.ResetTimer()
+	defer startCPU(b).stop()
 	w.n = 0
 	frames := 0
 	for b.Loop() {
@@ -202,8 +229,7 @@ func BenchmarkKeyToEcho(b *testing.B) {
 	m.dirty = true
 	m.draw()
 	key := tea.KeyPressMsg{Code: 'x', Text: "x"}
-	b.ReportAllocs()
-	b.ResetTimer()
+	defer startCPU(b).stop()
 	for b.Loop() {
 		m.Update(key)
 		for msg := range msgs {

@@ -47,10 +47,12 @@ type frame struct {
 	// neither converted nor compared again.
 	shadow []pool.Cell
 	runes  map[rune]string
+	recent [runeSlots]runeSlot // the runes last looked up, before runes
 	colors map[pool.Color]color.Color
 	styles [styleSlots]styleSlot
 	dirty  bool   // a cell changed since the last draw
 	epoch  uint64 // advances whenever every pane must be compared again
+	n      uint64 // advances with every compose (see placed)
 	// converted counts the agent cells converted to ultraviolet cells
 	// (the tests read it to prove unchanged cells are skipped).
 	converted int
@@ -63,6 +65,16 @@ const maxCache = 4096
 // styleSlots is the size of the direct-mapped cache of converted styles:
 // an agent screen uses a few dozen (colour, colour, attributes) triples.
 const styleSlots = 256
+
+// runeSlots is the size of the direct-mapped cache in front of the map of
+// cell strings.
+const runeSlots = 512
+
+// runeSlot is one rune and its cell string.
+type runeSlot struct {
+	r rune
+	s string
+}
 
 // styleSlot is one converted style and the agent style it came from.
 type styleSlot struct {
@@ -88,9 +100,8 @@ func (f *frame) resize(w, h int) {
 	f.dirty = true
 }
 
-// invalidate forgets what every cell holds: the next compose converts
-// every body cell again (and still touches only those that differ from
-// what the frame holds).
+// invalidate forgets what every cell holds (the frame's size changed):
+// the next compose converts and touches every body cell.
 func (f *frame) invalidate() {
 	f.recheck()
 	for i := range f.shadow {
@@ -111,6 +122,10 @@ func (f *frame) cellString(r rune) string {
 		}
 		return asciiCells[r]
 	}
+	e := &f.recent[uint32(r)%runeSlots]
+	if e.r == r && e.s != "" {
+		return e.s
+	}
 	s, ok := f.runes[r]
 	if !ok {
 		if len(f.runes) >= maxCache {
@@ -119,6 +134,7 @@ func (f *frame) cellString(r rune) string {
 		s = string(r)
 		f.runes[r] = s
 	}
+	*e = runeSlot{r: r, s: s}
 	return s
 }
 
@@ -177,20 +193,20 @@ func (f *frame) style(fg, bg pool.Color, a pool.Attr) *uv.Style {
 	return &e.st
 }
 
-// convert makes the ultraviolet cell for an agent cell (Width wideCut: a
-// blank in its colours).
-func (f *frame) convert(c *pool.Cell) uv.Cell {
+// put converts an agent cell (Width wideCut: a blank in its colours) into
+// the frame cell d.
+func (f *frame) put(d *uv.Cell, c *pool.Cell) {
 	f.converted++
-	d := uv.Cell{Style: *f.style(c.FG, c.BG, c.Attr)}
+	d.Style, d.Link = *f.style(c.FG, c.BG, c.Attr), uv.Link{}
 	switch {
 	case c.Width == 0:
 		// The right half of a wide rune: not drawn.
+		d.Content, d.Width = "", 0
 	case c.Width == wideCut || c.Rune == pool.WidePlaceholder || c.Rune == 0:
 		d.Content, d.Width = " ", 1
 	default:
 		d.Content, d.Width = f.cellString(c.Rune), int(c.Width)
 	}
-	return d
 }
 
 // blankBody is the cell drawn where a pane's box is larger than its screen.
@@ -253,14 +269,8 @@ func (f *frame) span(row []pool.Cell, ox, fy, a, b int) {
 		if *sh == want {
 			continue
 		}
-		unknown := *sh == chromeMark
 		*sh = want
-		d := &line[fx]
-		nc := f.convert(&want)
-		if unknown && sameCell(d, &nc) {
-			continue
-		}
-		*d = nc
+		f.put(&line[fx], &want)
 		if first < 0 {
 			first = fx
 		}
@@ -272,31 +282,24 @@ func (f *frame) span(row []pool.Cell, ox, fy, a, b int) {
 	}
 }
 
-// sameCell reports whether a frame cell already shows c (a body cell: no
-// link, no underline colour).
-func sameCell(d, c *uv.Cell) bool {
-	return d.Width == c.Width && d.Content == c.Content && d.Link.IsZero() &&
-		d.Style.Attrs == c.Style.Attrs && d.Style.Underline == c.Style.Underline && d.Style.UnderlineColor == nil &&
-		sameColor(d.Style.Fg, c.Style.Fg) && sameColor(d.Style.Bg, c.Style.Bg)
+// placed is where a piece of chrome was last copied into the frame.
+type placed struct {
+	src      *uv.Buffer
+	x, y, h  int
+	cover    rect
+	epoch, n uint64
 }
 
-// sameColor compares two colours, the kinds an agent cell converts to
-// without a call through the interface.
-func sameColor(a, b color.Color) bool {
-	switch b := b.(type) {
-	case nil:
-		return a == nil
-	case ansi.BasicColor:
-		a, ok := a.(ansi.BasicColor)
-		return ok && a == b
-	case ansi.IndexedColor:
-		a, ok := a.(ansi.IndexedColor)
-		return ok && a == b
-	case color.RGBA:
-		a, ok := a.(color.RGBA)
-		return ok && a == b
-	}
-	return false
+// placedAgain reports whether src is already at (x, y) (h rows of its
+// first column when h > 0), uncovered as before: the same render copied
+// to the same place in this epoch by the compose before this one, so
+// nothing has drawn over it since. It records this compose's placement.
+func (f *frame) placedAgain(p *placed, src *uv.Buffer, x, y, h int, cover rect) bool {
+	k := placed{src: src, x: x, y: y, h: h, cover: cover, epoch: f.epoch, n: f.n - 1}
+	same := src != nil && *p == k
+	k.n = f.n
+	*p = k
+	return same
 }
 
 // setChrome writes a chrome cell at (x, y) if it differs.
