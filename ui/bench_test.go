@@ -167,6 +167,33 @@ func BenchmarkFrame9OneRow(b *testing.B) {
 	}
 }
 
+// BenchmarkFrame9HelpBox measures opening and closing a box (the help)
+// over 9 panes: what the box covers and then uncovers is drawn again, the
+// rest of the frame is left alone. Reported: bytes per frame.
+func BenchmarkFrame9HelpBox(b *testing.B) {
+	h, _ := benchOffice(b)
+	m := h.m
+	w := &countWriter{}
+	m.out = newOutput(w, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
+	m.dirty = true
+	m.draw()
+	defer startCPU(b).stop()
+	w.n = 0
+	frames := 0
+	for b.Loop() {
+		h.keys("\x1d?")
+		if m.overlay != overlayHelp {
+			b.Fatal("the help did not open")
+		}
+		h.keys("\x1d?")
+		if m.overlay != overlayNone {
+			b.Fatal("the help did not close")
+		}
+		frames += 2
+	}
+	b.ReportMetric(float64(w.n)/float64(frames), "bytes/frame")
+}
+
 // BenchmarkFrame9Repaint measures a frame drawn afresh on the terminal
 // (after a resize or a reattach): every cell of 9 panes converted and
 // written. Reported: bytes per frame.
