@@ -135,16 +135,21 @@ var spinner = []string{"|", "/", "-", "\\"}
 // one row (a spinner and its counter, as Claude Code's "✻ Pondering…" row
 // does), the UI reads that screen and writes the frame. ascii: the row and
 // every row beside it on the terminal are ASCII; cjk: the row shares the
-// terminal's row with wide characters (the other panes' and its own).
-// Reported: bytes written to the terminal per frame.
+// terminal's row with wide characters (the other panes' and its own);
+// composer: ascii with the composer open over the panes. Reported: bytes
+// written to the terminal per frame.
 func BenchmarkFrame9OneRow(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		row  int // screen row of agent5 (1-based)
-	}{{"ascii", 38}, {"cjk", 5}} {
+		keys string
+	}{{"ascii", 38, ""}, {"cjk", 5, ""}, {"composer", 38, "\x1dmhello"}} {
 		b.Run(c.name, func(b *testing.B) {
 			h, _ := benchOffice(b)
 			m := h.m
+			if c.keys != "" {
+				h.keys(c.keys)
+			}
 			w := &countWriter{}
 			m.out = newOutput(w, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
 			m.dirty = true
