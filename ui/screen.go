@@ -196,17 +196,16 @@ func (f *frame) style(fg, bg pool.Color, a pool.Attr) *uv.Style {
 // put converts an agent cell (Width wideCut: a blank in its colours) into
 // the frame cell d.
 func (f *frame) put(d *uv.Cell, c *pool.Cell) {
-	f.converted++
-	d.Style, d.Link = *f.style(c.FG, c.BG, c.Attr), uv.Link{}
+	content, width := "", 0
 	switch {
 	case c.Width == 0:
 		// The right half of a wide rune: not drawn.
-		d.Content, d.Width = "", 0
 	case c.Width == wideCut || c.Rune == pool.WidePlaceholder || c.Rune == 0:
-		d.Content, d.Width = " ", 1
+		content, width = " ", 1
 	default:
-		d.Content, d.Width = f.cellString(c.Rune), int(c.Width)
+		content, width = f.cellString(c.Rune), int(c.Width)
 	}
+	*d = uv.Cell{Content: content, Width: width, Style: *f.style(c.FG, c.BG, c.Attr)}
 }
 
 // blankBody is the cell drawn where a pane's box is larger than its screen.
@@ -252,8 +251,9 @@ func (f *frame) span(row []pool.Cell, ox, fy, a, b int) {
 		// Unchanged, and no wide rune is cut at either end.
 		return
 	}
-	line := f.buf.Lines[fy]
-	first, last := -1, -1
+	line := f.buf.Lines[fy][:b]
+	shadow = f.shadow[:base+b]
+	first, last, n := -1, -1, 0
 	for fx := a; fx < b; fx++ {
 		want := blankBody
 		if x := fx - ox; x < len(row) {
@@ -265,18 +265,20 @@ func (f *frame) span(row []pool.Cell, ox, fy, a, b int) {
 		case want.Width == 0 && fx == a:
 			want = blankBody
 		}
-		sh := &f.shadow[base+fx]
+		sh := &shadow[base+fx]
 		if *sh == want {
 			continue
 		}
 		*sh = want
 		f.put(&line[fx], &want)
+		n++
 		if first < 0 {
 			first = fx
 		}
 		last = fx
 	}
 	if first >= 0 {
+		f.converted += n
 		f.buf.TouchLine(first, fy, last-first+2)
 		f.dirty = true
 	}
