@@ -3,7 +3,11 @@ package ui
 // draw.go composes the frame from the model: pane bodies from their screens,
 // title bars, separators, the roster rail, the open box (a lipgloss layer
 // over the panes) and the status line, then hands it to the output with the
-// person's cursor placed. Chrome is rendered only when its text changed.
+// person's cursor placed. Chrome is rendered only when its text changed
+// and copied into the frame only when it changed or moved; a box opening,
+// closing or moving, or a new layout, has every pane compared with what
+// the frame holds (never converted afresh), so only the cells that differ
+// reach the terminal.
 
 import (
 	"fmt"

@@ -1,12 +1,15 @@
 package ui
 
 // screen.go is the frame: one ultraviolet cell buffer the size of the
-// person's terminal. Pane bodies are written into it cell by cell from the
-// agents' screens (a shadow copy of what each cell holds skips unchanged
-// cells, so nothing is converted or compared twice and nothing allocates
-// per cell); chrome is copied in from lipgloss renders cached until their
-// text changes. The ultraviolet renderer then writes only the cells that
-// changed, and puts the person's real cursor where the focused agent's is.
+// person's terminal. Pane bodies are written into it from the agents'
+// screens through a shadow grid of the agent cells each frame cell was
+// converted from: a row equal to its shadow costs one comparison, and in a
+// changed row only the changed cells are converted (styles and cell
+// strings come from small caches, so nothing allocates per cell) and
+// marked for the renderer. Chrome is copied in from lipgloss renders
+// cached until their text changes. The ultraviolet renderer then writes
+// only the rows marked (within a row without wide runes, only the changed
+// cells), and puts the person's real cursor where the focused agent's is.
 
 import (
 	"image/color"
