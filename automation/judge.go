@@ -52,6 +52,9 @@ type Boot struct {
 	MarkersSince time.Time
 	// Settle is how long the markers, and the screen's quiet, must last.
 	Settle time.Duration
+	// ReadyQuiet is the quiet after the first output that makes a profile
+	// without markers ready (Timing.ReadyQuiet); 0 means CustomReadyQuiet.
+	ReadyQuiet time.Duration
 }
 
 // HookReport is the last status report of the CLI's own hooks.
@@ -101,8 +104,8 @@ type Inputs struct {
 	// InSyncFrame is true inside a synchronized-output frame: the screen is
 	// half drawn, so its patterns are not read.
 	InSyncFrame bool
-	// Screen is the text of the rows the profile's patterns are read on.
-	Screen string
+	// Screen is the rows the profile's patterns are read on (nil: none).
+	Screen Rows
 	// LastOutput is when the PTY last produced output; zero means never.
 	LastOutput time.Time
 	// Turn is the "turn started" hold.
@@ -113,6 +116,10 @@ type Inputs struct {
 
 // Signal names a step of the judge.
 type Signal int
+
+// maxSteps is the most steps a judgment lists (every signal but exited,
+// which ends it alone): its Steps are allocated once at that size.
+const maxSteps = int(SignalTurn)
 
 // The judge's steps, in the order they count.
 const (
@@ -365,9 +372,10 @@ func ReadTitle(title string, rules StatusRules) (Status, bool) {
 //     the CLI boots: a first-run trust dialog comes before the prompt).
 //  3. boot: readiness. Ready when seen before (Boot.Seen); with ready
 //     markers, when they have shown for Boot.Settle and the output has been
-//     quiet as long; without, after the first output and CustomReadyQuiet of
-//     quiet. Not ready within the boot grace: StatusStarting. Not ready
-//     after it: the other signals decide (BootOverdue).
+//     quiet as long; without, after the first output and Boot.ReadyQuiet
+//     (CustomReadyQuiet) of quiet. Not ready within the boot grace:
+//     StatusStarting. Not ready after it: the other signals decide
+//     (BootOverdue).
 //  4. foreground: for a shell, idle exactly when the shell is in the
 //     foreground.
 //  5. hook: the last report, unless it is stale: the title has contradicted
@@ -383,7 +391,7 @@ func ReadTitle(title string, rules StatusRules) (Status, bool) {
 // Last, the turn hold: an idle answer while in.Turn holds (Now before
 // Until) becomes busy, decided by the turn step.
 func Judge(in Inputs, rules StatusRules) Judgment {
-	j := Judgment{}
+	j := Judgment{Steps: make([]Step, 0, maxSteps)}
 	now := in.Now
 	decided := false
 	add := func(s Step) {
@@ -491,9 +499,10 @@ func (j *Judgment) boot(in Inputs, next func(time.Time)) Step {
 			next(later(b.MarkersSince, in.LastOutput).Add(b.Settle))
 		}
 	case !in.LastOutput.IsZero():
-		j.Ready = now.Sub(in.LastOutput) >= CustomReadyQuiet
+		quiet := orDefault(b.ReadyQuiet, CustomReadyQuiet)
+		j.Ready = now.Sub(in.LastOutput) >= quiet
 		if !j.Ready {
-			next(in.LastOutput.Add(CustomReadyQuiet))
+			next(in.LastOutput.Add(quiet))
 		}
 	}
 	age := now.Sub(b.Spawned)
@@ -550,16 +559,6 @@ func later(a, b time.Time) time.Time {
 		return a
 	}
 	return b
-}
-
-// findPattern returns the first non-blank pattern that occurs in screen.
-func findPattern(screen string, patterns []string) (string, bool) {
-	for _, p := range patterns {
-		if p != "" && strings.Contains(screen, p) {
-			return p, true
-		}
-	}
-	return "", false
 }
 
 // titleStatus applies the title rules to the title's first non-space rune.
