@@ -38,8 +38,11 @@ const (
 	// helloTimeout bounds the handshake.
 	helloTimeout = 10 * time.Second
 	// frameInterval is the shortest time between two screen flushes to one
-	// client: changes in between are merged into one update.
-	frameInterval = 16 * time.Millisecond
+	// client: changes in between are merged into one update. The focused
+	// agent's screen does not wait for it (client.urgent), so it paces only
+	// background panes, at the rate the UI draws them (30 a second): a
+	// faster pace would only wake the client for updates it merges anyway.
+	frameInterval = time.Second / 30
 	// writeStall is how long a client may leave a write pending (it stopped
 	// reading) before it is disconnected; until then it only costs its own
 	// bounded pending state.

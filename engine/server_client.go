@@ -50,13 +50,18 @@ type client struct {
 	// writer only
 	sent      map[string]*sentScreen
 	cur       pool.Snapshot
+	curGens   []uint64
 	lastFlush time.Time
 }
 
-// sentScreen is what a client has of one agent's screen.
+// sentScreen is what a client has of one agent's screen: the snapshot it
+// was sent, and the screen's row generations that snapshot's rows were
+// copied at (pool.Screen.SnapshotRows), so the next update copies from the
+// screen only the rows that changed since.
 type sentScreen struct {
 	instance int64
 	snap     pool.Snapshot
+	gens     []uint64
 }
 
 func (c *client) signal() {
@@ -304,10 +309,16 @@ func (c *client) screens(dirty map[string]bool) error {
 			ss = &sentScreen{instance: inst}
 			c.sent[name] = ss
 		}
-		a.Term.Snapshot(&c.cur)
+		// c.cur starts as what the client has and takes from the screen
+		// only the rows that changed since (a spinner: one row, not 40).
+		c.cur.Cells = append(c.cur.Cells[:0], ss.snap.Cells...)
+		c.cur.Cols, c.cur.Rows = ss.snap.Cols, ss.snap.Rows
+		c.curGens = append(c.curGens[:0], ss.gens...)
+		a.Term.SnapshotRows(&c.cur, &c.curGens)
 		ups := wire.Diff(name, inst, &ss.snap, &c.cur)
 		if u := ups[0]; len(ups) == 1 && !u.Full && u.Scroll == 0 && len(u.Lines) == 0 && u.Cursor == nil && u.Title == nil && u.Modes == nil {
 			ss.snap.Generation = c.cur.Generation
+			ss.gens, c.curGens = c.curGens, ss.gens
 			continue // nothing the client can see changed
 		}
 		for i := range ups {
@@ -316,6 +327,7 @@ func (c *client) screens(dirty map[string]bool) error {
 			}
 		}
 		ss.snap, c.cur = c.cur, ss.snap
+		ss.gens, c.curGens = c.curGens, ss.gens
 	}
 	return nil
 }

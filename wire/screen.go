@@ -298,7 +298,10 @@ func Diff(agent string, instance int64, prev, cur *pool.Snapshot) []Screen {
 			}
 		}
 	} else {
-		k := bestScroll(prev, cur)
+		k := 0
+		if changedRows(prev, cur, 3) >= 3 {
+			k = bestScroll(prev, cur)
+		}
 		s.Scroll = k
 		for y := 0; y < cur.Rows; y++ {
 			var was []pool.Cell
@@ -329,6 +332,20 @@ func Diff(agent string, instance int64, prev, cur *pool.Snapshot) []Screen {
 		s.Modes = &m
 	}
 	return append(out, s)
+}
+
+// changedRows counts the rows that differ between prev and cur (of one
+// size), stopping at limit. Fewer than 3 changed rows cannot make a scroll
+// win: bestScroll asks a shift to match more than one row more than no
+// shift does, and a shift by k matches at most Rows-k rows.
+func changedRows(prev, cur *pool.Snapshot, limit int) int {
+	cols, n := cur.Cols, 0
+	for y := 0; y < cur.Rows && n < limit; y++ {
+		if !slices.Equal(prev.Cells[y*cols:(y+1)*cols], cur.Cells[y*cols:(y+1)*cols]) {
+			n++
+		}
+	}
+	return n
 }
 
 // bestScroll finds the upward shift k (0 none) under which the most rows of

@@ -196,3 +196,27 @@ func TestApplyRejectsBadUpdates(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffScrollByOne: a screen that moved up one row is still sent as a
+// scroll (every row changed, so bestScroll runs), and two changed rows are
+// sent as those two rows with no scroll (no scroll can win there).
+func TestDiffScrollByOne(t *testing.T) {
+	var lines []string
+	for i := 0; i < 21; i++ {
+		lines = append(lines, "row "+string(rune('A'+i)))
+	}
+	a := screenOf(t, 30, 20, strings.Join(lines[:20], "\r\n"))
+	b := screenOf(t, 30, 20, strings.Join(lines[:21], "\r\n"))
+	if ups := wire.Diff("a", 1, a, b); ups[0].Scroll != 1 || len(ups[0].Lines) != 1 {
+		t.Fatalf("scroll %d with %d lines, want 1 and 1 line", ups[0].Scroll, len(ups[0].Lines))
+	}
+	c := screenOf(t, 30, 20, strings.Join(append(append([]string{"X", "Y"}, lines[2:19]...), lines[19]), "\r\n"))
+	ups := wire.Diff("a", 1, a, c)
+	if ups[0].Scroll != 0 || len(ups[0].Lines) != 2 {
+		t.Fatalf("scroll %d with %d lines, want 0 and 2 lines", ups[0].Scroll, len(ups[0].Lines))
+	}
+	client := pool.Snapshot{}
+	roundTrip(t, &client, wire.Diff("a", 1, &pool.Snapshot{}, a))
+	roundTrip(t, &client, ups)
+	sameCells(t, c, &client)
+}
