@@ -78,6 +78,7 @@ func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o 
 			time.Sleep(settleIdle)
 			b0 := o.ui.read.Load()
 			attached.office = measure(o.pids, e.window)
+			attached.office.uiPid = o.ui.cmd.Process.Pid
 			attached.office.outBps = float64(o.ui.read.Load()-b0) / e.window.Seconds()
 			return nil
 		}()
@@ -201,6 +202,10 @@ func (e *env) busy() error {
 	fmt.Printf("| headless | %s | %s | %s |\n", num("%.2f", h.tmux.cpu), num("%.2f", h.office.cpu), ratio(h.tmux.cpu, h.office.cpu))
 	fmt.Printf("| server + a wire client (8 shown) | — | %s | — |\n", num("%.2f", w.cpu))
 	fmt.Printf("| attached UI (8 shown) | %s | %s | %s |\n", num("%.2f", a.tmux.cpu), num("%.2f", a.office.cpu), ratio(a.tmux.cpu, a.office.cpu))
+	if a.office.uiPid > 0 {
+		ui := a.office.perPid[a.office.uiPid]
+		fmt.Printf("\noffice attached: the UI's process %.2f %%, the server's %.2f %%\n", ui, a.office.cpu-ui)
+	}
 	fmt.Println()
 	return nil
 }

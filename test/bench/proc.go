@@ -73,6 +73,9 @@ type usage struct {
 	cpu   float64 // percent of one core
 	rssKB int64   // summed at the end of the window
 	procs int
+	// perPid is each process's CPU, percent of one core.
+	perPid map[int]float64
+	uiPid  int // the attached UI's process (attached office cases)
 	// outBps is what an attached client wrote to its outer terminal in
 	// the window, bytes a second (attached cases only).
 	outBps float64
@@ -95,13 +98,17 @@ func measure(pids func() []int, window time.Duration) usage {
 	el := time.Since(start)
 	var ticks, rss int64
 	p1 := pids()
+	per := map[int]float64{}
+	pct := func(t int64) float64 { return float64(t) / clockTick / el.Seconds() * 100 }
 	for _, p := range p1 {
 		if v, ok := t0[p]; ok {
-			ticks += cpuTicks(p) - v
+			d := cpuTicks(p) - v
+			ticks += d
+			per[p] = pct(d)
 		}
 		rss += rssKB(p)
 	}
-	return usage{cpu: float64(ticks) / clockTick / el.Seconds() * 100, rssKB: rss, procs: len(p1)}
+	return usage{cpu: pct(ticks), rssKB: rss, procs: len(p1), perPid: per}
 }
 
 // liveHeap asks office's processes for a heap profile of this moment

@@ -133,7 +133,14 @@ func (t *term) close() {
 
 // baseEnv is the environment every program under test gets.
 func (e *env) baseEnv(home string) []string {
-	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8", "TERM=xterm-256color", "TMPDIR=" + home}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8", "TERM=xterm-256color", "TMPDIR=" + home}
+	// The Go runtime's knobs pass through, to measure office under them.
+	for _, k := range []string{"GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GODEBUG"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
 
 // agent is one program in a pane: its argv and the fake agent's log (when it
