@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -100,6 +101,19 @@ func TestServerClientsInProcess(t *testing.T) {
 	}
 	waitUntil("the draft in both screens", func() bool {
 		return strings.Contains(text(c1, "a0"), "draft") && strings.Contains(text(c2, "a0"), "draft") && mustAgent(t, e, "a0").Term.HasDraft()
+	})
+	// The updates after the first full screen carry only changed rows (the
+	// server copies only the rows that changed): what each client has is
+	// still the agent's screen, cell for cell.
+	waitUntil("both clients' screens equal to the agent's", func() bool {
+		var want, got pool.Snapshot
+		mustAgent(t, e, "a0").Term.Snapshot(&want)
+		for _, c := range []*client.Conn{c1, c2} {
+			if !c.Screen("a0", &got) || !slices.Equal(got.Cells, want.Cells) || got.CursorX != want.CursorX || got.CursorY != want.CursorY {
+				return false
+			}
+		}
+		return true
 	})
 	r, err := c1.Enqueue(ctx, "a0", "queued behind the draft")
 	if err != nil || r.ID == 0 {
