@@ -87,6 +87,10 @@ type Options struct {
 	// engine wakes its drain and schedules inbox deliveries); it must not
 	// block.
 	Received func()
+	// Approve answers a dialog of an agent of this host for an approver
+	// of another host (the engine's `office approve`); nil refuses every
+	// such approval.
+	Approve ApproveFunc
 	// Logger receives the node's log; nil discards it.
 	Logger *slog.Logger
 }
@@ -120,6 +124,8 @@ type Node struct {
 	hosts  map[string]*HostState // other hosts, guarded by mu
 	ready  bool                  // own stream, consumer and bucket exist; guarded by mu
 	pushed map[string]string     // roster values last put, guarded by mu
+
+	approving sync.WaitGroup // approvals from other hosts being typed
 
 	closeOnce sync.Once
 }
@@ -222,12 +228,14 @@ func (n *Node) Close() error {
 // Run publishes the roster, reads the floor's, sends the outbox and takes
 // in items until ctx ends.
 func (n *Node) Run(ctx context.Context) {
+	n.recoverApprovals(ctx)
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() { defer wg.Done(); n.runRoster(ctx) }()
 	go func() { defer wg.Done(); n.runOutbox(ctx) }()
 	go func() { defer wg.Done(); n.runInbound(ctx) }()
 	wg.Wait()
+	n.approving.Wait()
 }
 
 // ---- setup ----
@@ -647,8 +655,12 @@ func (n *Node) runInbound(ctx context.Context) {
 		}
 		got := 0
 		for msg := range batch.Messages() {
-			if n.take(ctx, msg) {
+			if it, ok := n.take(ctx, msg); ok {
 				got++
+				if it.Kind == KindApprove {
+					n.approving.Add(1)
+					go func() { defer n.approving.Done(); n.runApproval(ctx, it) }()
+				}
 			}
 		}
 		if got > 0 {
@@ -666,26 +678,26 @@ func (n *Node) Ready() bool {
 }
 
 // take stores one item from the stream and acknowledges it only after the
-// commit. It reports whether something new was stored.
-func (n *Node) take(ctx context.Context, msg jetstream.Msg) bool {
+// commit. It returns the item and whether something new was stored.
+func (n *Node) take(ctx context.Context, msg jetstream.Msg) (Item, bool) {
 	var it Item
 	if err := json.Unmarshal(msg.Data(), &it); err != nil || it.ID == "" {
 		n.log.Error("an item that is not one; dropped", "subject", msg.Subject(), "err", err)
 		_ = msg.Term()
-		return false
+		return it, false
 	}
 	stored, err := n.Apply(ctx, it)
 	if err != nil {
 		n.log.Warn("storing an item from another host; it comes again", "id", it.ID, "err", err)
 		_ = msg.NakWithDelay(OutboxEvery)
-		return false
+		return it, false
 	}
 	actx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
 	if err := msg.DoubleAck(actx); err != nil {
 		n.log.Warn("ack of a stored item lost; its redelivery is a no-op", "id", it.ID, "err", err)
 	}
-	return stored
+	return it, stored
 }
 
 // Apply stores it in this host's queue (send) or inbox (mail, inbox item)
@@ -762,6 +774,10 @@ func (n *Node) applyTx(tx *queue.Tx, it Item) (string, error) {
 		return n.applyCancelTx(tx, it)
 	case KindRefused:
 		return n.applyRefusedTx(tx, it)
+	case KindApprove:
+		return n.applyApproveTx(tx, it)
+	case KindApproved:
+		return n.applyApprovedTx(tx, it)
 	case KindState:
 		st, ok := inbox.ParseMailState(it.State)
 		if !ok || it.MailID == "" {

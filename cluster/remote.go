@@ -138,7 +138,7 @@ func lookupTx(tx *queue.Tx, name string) (Member, bool, error) {
 // end a loop); they are only logged.
 func refuseTx(tx *queue.Tx, log *slog.Logger, thisHost string, it Item, why string) error {
 	switch it.Kind {
-	case KindSend, KindMail, KindInbox, KindCancel:
+	case KindSend, KindMail, KindInbox, KindCancel, KindApprove:
 	default:
 		log.Error("an item from another host cannot be applied here; dropped", "id", it.ID, "kind", it.Kind, "from_host", it.FromHost, "why", why)
 		return nil
@@ -247,6 +247,10 @@ func (n *Node) applyRefusedTx(tx *queue.Tx, it Item) (string, error) {
 		}
 	case KindSend:
 		if err := tell(fmt.Sprintf("Your message %s to %s on host %s was refused there: %s.", it.RefID, it.From, it.FromHost, it.Reason)); err != nil {
+			return "", err
+		}
+	case KindApprove:
+		if err := n.approvalEndedTx(tx, it.RefID, ApprovalOutcome{Outcome: OutcomeRefused, Detail: it.Reason}); err != nil {
 			return "", err
 		}
 	default:

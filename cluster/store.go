@@ -84,6 +84,28 @@ CREATE TABLE cluster_refused (
 	preview  TEXT    NOT NULL DEFAULT '',
 	at       INTEGER NOT NULL
 );
+`, `
+CREATE TABLE cluster_approvals (
+	id        TEXT    PRIMARY KEY,
+	agent     TEXT    NOT NULL,
+	option    TEXT    NOT NULL,
+	by        TEXT    NOT NULL,
+	from_host TEXT    NOT NULL,
+	outcome   TEXT    NOT NULL DEFAULT '',
+	at        INTEGER NOT NULL
+);
+CREATE TABLE cluster_approvals_sent (
+	id      TEXT    PRIMARY KEY,
+	agent   TEXT    NOT NULL,
+	host    TEXT    NOT NULL,
+	option  TEXT    NOT NULL,
+	by      TEXT    NOT NULL,
+	outcome TEXT    NOT NULL DEFAULT '',
+	typed   TEXT    NOT NULL DEFAULT '',
+	detail  TEXT    NOT NULL DEFAULT '',
+	waiting INTEGER NOT NULL DEFAULT 1,
+	at      INTEGER NOT NULL
+);
 `}
 }
 
@@ -127,6 +149,13 @@ const (
 	// store (or a cancel that came too late): it ends the item on the
 	// sender's host.
 	KindRefused = "refused"
+	// KindApprove is `office approve` of a dialog of an agent of another
+	// host (Text is the option): that host types it through its drain
+	// only while the dialog is still open.
+	KindApprove = "approve"
+	// KindApproved is the outcome of an approval, back to the approver's
+	// host (RefID is the approval, State its Outcome).
+	KindApproved = "approved"
 )
 
 // Item is one thing for an agent on another host, as it waits in the
@@ -160,6 +189,8 @@ type Item struct {
 	// Refused only: the refused item's id and kind.
 	RefID   string `json:"ref_id,omitempty"`
 	RefKind string `json:"ref_kind,omitempty"`
+	// Approved only: the option typed.
+	Option string `json:"option,omitempty"`
 }
 
 // ErrNotOnFloor: the name is in no host's roster this host has seen (or this
@@ -283,6 +314,9 @@ const (
 	// EventRefused: another host refused an item of this host (or this
 	// host refused one of another's).
 	EventRefused = "cluster_refused"
+	// EventApproval: an approval crossed for an agent of another host, or
+	// its outcome.
+	EventApproval = "cluster_approval"
 )
 
 // ReplyTx answers, inside tx, request orig that crossed to this host

@@ -45,7 +45,8 @@ func (e *Engine) openCluster() error {
 			e.drain.Wake()
 			e.inbox.scheduleSoon()
 		},
-		Logger: e.log,
+		Approve: e.approveForFloor,
+		Logger:  e.log,
 	})
 	if err != nil {
 		return fmt.Errorf("engine: %w", err)
@@ -66,6 +67,7 @@ func (e *Engine) openCluster() error {
 		n.Wake()
 		return plain(ctx, req)
 	}
+	e.ops["approve"] = e.approveOnFloor(n, e.ops["approve"])
 	e.ops["cluster.floor"] = func(ctx context.Context, _ Request) (any, error) {
 		members, err := cluster.Roster(ctx, e.store)
 		if err != nil {
