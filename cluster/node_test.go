@@ -35,9 +35,12 @@ type host struct {
 	store  *queue.Store
 	svc    *inbox.Service
 	agents []string
-	node   *cluster.Node
-	cancel context.CancelFunc
-	done   chan struct{}
+	// approve answers approvals from other hosts (the engine's part in
+	// an office server); nil refuses them.
+	approve cluster.ApproveFunc
+	node    *cluster.Node
+	cancel  context.CancelFunc
+	done    chan struct{}
 }
 
 // floor makes hosts named after names with agents; ports are free ports on
@@ -81,7 +84,7 @@ func (h *host) start(t testing.TB) {
 		}
 		h.store, h.svc = s, svc
 	}
-	n, err := cluster.Open(cluster.Options{Cluster: h.cfg, StateDir: h.dir, Store: h.store, Inbox: h.svc,
+	n, err := cluster.Open(cluster.Options{Cluster: h.cfg, StateDir: h.dir, Store: h.store, Inbox: h.svc, Approve: h.approve,
 		Local: func() []cluster.Member {
 			var ms []cluster.Member
 			for _, a := range h.agents {
