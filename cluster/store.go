@@ -127,6 +127,10 @@ type Member struct {
 	Status  string `json:"status,omitempty"`
 	// Seen is when this host last read the member from its host's roster.
 	Seen time.Time `json:"seen"`
+	// Since is when the agent joined its host (its name was registered
+	// there), by that host's clock; it orders a name clash (NameClash). It
+	// is not kept in the last-known roster.
+	Since time.Time `json:"since,omitzero"`
 }
 
 // Kinds of item that cross hosts.

@@ -247,6 +247,10 @@ func (e *Engine) startTeamAgents(ctx context.Context) {
 		if _, ok := e.opts.Config.Agent(r.Name); ok {
 			continue
 		}
+		if err := e.floorClash(ctx, r.Name); err != nil {
+			e.log.Error("team agent not started", "agent", r.Name, "err", err)
+			continue
+		}
 		var spec TeamSpec
 		if err := json.Unmarshal([]byte(r.Spec), &spec); err != nil {
 			e.log.Error("team agent's record is unreadable; not started", "agent", r.Name, "err", err)
