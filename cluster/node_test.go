@@ -39,10 +39,10 @@ type host struct {
 	// an office server); nil refuses them.
 	approve cluster.ApproveFunc
 	// since is when its agents joined (zero: unknown).
-	since time.Time
-	node    *cluster.Node
-	cancel  context.CancelFunc
-	done    chan struct{}
+	since  time.Time
+	node   *cluster.Node
+	cancel context.CancelFunc
+	done   chan struct{}
 }
 
 // floor makes hosts named after names with agents; ports are free ports on

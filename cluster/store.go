@@ -193,6 +193,9 @@ type Item struct {
 	// Refused only: the refused item's id and kind.
 	RefID   string `json:"ref_id,omitempty"`
 	RefKind string `json:"ref_kind,omitempty"`
+	// Refused only, of an inbox item: its body (a forwarded dialog the
+	// parent's host refused goes to the person here; InboxKind says it).
+	Body string `json:"body,omitempty"`
 	// Approved only: the option typed.
 	Option string `json:"option,omitempty"`
 }
