@@ -120,3 +120,60 @@ func TestFloorApprovalCrossesOnce(t *testing.T) {
 		t.Fatalf("b's engine was asked %q, want each approval once", got)
 	}
 }
+
+// TestFloorApprovalCutByRestartNeverTyped: an approval b took in but had
+// not typed when its server stopped is not typed after the restart (its
+// agents restarted, the dialog is gone): the approver on a, who stopped
+// waiting, is told so once.
+func TestFloorApprovalCutByRestartNeverTyped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two clustered NATS servers and restarts one (about 15 s): not under -short")
+	}
+	ctx := context.Background()
+	hs := floor(t, map[string][]string{"a": {"lead"}, "b": {"child"}}, "a", "b")
+	a, b := hs[0], hs[1]
+	var mu sync.Mutex
+	asked := 0
+	took := make(chan struct{}, 1)
+	// b's engine is slow: the server stops while the drain waits for its
+	// pass.
+	b.approve = func(actx context.Context, agent, option, by string) cluster.ApprovalOutcome {
+		mu.Lock()
+		asked++
+		mu.Unlock()
+		took <- struct{}{}
+		<-actx.Done()
+		return cluster.ApprovalOutcome{Outcome: cluster.OutcomeRefused, Detail: actx.Err().Error()}
+	}
+	a.start(t)
+	b.start(t)
+	eventually(t, 20*time.Second, "each host knows the other's agents", func() (bool, error) {
+		_, errA := cluster.Lookup(ctx, a.store, "child")
+		_, errB := cluster.Lookup(ctx, b.store, "lead")
+		return errA == nil && errB == nil, nil
+	})
+	wctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	ap, err := a.node.Approve(wctx, "child", "1", "lead")
+	cancel()
+	if err != nil || ap.Outcome != cluster.OutcomeStored {
+		t.Fatalf("approve with b slow: %+v, %v; want stored", ap, err)
+	}
+	select {
+	case <-took:
+	case <-time.After(30 * time.Second):
+		t.Fatal("b's engine never got the approval")
+	}
+	b.stop()
+	b.start(t)
+	eventually(t, 30*time.Second, "lead told the approval was not typed", func() (bool, error) {
+		return len(notices(t, a, "lead")) == 1, nil
+	})
+	if got := notices(t, a, "lead")[0]; !strings.Contains(got, "not typed") || !strings.Contains(got, "restarted") {
+		t.Fatalf("lead's notice: %q", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if asked != 1 {
+		t.Fatalf("b's engine was asked %d times, want once (never again after the restart)", asked)
+	}
+}
