@@ -68,20 +68,25 @@ func (e *Engine) approveOnFloor(n *cluster.Node, plain opFunc) opFunc {
 // agent of this host (cluster.Options.Approve).
 func (e *Engine) approveForFloor(ctx context.Context, agent, option, by string) cluster.ApprovalOutcome {
 	num, err := e.Approve(ctx, agent, option, by)
+	return outcomeOf(agent, num, err)
+}
+
+// outcomeOf is the outcome of Approve(agent) that returned num, err.
+func outcomeOf(agent, num string, err error) cluster.ApprovalOutcome {
 	switch {
 	case err == nil:
 		return cluster.ApprovalOutcome{Outcome: cluster.OutcomeTyped, Option: num}
 	case errors.Is(err, ErrNoDialog) || errors.Is(err, drain.ErrDialogGone):
-		return cluster.ApprovalOutcome{Outcome: cluster.OutcomeGone, Detail: bare(err)}
+		return cluster.ApprovalOutcome{Outcome: cluster.OutcomeGone, Detail: bare(err, agent)}
 	}
-	return cluster.ApprovalOutcome{Outcome: cluster.OutcomeRefused, Detail: bare(err)}
+	return cluster.ApprovalOutcome{Outcome: cluster.OutcomeRefused, Detail: bare(err, agent)}
 }
 
-// bare is err's message without the package prefixes of this side (the
-// approver's host adds its own words).
-func bare(err error) string {
+// bare is err's message without the prefixes of this side (the approver's
+// host says `approve "AGENT" on host H: ` itself).
+func bare(err error, agent string) string {
 	msg := err.Error()
-	for _, p := range []string{"engine: ", "drain: ", "queue: "} {
+	for _, p := range []string{"engine: ", "drain: ", "queue: ", "approve: ", fmt.Sprintf("approve %q: ", agent)} {
 		msg = strings.ReplaceAll(msg, p, "")
 	}
 	return msg
