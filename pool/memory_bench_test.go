@@ -63,3 +63,17 @@ func BenchmarkAgentMemory(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkScreenText is one Screen.Text of a full 120×40 screen: it
+// allocates the text alone (about 5 KB), not a copy of the cells (75 KiB).
+func BenchmarkScreenText(b *testing.B) {
+	s := pool.NewScreen(120, 40, nil)
+	line := []byte("the agent reads files and writes patches, 中文 and 🎉 included, until the row is full of text...\r\n")
+	for range 40 {
+		s.Feed(line)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = s.Text()
+	}
+}
