@@ -21,7 +21,7 @@ func TestIsStale(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := IsStale(tt.ts, tt.now); got != tt.want {
+			if got := IsStale(tt.ts, tt.now, 0); got != tt.want {
 				t.Errorf("IsStale(%v, %v) = %v, want %v", tt.ts, tt.now, got, tt.want)
 			}
 		})

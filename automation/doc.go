@@ -2,7 +2,8 @@
 // type into an agent's terminal right now, and why not.
 //
 // It owns the rules of seed 002 and docs/design.md: the block
-// reasons (exited, picker, draft, settling) and their 30-minute stale windows,
+// reasons (exited, picker, draft, settling) and their stale windows (30 minutes
+// unless the caller's Timing says otherwise),
 // the bare interactive-command rule that latches a picker, the keystroke line
 // model fed with the person's own input, the prompt-row reading (text office did not
 // type is the person's draft), the deliverable-status rule,
@@ -22,6 +23,9 @@
 //   - status.go: Deliverable, OSCStatus, StatusRules and StatusDebouncer.
 //   - judge.go: Judge, the one status judge, and its typed steps.
 //   - ready.go: readiness settle times and the boot grace.
+//   - timing.go: Timing, the windows an office file may tune (stale, echo
+//     grace, picker settle, ready quiet, status debounce), zero meaning the
+//     constants.
 //   - turn.go: Turn, the turn machine (start at the submitting Enter with its
 //     explicit cause, end at busy -> idle or idle 10 s after the Enter).
 package automation

@@ -85,14 +85,16 @@ func ExampleTracker_ObservePrompt() {
 }
 
 // A block stamped with a zero time never goes stale; others expire after
-// StaleAfter.
+// StaleAfter, or the window given (the office file's stale).
 func ExampleIsStale() {
 	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	fmt.Println(automation.IsStale(t0, t0.Add(29*time.Minute)))
-	fmt.Println(automation.IsStale(t0, t0.Add(automation.StaleAfter)))
-	fmt.Println(automation.IsStale(time.Time{}, t0.Add(1000*time.Hour)))
+	fmt.Println(automation.IsStale(t0, t0.Add(29*time.Minute), 0))
+	fmt.Println(automation.IsStale(t0, t0.Add(automation.StaleAfter), 0))
+	fmt.Println(automation.IsStale(time.Time{}, t0.Add(1000*time.Hour), 0))
+	fmt.Println(automation.IsStale(t0, t0.Add(10*time.Minute), 10*time.Minute))
 	// Output:
 	// false
 	// true
 	// false
+	// true
 }

@@ -52,6 +52,9 @@ type Boot struct {
 	MarkersSince time.Time
 	// Settle is how long the markers, and the screen's quiet, must last.
 	Settle time.Duration
+	// ReadyQuiet is the quiet after the first output that makes a profile
+	// without markers ready (Timing.ReadyQuiet); 0 means CustomReadyQuiet.
+	ReadyQuiet time.Duration
 }
 
 // HookReport is the last status report of the CLI's own hooks.
@@ -365,9 +368,10 @@ func ReadTitle(title string, rules StatusRules) (Status, bool) {
 //     the CLI boots: a first-run trust dialog comes before the prompt).
 //  3. boot: readiness. Ready when seen before (Boot.Seen); with ready
 //     markers, when they have shown for Boot.Settle and the output has been
-//     quiet as long; without, after the first output and CustomReadyQuiet of
-//     quiet. Not ready within the boot grace: StatusStarting. Not ready
-//     after it: the other signals decide (BootOverdue).
+//     quiet as long; without, after the first output and Boot.ReadyQuiet
+//     (CustomReadyQuiet) of quiet. Not ready within the boot grace:
+//     StatusStarting. Not ready after it: the other signals decide
+//     (BootOverdue).
 //  4. foreground: for a shell, idle exactly when the shell is in the
 //     foreground.
 //  5. hook: the last report, unless it is stale: the title has contradicted
@@ -491,9 +495,10 @@ func (j *Judgment) boot(in Inputs, next func(time.Time)) Step {
 			next(later(b.MarkersSince, in.LastOutput).Add(b.Settle))
 		}
 	case !in.LastOutput.IsZero():
-		j.Ready = now.Sub(in.LastOutput) >= CustomReadyQuiet
+		quiet := orDefault(b.ReadyQuiet, CustomReadyQuiet)
+		j.Ready = now.Sub(in.LastOutput) >= quiet
 		if !j.Ready {
-			next(in.LastOutput.Add(CustomReadyQuiet))
+			next(in.LastOutput.Add(quiet))
 		}
 	}
 	age := now.Sub(b.Spawned)

@@ -2,8 +2,10 @@ package automation
 
 import "time"
 
-// Fixed numbers from seed 002 (munder-difflin's terminalAutomation.ts and
-// terminalPool.ts), each named once.
+// Numbers from seed 002 (munder-difflin's terminalAutomation.ts and
+// terminalPool.ts), each named once. They are defaults the office file may
+// change: stale, echo_grace and picker_settle through Timing,
+// recover_settle through pool.
 const (
 	// StaleAfter is how long a draft or picker block lasts after the last
 	// keystroke or latch (STALE_INPUT_MS = STALE_PICKER_MS = 1_800_000).

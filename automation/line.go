@@ -23,6 +23,11 @@ type Tracker struct {
 	// Extra lists the profile's interactive commands beyond
 	// DefaultInteractiveCommands; submitting one bare latches the picker.
 	Extra []string
+	// Timing sets the echo grace, the picker's settling and the stale
+	// window State reports (the office file's echo_grace, picker_settle and
+	// stale); its zero value is the constants EchoGrace, PickerCloseSettle
+	// and StaleAfter.
+	Timing Timing
 
 	line      []rune    // the line model
 	dirty     bool      // the person's text is believed to sit on the prompt
@@ -51,9 +56,9 @@ type Tracker struct {
 // order (nil if none). An empty chunk changes nothing. The rules:
 //
 //   - A chunk that is exactly Esc or Ctrl-C releases the picker latch, if set,
-//     with a PickerCloseSettle settling block, and clears the line. A chunk that
-//     is exactly Ctrl-U clears the line but leaves the latch: kill-line does not
-//     close a menu.
+//     with a picker settling block (Timing.PickerSettle), and clears the line.
+//     A chunk that is exactly Ctrl-U clears the line but leaves the latch:
+//     kill-line does not close a menu.
 //   - Bracketed-paste markers (ESC[200~, ESC[201~) are removed; each must arrive
 //     whole in one chunk, but a paste body may span chunks. Pasted text is
 //     typed text, except that its newlines are kept in the line and never
@@ -65,9 +70,9 @@ type Tracker struct {
 //     scan, up to the next paste start marker in the same chunk; printable runes
 //     and tab are appended; other controls are ignored.
 //   - Submitting trims the line, reports it if non-empty and clears it; a latch
-//     that was set is released with a PickerCloseSettle settling block; then, if
-//     the text is a bare interactive command (OpensInteractiveUI with t.Extra),
-//     the picker is latched at now.
+//     that was set is released with a picker settling block
+//     (Timing.PickerSettle); then, if the text is a bare interactive command
+//     (OpensInteractiveUI with t.Extra), the picker is latched at now.
 //
 // After any non-empty chunk the draft is dirty exactly when the line is
 // non-empty, and both LastKey and the draft's time (State().DirtyAt) are now:
@@ -167,14 +172,15 @@ func (t *Tracker) submit(now time.Time) string {
 	return text
 }
 
-// release drops the picker latch, if set, with a PickerCloseSettle settling block.
+// release drops the picker latch, if set, with a picker settling block
+// (Timing.PickerSettle).
 func (t *Tracker) release(now time.Time) {
 	if !t.picker {
 		return
 	}
 	t.picker = false
 	t.pickerAt = time.Time{}
-	t.Settle(now.Add(PickerCloseSettle))
+	t.Settle(now.Add(t.pickerSettle()))
 }
 
 // Line returns the current line model: what office believes the person has
@@ -195,6 +201,7 @@ func (t *Tracker) State() State {
 		Dirty:         t.dirty,
 		DirtyAt:       t.dirtyAt,
 		SettleUntil:   t.settle,
+		Stale:         t.Timing.Stale,
 	}
 	if t.screenDraft {
 		if !s.Dirty || t.screenSeen.After(s.DirtyAt) {
@@ -238,9 +245,9 @@ func (t *Tracker) ClearDraft() {
 	t.screenText, t.screenSeen, t.screenDraft = "", time.Time{}, false
 }
 
-// ReleasePicker releases the picker latch, if set, with a PickerCloseSettle
-// settling block from now. It is for the composer's "close picker" button,
-// which sends Esc for the person. The line is left as it is.
+// ReleasePicker releases the picker latch, if set, with a picker settling
+// block (Timing.PickerSettle) from now. It is for the composer's "close
+// picker" button, which sends Esc for the person. The line is left as it is.
 func (t *Tracker) ReleasePicker(now time.Time) {
 	t.release(now)
 }
@@ -275,13 +282,13 @@ func (t *Tracker) MarkDraft(text string, now time.Time) {
 //     or it is the late echo of the line they just submitted (no key and no
 //     empty row since, less than EchoGrace ago).
 //
-// The picker latch is never touched.
+// EchoGrace here is t.Timing's echo grace. The picker latch is never touched.
 func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
 	switch ReadPromptRow(row, ok) {
 	case PromptUnknown:
 		return
 	case PromptEmpty:
-		if t.officeTyped && now.Sub(t.typedAt) >= EchoGrace {
+		if t.officeTyped && now.Sub(t.typedAt) >= t.echoGrace() {
 			t.officeTyped = false
 		}
 		if t.screenText != "" && strings.HasPrefix(t.submitted, t.screenText) {
@@ -290,7 +297,7 @@ func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
 			t.submitted = ""
 		}
 		t.screenText, t.screenSeen, t.screenDraft = "", time.Time{}, false
-		if !t.lastTouch.IsZero() && now.Sub(t.lastTouch) < EchoGrace {
+		if !t.lastTouch.IsZero() && now.Sub(t.lastTouch) < t.echoGrace() {
 			return
 		}
 		t.line = t.line[:0]
@@ -306,16 +313,16 @@ func (t *Tracker) ObservePrompt(row string, ok bool, now time.Time) {
 		// pieces): no key since the Enter, no empty row since, and within
 		// the echo grace.
 		echo := t.submitted != "" && strings.HasPrefix(t.submitted, row) && t.lastKey.Equal(t.submittedAt) &&
-			now.Sub(t.submittedAt) < EchoGrace
+			now.Sub(t.submittedAt) < t.echoGrace()
 		if !t.dirty && !echo {
 			// New text no keystroke explains (not the person's draft, not
 			// the late echo of the line they just submitted): until it
 			// counts as a draft the row is still settling, so nothing is
 			// typed after it in the meantime.
-			t.Settle(now.Add(EchoGrace))
+			t.Settle(now.Add(t.echoGrace()))
 		}
 	}
-	if now.Sub(t.screenSeen) >= EchoGrace && (t.lastTouch.IsZero() || now.Sub(t.lastTouch) >= EchoGrace) {
+	if now.Sub(t.screenSeen) >= t.echoGrace() && (t.lastTouch.IsZero() || now.Sub(t.lastTouch) >= t.echoGrace()) {
 		t.screenDraft = true
 	}
 }
@@ -342,15 +349,23 @@ func (t *Tracker) Next(now time.Time) time.Time {
 		}
 	}
 	if t.dirty && !t.lastTouch.IsZero() {
-		consider(t.lastTouch.Add(EchoGrace))
+		consider(t.lastTouch.Add(t.echoGrace()))
 	}
 	if t.officeTyped {
-		consider(t.typedAt.Add(EchoGrace))
+		consider(t.typedAt.Add(t.echoGrace()))
 	}
 	if t.screenText != "" && !t.screenDraft {
-		consider(t.screenSeen.Add(EchoGrace))
-		consider(t.lastTouch.Add(EchoGrace))
+		consider(t.screenSeen.Add(t.echoGrace()))
+		consider(t.lastTouch.Add(t.echoGrace()))
 	}
 	consider(t.settle)
 	return next
+}
+
+// echoGrace is the echo grace t runs on.
+func (t *Tracker) echoGrace() time.Duration { return orDefault(t.Timing.EchoGrace, EchoGrace) }
+
+// pickerSettle is the settling block t sets when a picker is released.
+func (t *Tracker) pickerSettle() time.Duration {
+	return orDefault(t.Timing.PickerSettle, PickerCloseSettle)
 }

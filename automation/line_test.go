@@ -1,6 +1,7 @@
 package automation
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -411,30 +412,51 @@ func TestTrackerTimes(t *testing.T) {
 // Tracker state into BlockReason.
 func TestTrackerBlocks(t *testing.T) {
 	tests := []struct {
-		name  string
-		ops   []trackerOp
-		check time.Duration
-		want  Block
+		name   string
+		ops    []trackerOp
+		check  time.Duration
+		want   Block
+		timing Timing
 	}{
-		{"a draft typed at T is blocked at T+1ms", []trackerOp{feed(0, "draft")}, time.Millisecond, BlockDraft},
-		{"a draft typed at T is blocked at T+10min", []trackerOp{feed(0, "draft")}, 10 * time.Minute, BlockDraft},
-		{"a draft typed at T is automatable at exactly T+30min", []trackerOp{feed(0, "draft")}, StaleAfter, BlockNone},
+		{"a draft typed at T is blocked at T+1ms", []trackerOp{feed(0, "draft")}, time.Millisecond, BlockDraft, Timing{}},
+		{"a draft typed at T is blocked at T+10min", []trackerOp{feed(0, "draft")}, 10 * time.Minute, BlockDraft, Timing{}},
+		{"a draft typed at T is automatable at exactly T+30min", []trackerOp{feed(0, "draft")}, StaleAfter, BlockNone, Timing{}},
 		{"touching the draft again restarts its window",
-			[]trackerOp{feed(0, "draft"), feed(20*time.Minute, "\x1b[D")}, StaleAfter, BlockDraft},
+			[]trackerOp{feed(0, "draft"), feed(20*time.Minute, "\x1b[D")}, StaleAfter, BlockDraft, Timing{}},
 		{"picker and draft together report picker",
-			[]trackerOp{feed(0, "/model\r"), feed(ms, "j")}, time.Second, BlockPicker},
-		{"the picker is automatable 30 min after the latch", []trackerOp{feed(0, "/model\r")}, StaleAfter, BlockNone},
+			[]trackerOp{feed(0, "/model\r"), feed(ms, "j")}, time.Second, BlockPicker, Timing{}},
+		{"the picker is automatable 30 min after the latch", []trackerOp{feed(0, "/model\r")}, StaleAfter, BlockNone, Timing{}},
 		{"settling blocks 1ns before it ends",
-			[]trackerOp{feed(0, "/model\r"), feed(time.Second, "\x1b")}, time.Second + PickerCloseSettle - time.Nanosecond, BlockSettling},
+			[]trackerOp{feed(0, "/model\r"), feed(time.Second, "\x1b")}, time.Second + PickerCloseSettle - time.Nanosecond, BlockSettling, Timing{}},
 		{"settling ends at exactly now+500ms",
-			[]trackerOp{feed(0, "/model\r"), feed(time.Second, "\x1b")}, time.Second + PickerCloseSettle, BlockNone},
-		{"a submitted prompt leaves no block", []trackerOp{feed(0, "hi\r")}, time.Millisecond, BlockNone},
+			[]trackerOp{feed(0, "/model\r"), feed(time.Second, "\x1b")}, time.Second + PickerCloseSettle, BlockNone, Timing{}},
+		{"a submitted prompt leaves no block", []trackerOp{feed(0, "hi\r")}, time.Millisecond, BlockNone, Timing{}},
+		// The office file's stale and picker_settle (Timing).
+		{"stale 5m: a draft is automatable 5 min after it was typed",
+			[]trackerOp{feed(0, "draft")}, 5 * time.Minute, BlockNone, Timing{Stale: 5 * time.Minute}},
+		{"stale 5m: a draft still blocks 1ns before",
+			[]trackerOp{feed(0, "draft")}, 5*time.Minute - time.Nanosecond, BlockDraft, Timing{Stale: 5 * time.Minute}},
+		{"stale 2h: a draft still blocks after the default 30 min",
+			[]trackerOp{feed(0, "draft")}, StaleAfter, BlockDraft, Timing{Stale: 2 * time.Hour}},
+		{"stale 5m: the picker is automatable 5 min after the latch",
+			[]trackerOp{feed(0, "/model\r")}, 5 * time.Minute, BlockNone, Timing{Stale: 5 * time.Minute}},
+		{"picker_settle 2s: settling blocks past the default 500ms",
+			[]trackerOp{feed(0, "/model\r"), feed(time.Second, "\x1b")}, time.Second + PickerCloseSettle, BlockSettling, Timing{PickerSettle: 2 * time.Second}},
+		{"picker_settle 2s: settling ends at exactly 2s",
+			[]trackerOp{feed(0, "/model\r"), feed(time.Second, "\x1b")}, 3 * time.Second, BlockNone, Timing{PickerSettle: 2 * time.Second}},
+		{"picker_settle 50ms: released by Enter, settling ends at 50ms",
+			[]trackerOp{feed(0, "/model\r"), feed(time.Second, "\r")}, time.Second + 50*ms, BlockNone, Timing{PickerSettle: 50 * ms}},
+		{"picker_settle 50ms: ReleasePicker settles that long",
+			[]trackerOp{feed(0, "/model\r"), release(time.Second)}, time.Second + 50*ms - time.Nanosecond, BlockSettling, Timing{PickerSettle: 50 * ms}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var tr Tracker
+			tr := Tracker{Timing: tt.timing}
 			for _, op := range tt.ops {
 				op.apply(&tr)
+			}
+			if s := tr.State(); s.Stale != tt.timing.Stale {
+				t.Errorf("State().Stale = %v, want the Timing's %v", s.Stale, tt.timing.Stale)
 			}
 			if got := BlockReason(tr.State(), at(tt.check)); got != tt.want {
 				t.Errorf("BlockReason at t0+%v = %v, want %v (state %+v)", tt.check, got, tt.want, tr.State())
@@ -447,53 +469,67 @@ func TestTrackerBlocks(t *testing.T) {
 // moment it is seen: settling within the echo grace, the person's draft
 // after it, stale StaleAfter after it was first seen; a change restarts both.
 func TestScreenTextHoldsFromFirstSight(t *testing.T) {
-	var tr Tracker
-	tr.ObservePrompt("recalled", true, at(0))
-	if b := BlockReason(tr.State(), at(500*ms)); b != BlockSettling {
-		t.Fatalf("within the echo grace: %v, want settling", b)
-	}
-	tr.ObservePrompt("recalled", true, at(EchoGrace))
-	if b := BlockReason(tr.State(), at(EchoGrace)); b != BlockDraft {
-		t.Fatalf("past the echo grace: %v, want your draft", b)
-	}
-	tr.ObservePrompt("recalled", true, at(StaleAfter-ms))
-	if b := BlockReason(tr.State(), at(StaleAfter-ms)); b != BlockDraft {
-		t.Fatalf("just before stale: %v, want your draft", b)
-	}
-	if b := BlockReason(tr.State(), at(StaleAfter)); b != BlockNone {
-		t.Fatalf("StaleAfter after first seen: %v, want none", b)
-	}
-	tr.ObservePrompt("recalled, edited", true, at(StaleAfter))
-	tr.ObservePrompt("recalled, edited", true, at(StaleAfter+EchoGrace))
-	if s := tr.State(); !s.Dirty || !s.DirtyAt.Equal(at(StaleAfter)) || BlockReason(s, at(StaleAfter+EchoGrace)) != BlockDraft {
-		t.Fatalf("a change restarts the stale clock: %+v", s)
+	for _, tm := range []Timing{{}, {EchoGrace: 3 * time.Second, Stale: 10 * time.Minute}, {EchoGrace: 200 * ms, Stale: 2 * time.Hour}} {
+		echo, stale := orDefault(tm.EchoGrace, EchoGrace), orDefault(tm.Stale, StaleAfter)
+		t.Run(fmt.Sprintf("echo %v stale %v", echo, stale), func(t *testing.T) {
+			tr := Tracker{Timing: tm}
+			tr.ObservePrompt("recalled", true, at(0))
+			if b := BlockReason(tr.State(), at(echo-ms)); b != BlockSettling {
+				t.Fatalf("within the echo grace: %v, want settling", b)
+			}
+			tr.ObservePrompt("recalled", true, at(echo-ms))
+			if s := tr.State(); s.Dirty {
+				t.Fatalf("a draft before the echo grace ended: %+v", s)
+			}
+			tr.ObservePrompt("recalled", true, at(echo))
+			if b := BlockReason(tr.State(), at(echo)); b != BlockDraft {
+				t.Fatalf("past the echo grace: %v, want your draft", b)
+			}
+			tr.ObservePrompt("recalled", true, at(stale-ms))
+			if b := BlockReason(tr.State(), at(stale-ms)); b != BlockDraft {
+				t.Fatalf("just before stale: %v, want your draft", b)
+			}
+			if b := BlockReason(tr.State(), at(stale)); b != BlockNone {
+				t.Fatalf("the stale window after first seen: %v, want none", b)
+			}
+			tr.ObservePrompt("recalled, edited", true, at(stale))
+			tr.ObservePrompt("recalled, edited", true, at(stale+echo))
+			if s := tr.State(); !s.Dirty || !s.DirtyAt.Equal(at(stale)) || BlockReason(s, at(stale+echo)) != BlockDraft {
+				t.Fatalf("a change restarts the stale clock: %+v", s)
+			}
+		})
 	}
 }
 
 func TestTrackerNext(t *testing.T) {
-	var tr Tracker
-	if n := tr.Next(at(0)); !n.IsZero() {
-		t.Fatalf("zero Tracker: next %v", n)
-	}
-	tr.Feed([]byte("abc"), at(0))
-	if n := tr.Next(at(100 * ms)); !n.Equal(at(EchoGrace)) {
-		t.Fatalf("a keystroke draft: next %v, want the echo grace's end", n)
-	}
-	if n := tr.Next(at(EchoGrace)); !n.IsZero() {
-		t.Fatalf("after the echo grace: next %v", n)
-	}
-	tr.ClearDraft()
-	tr.ObservePrompt("recalled", true, at(5*time.Second))
-	if n := tr.Next(at(5 * time.Second)); !n.Equal(at(5*time.Second + EchoGrace)) {
-		t.Fatalf("new screen text: next %v", n)
-	}
-	tr.ObservePrompt("recalled", true, at(6*time.Second))
-	if n := tr.Next(at(6 * time.Second)); !n.IsZero() {
-		t.Fatalf("a screen draft: next %v", n)
-	}
-	tr.Typed(at(7 * time.Second))
-	if n := tr.Next(at(7 * time.Second)); !n.Equal(at(8 * time.Second)) {
-		t.Fatalf("office typing: next %v", n)
+	for _, echo := range []time.Duration{0, 250 * ms, 4 * time.Second} {
+		grace := orDefault(echo, EchoGrace)
+		t.Run(fmt.Sprintf("echo %v", grace), func(t *testing.T) {
+			tr := Tracker{Timing: Timing{EchoGrace: echo}}
+			if n := tr.Next(at(0)); !n.IsZero() {
+				t.Fatalf("zero Tracker: next %v", n)
+			}
+			tr.Feed([]byte("abc"), at(0))
+			if n := tr.Next(at(grace / 10)); !n.Equal(at(grace)) {
+				t.Fatalf("a keystroke draft: next %v, want the echo grace's end", n)
+			}
+			if n := tr.Next(at(grace)); !n.IsZero() {
+				t.Fatalf("after the echo grace: next %v", n)
+			}
+			tr.ClearDraft()
+			tr.ObservePrompt("recalled", true, at(5*time.Second))
+			if n := tr.Next(at(5 * time.Second)); !n.Equal(at(5*time.Second + grace)) {
+				t.Fatalf("new screen text: next %v", n)
+			}
+			tr.ObservePrompt("recalled", true, at(5*time.Second+grace))
+			if n := tr.Next(at(5*time.Second + grace)); !n.IsZero() {
+				t.Fatalf("a screen draft: next %v", n)
+			}
+			tr.Typed(at(10 * time.Second))
+			if n := tr.Next(at(10 * time.Second)); !n.Equal(at(10*time.Second + grace)) {
+				t.Fatalf("office typing: next %v", n)
+			}
+		})
 	}
 }
 
@@ -509,5 +545,11 @@ func TestStatusDebouncerPending(t *testing.T) {
 	d.Update(StatusIdle, at(StatusDebounce))
 	if _, ok := d.Pending(); ok {
 		t.Fatal("adopted idle still pending")
+	}
+	// status_debounce: the pending change is due After the first idle.
+	long := StatusDebouncer{After: 2 * time.Second}
+	long.Update(StatusIdle, at(0))
+	if p, ok := long.Pending(); !ok || !p.Equal(at(2*time.Second)) {
+		t.Fatalf("After 2s: pending %v %v", p, ok)
 	}
 }

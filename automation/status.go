@@ -59,10 +59,15 @@ type StatusRules struct {
 // StatusDebouncer smooths raw detected statuses asymmetrically: a change to a
 // non-deliverable status (busy, waiting, starting, exited) is adopted at once,
 // so automation never types into a busy agent; a change to idle is adopted
-// only after the raw status has been idle continuously for StatusDebounce.
-// The zero value is ready and reports StatusStarting. Not safe for concurrent
-// use: one goroutine (or the caller's lock) owns it.
+// only after the raw status has been idle continuously for After
+// (StatusDebounce unless set). The zero value is ready and reports
+// StatusStarting. Not safe for concurrent use: one goroutine (or the
+// caller's lock) owns it.
 type StatusDebouncer struct {
+	// After is how long a raw idle must last (Timing.StatusDebounce, the
+	// office file's status_debounce); 0 means StatusDebounce.
+	After time.Duration
+
 	current     Status
 	idlePending bool      // raw has been idle since idleSince
 	idleSince   time.Time // first raw idle of the current idle run
@@ -82,7 +87,7 @@ func (d *StatusDebouncer) Update(raw Status, now time.Time) Status {
 		d.idlePending = true
 		d.idleSince = now
 	}
-	if now.Sub(d.idleSince) >= StatusDebounce {
+	if now.Sub(d.idleSince) >= orDefault(d.After, StatusDebounce) {
 		d.current = StatusIdle
 		d.idlePending = false
 	}
@@ -100,5 +105,5 @@ func (d *StatusDebouncer) Pending() (at time.Time, ok bool) {
 	if !d.idlePending {
 		return time.Time{}, false
 	}
-	return d.idleSince.Add(StatusDebounce), true
+	return d.idleSince.Add(orDefault(d.After, StatusDebounce)), true
 }

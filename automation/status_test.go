@@ -174,46 +174,63 @@ func TestStatusDebouncer(t *testing.T) {
 	tests := []struct {
 		name  string
 		steps []step
+		after time.Duration // StatusDebouncer.After (status_debounce)
 	}{
-		{"busy is adopted at once", []step{{0, StatusBusy, StatusBusy}}},
-		{"waiting is adopted at once", []step{{0, StatusWaiting, StatusWaiting}}},
-		{"exited is adopted at once", []step{{0, StatusExited, StatusExited}}},
+		{"busy is adopted at once", []step{{0, StatusBusy, StatusBusy}}, 0},
+		{"waiting is adopted at once", []step{{0, StatusWaiting, StatusWaiting}}, 0},
+		{"exited is adopted at once", []step{{0, StatusExited, StatusExited}}, 0},
 		{"idle is adopted only after 300ms of continuous idle", []step{
 			{0, StatusBusy, StatusBusy},
 			{time.Second, StatusIdle, StatusBusy},
 			{time.Second + StatusDebounce - time.Nanosecond, StatusIdle, StatusBusy},
 			{time.Second + StatusDebounce, StatusIdle, StatusIdle},
-		}},
+		}, 0},
 		{"starting to idle is debounced too", []step{
 			{0, StatusIdle, StatusStarting},
 			{StatusDebounce, StatusIdle, StatusIdle},
-		}},
+		}, 0},
 		{"a busy blip restarts the idle wait", []step{
 			{0, StatusIdle, StatusStarting},
 			{100 * ms, StatusBusy, StatusBusy},
 			{200 * ms, StatusIdle, StatusBusy},
 			{200*ms + StatusDebounce - time.Nanosecond, StatusIdle, StatusBusy},
 			{200*ms + StatusDebounce, StatusIdle, StatusIdle},
-		}},
+		}, 0},
 		{"idle to busy is adopted at once", []step{
 			{0, StatusIdle, StatusStarting},
 			{time.Second, StatusIdle, StatusIdle},
 			{time.Second + time.Nanosecond, StatusBusy, StatusBusy},
-		}},
+		}, 0},
 		{"idle to waiting is adopted at once", []step{
 			{0, StatusIdle, StatusStarting},
 			{time.Second, StatusIdle, StatusIdle},
 			{time.Second + time.Nanosecond, StatusWaiting, StatusWaiting},
-		}},
+		}, 0},
 		{"staying idle stays idle", []step{
 			{0, StatusIdle, StatusStarting},
 			{time.Second, StatusIdle, StatusIdle},
 			{time.Second + time.Nanosecond, StatusIdle, StatusIdle},
-		}},
+		}, 0},
+		{"status_debounce 2s: idle is adopted only after 2s of continuous idle", []step{
+			{0, StatusBusy, StatusBusy},
+			{time.Second, StatusIdle, StatusBusy},
+			{time.Second + StatusDebounce, StatusIdle, StatusBusy},
+			{3*time.Second - time.Nanosecond, StatusIdle, StatusBusy},
+			{3 * time.Second, StatusIdle, StatusIdle},
+		}, 2 * time.Second},
+		{"status_debounce 50ms: idle is adopted after 50ms", []step{
+			{0, StatusIdle, StatusStarting},
+			{50 * ms, StatusIdle, StatusIdle},
+		}, 50 * ms},
+		{"status_debounce 2s: busy is still adopted at once", []step{
+			{0, StatusIdle, StatusStarting},
+			{2 * time.Second, StatusIdle, StatusIdle},
+			{2*time.Second + time.Nanosecond, StatusBusy, StatusBusy},
+		}, 2 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var d StatusDebouncer
+			d := StatusDebouncer{After: tt.after}
 			if got := d.Current(); got != StatusStarting {
 				t.Fatalf("zero StatusDebouncer.Current() = %v, want starting", got)
 			}

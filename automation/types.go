@@ -84,4 +84,7 @@ type State struct {
 	DirtyAt time.Time
 	// SettleUntil blocks automation strictly before this instant (after a picker closes).
 	SettleUntil time.Time
+	// Stale is how long the picker and draft blocks last (Timing.Stale); 0
+	// means StaleAfter.
+	Stale time.Duration
 }

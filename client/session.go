@@ -198,7 +198,7 @@ func (s *Session) redial() (*Conn, error) {
 		s.mu.Lock()
 		o.Since = s.since
 		s.mu.Unlock()
-		c, err := Dial(s.ctx, s.tr, o)
+		c, err := Dial(s.ctx, Quiet(s.tr), o) // the UI may hold the terminal: ask nothing
 		if err == nil {
 			return c, nil
 		}

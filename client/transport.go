@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"office/wire"
@@ -51,13 +52,55 @@ func (l local) String() string { return "state directory " + l.dir }
 // stateDir`. remoteOffice is the office command on the far side ("" means
 // "office"). Nothing listens on TCP: the stream is ssh's stdin and stdout.
 func SSH(argv []string, host, remoteOffice, stateDir string) Transport {
-	if len(argv) == 0 {
-		argv = []string{"ssh"}
+	return SSHTo(SSHRemote{Command: argv, Host: host, Office: remoteOffice, State: stateDir})
+}
+
+// SSHRemote says how to reach an office server through ssh.
+type SSHRemote struct {
+	// Command is the ssh command line (nil: "ssh").
+	Command []string
+	// Host is ssh's destination ("user@host", an alias of ~/.ssh/config).
+	Host string
+	// Office is the office command on the far side ("" means "office").
+	Office string
+	// State and Config, when set, are the far side's state directory and
+	// office file (its `--state` and `--config`).
+	State, Config string
+	// Start: the far side starts its server when none runs (`attach
+	// --stdio --start`, in the background, as `office start`).
+	Start bool
+}
+
+// SSHTo reaches the server r says through ssh. When the command is OpenSSH's
+// own (its program is named ssh) every dial adds sshOptions after the
+// user's words (ssh takes the first value of an option, so the user's own
+// -o win), and a redial is quiet (BatchMode): by then the UI holds
+// the terminal in raw mode, and a password or host-key prompt would garble
+// the screen and could never be answered. Another program is run with the
+// user's words only. A redial of either runs in a session of its own, with
+// no controlling terminal to prompt on.
+func SSHTo(r SSHRemote) Transport {
+	if len(r.Command) == 0 {
+		r.Command = []string{"ssh"}
 	}
-	if remoteOffice == "" {
-		remoteOffice = "office"
+	if r.Office == "" {
+		r.Office = "office"
 	}
-	return sshTransport{argv: argv, host: host, office: remoteOffice, state: stateDir}
+	return sshTransport{r: r}
+}
+
+// sshOptions are the OpenSSH options of a dial: give up connecting after
+// 10 s, and find a dead link within 15 s (three unanswered keep-alives 5 s
+// apart) instead of waiting on TCP for minutes. A quiet dial adds BatchMode:
+// ssh asks nothing (no password, no passphrase, no unknown host key) and
+// fails instead; the session tries again later and the UI says the host is
+// unreachable. Use keys (an ssh-agent) for hosts you attach to.
+func sshOptions(quiet bool) []string {
+	o := []string{"-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"}
+	if quiet {
+		o = append(o, "-o", "BatchMode=yes")
+	}
+	return o
 }
 
 // SSHCommand splits an ssh command line such as "ssh -p 2222 -i key" (from
@@ -69,29 +112,54 @@ func SSHCommand(s string) []string { return strings.Fields(s) }
 // (`office attach --stdio --start`, in the background, as `office start`)
 // when none runs, as a local `office` does.
 func SSHStarting(argv []string, host, remoteOffice, stateDir string) Transport {
-	t := SSH(argv, host, remoteOffice, stateDir).(sshTransport)
-	t.start = true
-	return t
+	return SSHTo(SSHRemote{Command: argv, Host: host, Office: remoteOffice, State: stateDir, Start: true})
+}
+
+// Quiet returns tr as it dials without asking the person anything (for
+// ssh: BatchMode), or tr itself when it never asks. A Session redials with
+// it; a client dialling while a UI holds the terminal uses it too.
+func Quiet(tr Transport) Transport {
+	if q, ok := tr.(interface{ quiet() Transport }); ok {
+		return q.quiet()
+	}
+	return tr
 }
 
 type sshTransport struct {
-	argv                []string
-	host, office, state string
-	start               bool
+	r     SSHRemote
+	batch bool // a quiet dial (Quiet)
 }
 
-func (t sshTransport) String() string { return "host " + t.host }
+func (t sshTransport) String() string { return "host " + t.r.Host }
 
-func (t sshTransport) Dial(ctx context.Context) (io.ReadWriteCloser, error) {
-	remote := []string{t.office, "attach", "--stdio"}
-	if t.start {
+func (t sshTransport) quiet() Transport { t.batch = true; return t }
+
+// args is the command line of a dial.
+func (t sshTransport) args() []string {
+	remote := []string{t.r.Office, "attach", "--stdio"}
+	if t.r.Start {
 		remote = append(remote, "--start")
 	}
-	if t.state != "" {
-		remote = append(remote, "--state", shellQuote(t.state))
+	if t.r.State != "" {
+		remote = append(remote, "--state", shellQuote(t.r.State))
 	}
-	args := append(append(append([]string(nil), t.argv[1:]...), t.host), strings.Join(remote, " "))
-	cmd := exec.Command(t.argv[0], args...)
+	if t.r.Config != "" {
+		remote = append(remote, "--config", shellQuote(t.r.Config))
+	}
+	args := append([]string(nil), t.r.Command[1:]...)
+	if filepath.Base(t.r.Command[0]) == "ssh" {
+		args = append(args, sshOptions(t.batch)...)
+	}
+	return append(args, t.r.Host, strings.Join(remote, " "))
+}
+
+func (t sshTransport) Dial(ctx context.Context) (io.ReadWriteCloser, error) {
+	cmd := exec.Command(t.r.Command[0], t.args()...)
+	if t.batch {
+		// No controlling terminal either: whatever the program, it
+		// cannot prompt on the terminal the UI holds.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -103,7 +171,7 @@ func (t sshTransport) Dial(ctx context.Context) (io.ReadWriteCloser, error) {
 	var stderr tail
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("run %s: %w", t.argv[0], err)
+		return nil, fmt.Errorf("run %s: %w", t.r.Command[0], err)
 	}
 	p := &sshPipe{cmd: cmd, in: stdin, out: stdout, stderr: &stderr, waited: make(chan struct{})}
 	go func() { p.err = cmd.Wait(); close(p.waited) }()

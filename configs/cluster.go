@@ -203,3 +203,91 @@ func checkHostPort(s string) error {
 	}
 	return nil
 }
+
+// Host is a [hosts.NAME] table: a server `office attach --host NAME` shows
+// in one view with others (docs/cluster.md, "One view"). Without SSH it is
+// a server of this machine.
+type Host struct {
+	// Name is the table's name, the host's name in the view (AGENT@NAME).
+	Name string
+	// Line is the line of the table's header.
+	Line int
+	// SSH is ssh's destination ("user@host" or an alias of ~/.ssh/config);
+	// empty: this machine.
+	SSH string
+	// State and Config are the server's state directory and office file
+	// there ("": its defaults). For this machine a relative path is
+	// relative to this file; through ssh it is the far side's (relative to
+	// the login's home directory) and kept as written.
+	State, Config string
+	// Office is the office command there (default "office").
+	Office string
+}
+
+// hostKeys are the keys of a [hosts.NAME] table.
+var hostKeys = []string{"ssh", "state", "config", "office"}
+
+// decodeHosts reads the value of the top-level "hosts" key.
+func decodeHosts(v any, dir string, ix *srcIndex, probs *problems) map[string]Host {
+	t, ok := v.(map[string]any)
+	if !ok {
+		probs.add(ix.line("hosts"), "hosts: want [hosts.NAME] tables, got %s", tomlType(v))
+		return nil
+	}
+	out := map[string]Host{}
+	for _, name := range slices.Sorted(maps.Keys(t)) {
+		at := ix.line("hosts", name)
+		ht, ok := t[name].(map[string]any)
+		if !ok {
+			probs.add(at, "hosts.%s: want a [hosts.%s] table, got %s", name, name, tomlType(t[name]))
+			continue
+		}
+		if err := checkClusterName(name); err != nil {
+			probs.add(at, "hosts.%s: %v", name, err)
+			continue
+		}
+		h, bad := Host{Name: name, Line: at}, false
+		for _, key := range slices.Sorted(maps.Keys(ht)) {
+			var dst *string
+			switch key {
+			case "ssh":
+				dst = &h.SSH
+			case "state":
+				dst = &h.State
+			case "config":
+				dst = &h.Config
+			case "office":
+				dst = &h.Office
+			default:
+				bad = true
+				probs.add(ix.line("hosts", name, key), "hosts.%s: unknown key %q (known: %s)", name, key, strings.Join(hostKeys, ", "))
+				continue
+			}
+			s, err := asString(ht[key])
+			if err == nil && strings.TrimSpace(s) == "" {
+				err = fmt.Errorf("is blank")
+			}
+			if err != nil {
+				bad = true
+				probs.add(ix.line("hosts", name, key), "hosts.%s: %s: %v", name, key, err)
+				continue
+			}
+			*dst = s
+		}
+		if h.SSH == "" && h.Office != "" {
+			bad = true
+			probs.add(ix.line("hosts", name, "office"), "hosts.%s: office: only with ssh (this machine runs this office)", name)
+		}
+		if h.SSH == "" && dir != "" {
+			for _, p := range []*string{&h.State, &h.Config} {
+				if *p != "" {
+					*p = expandPath(*p, dir)
+				}
+			}
+		}
+		if !bad {
+			out[name] = h
+		}
+	}
+	return out
+}

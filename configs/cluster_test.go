@@ -72,3 +72,52 @@ func TestClusterErrors(t *testing.T) {
 		t.Errorf("cluster = 3: err = %v", err)
 	}
 }
+
+func TestHostsTables(t *testing.T) {
+	t.Parallel()
+	src := `[hosts.a]
+state = "st/a"
+config = "/etc/office/a.toml"
+
+[hosts.b]
+ssh = "me@b.example"
+state = "office-state"
+office = "/opt/office/bin/office"
+`
+	c, err := Parse("/etc/office/view.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := c.Hosts["a"], c.Hosts["b"]
+	if a.SSH != "" || a.State != "/etc/office/st/a" || a.Config != "/etc/office/a.toml" || a.Line != 1 || a.Name != "a" {
+		t.Errorf("hosts.a = %+v, want this machine, its state joined to the file's directory", a)
+	}
+	if b.SSH != "me@b.example" || b.State != "office-state" || b.Office != "/opt/office/bin/office" || b.Line != 5 {
+		t.Errorf("hosts.b = %+v, want the far side's paths as written", b)
+	}
+	if len(c.Hosts) != 2 {
+		t.Errorf("hosts = %v", c.Hosts)
+	}
+	c2 := c.clone()
+	delete(c2.Hosts, "a")
+	if _, ok := c.Hosts["a"]; !ok {
+		t.Error("clone shares the hosts map")
+	}
+}
+
+func TestHostsTableErrors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, want string }{
+		{"[hosts.b]\nssh = \"b\"\nport = 22\n", `view.toml:3: hosts.b: unknown key "port" (known: ssh, state, config, office)`},
+		{"[hosts.b]\nssh = \"\"\n", `view.toml:2: hosts.b: ssh: is blank`},
+		{"[hosts.b]\nssh = 7\n", `view.toml:2: hosts.b: ssh: want a string, got an integer`},
+		{"[hosts.\"b@c\"]\nssh = \"b\"\n", `view.toml:1: hosts.b@c: bad name "b@c"`},
+		{"[hosts.a]\noffice = \"/bin/office\"\n", `view.toml:2: hosts.a: office: only with ssh`},
+		{"hosts = 3\n", `view.toml:1: hosts: want [hosts.NAME] tables, got an integer`},
+	} {
+		_, err := Parse("view.toml", []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}

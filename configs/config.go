@@ -49,9 +49,15 @@ type Config struct {
 	// existing name overrides only the keys it sets (env merges variable by
 	// variable); a new name adds a profile.
 	Profiles map[string]Profile
+	// profileSetAt maps a profile name to the keys the file's
+	// [profile.NAME] table sets, each to its line.
+	profileSetAt map[string]map[string]int
 	// Cluster is the [cluster] table (configs/cluster.go); nil for a
 	// one-host office.
 	Cluster *Cluster
+	// Hosts are the [hosts.NAME] tables: servers `office attach --host`
+	// shows in one view (configs/cluster.go).
+	Hosts map[string]Host
 }
 
 // Load reads and parses the office file at path, like Parse with name path,
@@ -136,18 +142,19 @@ func parse(name, dir string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{
-		Path:     name,
-		Prefix:   DefaultPrefix,
-		Settings: Defaults(),
-		setAt:    map[string]int{},
-		Brief:    true,
-		SSHAgent: true,
-		Profiles: profiles,
+		Path:         name,
+		Prefix:       DefaultPrefix,
+		Settings:     Defaults(),
+		setAt:        map[string]int{},
+		Brief:        true,
+		profileSetAt: map[string]map[string]int{},
+		SSHAgent:     true,
+		Profiles:     profiles,
 	}
 	ix := indexSource(string(data))
 	probs := &problems{file: name}
 	if v, ok := doc["profile"]; ok {
-		decodeProfiles(v, c.Profiles, ix, probs)
+		decodeProfiles(v, c.Profiles, ix, probs, c.profileSetAt)
 	}
 	for _, key := range slices.Sorted(maps.Keys(doc)) {
 		v := doc[key]
@@ -178,6 +185,8 @@ func parse(name, dir string, data []byte) (*Config, error) {
 			c.SSHAgent = b
 		case "cluster":
 			c.Cluster = decodeCluster(v, dir, ix, probs)
+		case "hosts":
+			c.Hosts = decodeHosts(v, dir, ix, probs)
 		case "agent", "profile":
 		default:
 			row, ok := Lookup(key)
@@ -185,7 +194,7 @@ func parse(name, dir string, data []byte) (*Config, error) {
 				probs.add(ix.line(key), "unknown key %q", key)
 				continue
 			}
-			n, err := row.parseTop(v)
+			n, err := row.parseValue(v)
 			if err != nil {
 				probs.add(ix.line(key), "%s: %v", key, err)
 				continue
@@ -340,6 +349,7 @@ func (c *Config) clone() *Config {
 		cl.Peers = slices.Clone(cl.Peers)
 		out.Cluster = &cl
 	}
+	out.Hosts = maps.Clone(c.Hosts)
 	out.Profiles = make(map[string]Profile, len(c.Profiles))
 	for n, p := range c.Profiles {
 		out.Profiles[n] = p.clone()

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"office/records"
 )
@@ -111,7 +112,10 @@ type Profile struct {
 	Idle    []string
 	Waiting []string
 	// Quiet is how long without output turns busy into idle when no stronger
-	// signal decides. Zero: the office file's quiet (12 s by default).
+	// signal decides. Zero: the office file's quiet (12 s by default). A
+	// built-in profile's quiet is a default: the office file's top-level
+	// quiet replaces it; a [profile.NAME] quiet the office file writes wins
+	// over the top-level one (Config.SettingsFor).
 	Quiet Duration
 
 	// Interactive lists bare commands that open a picker in this CLI, in
@@ -206,7 +210,7 @@ func BuiltinProfiles() (map[string]Profile, error) {
 		}
 	}
 	if v, ok := doc["profile"]; ok {
-		decodeProfiles(v, out, ix, probs)
+		decodeProfiles(v, out, ix, probs, nil)
 	}
 	if err := probs.err(); err != nil {
 		return nil, fmt.Errorf("configs: built-in profiles: %w", err)
@@ -231,8 +235,10 @@ func checkName(name string) error {
 
 // decodeProfiles applies the value of a top-level "profile" key (a table of
 // tables) to profiles: a table for an existing name overrides only the keys
-// it sets; a new name adds a profile.
-func decodeProfiles(v any, profiles map[string]Profile, ix *srcIndex, probs *problems) {
+// it sets; a new name adds a profile. setAt, when not nil, records the line
+// of each key set, by profile name (the office file's tables, for
+// Config.AgentValue).
+func decodeProfiles(v any, profiles map[string]Profile, ix *srcIndex, probs *problems, setAt map[string]map[string]int) {
 	tables, ok := v.(map[string]any)
 	if !ok {
 		probs.add(ix.line("profile"), "profile: want tables like [profile.NAME], got %s", tomlType(v))
@@ -262,6 +268,11 @@ func decodeProfiles(v any, profiles map[string]Profile, ix *srcIndex, probs *pro
 				probs.add(at(key), "profile %q: unknown key %q", name, key)
 			case err != nil:
 				probs.add(at(key), "profile %q: %s: %v", name, key, err)
+			case setAt != nil:
+				if setAt[name] == nil {
+					setAt[name] = map[string]int{}
+				}
+				setAt[name][key] = at(key)
 			}
 		}
 		profiles[name] = p
@@ -345,7 +356,12 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 	case "waiting":
 		p.Waiting, err = asStrings(v, false)
 	case "quiet":
-		p.Quiet, err = asDuration(v)
+		// A setting too (quiet): the same range as the office file's.
+		row, _ := Lookup("quiet")
+		var n int64
+		if n, err = row.parseValue(v); err == nil {
+			p.Quiet = Duration{time.Duration(n)}
+		}
 	case "interactive":
 		p.Interactive, err = asCommands(v)
 	case "compact":

@@ -21,9 +21,6 @@ func settingsMarkdown() string {
 	for _, row := range Table() {
 		def := row.Format(row.Default)
 		rng := row.Format(row.Min) + " to " + row.Format(row.Max)
-		if row.Fixed {
-			rng = "fixed"
-		}
 		if row.Kind == KindDuration {
 			def = "`\"" + def + "\"`"
 		} else {

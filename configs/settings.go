@@ -3,18 +3,18 @@ package configs
 // The one table of office's tunables: every timing, size and count the
 // engine runs on, with its office-file key, default, valid range and the
 // rule it comes from. It is the source: Parse fills Config.Settings from it
-// (defaults, then the file's top-level keys, then per-agent keys where a
-// row allows them), the engine seeds drain, pool, inbox and its own timers
+// (defaults, then the file's top-level keys; Config.SettingsFor adds the
+// per-agent keys where a row allows them, and for quiet the profiles, as
+// Config.AgentValue orders them), the engine seeds drain, pool, inbox and its own timers
 // from Config.Settings, and `office config show` prints it. A package that
 // needs a default for a zero field takes it from Defaults(), so no number is
 // written twice.
 //
-// A few rows are fixed: their value is a rule of package automation's line
-// model, status judge and debouncer (stale, echo_grace, picker_settle,
-// status_debounce, ready_quiet), which take no configuration; they are cited here so the
-// table lists every number, and the file may not set them. Rows whose rule
-// lives in automation take their default from automation's constant, so the
-// number is still written once.
+// Rows whose rule lives in package automation (quiet, boot_grace, stale,
+// echo_grace, picker_settle, recover_settle, status_debounce, ready_quiet)
+// take their default from automation's constant, and automation takes the
+// value as a parameter (automation.Timing, StatusRules.Quiet, Boot.Grace),
+// so the number is still written once.
 
 import (
 	"fmt"
@@ -68,12 +68,12 @@ type Settings struct {
 	// Status (pool and automation).
 	Quiet          time.Duration // quiet (per agent)
 	BootGrace      time.Duration // boot_grace (per agent)
-	Stale          time.Duration // stale (fixed)
-	EchoGrace      time.Duration // echo_grace (fixed)
-	PickerSettle   time.Duration // picker_settle (fixed)
+	Stale          time.Duration // stale
+	EchoGrace      time.Duration // echo_grace
+	PickerSettle   time.Duration // picker_settle
 	RecoverSettle  time.Duration // recover_settle
-	StatusDebounce time.Duration // status_debounce (fixed)
-	ReadyQuiet     time.Duration // ready_quiet (fixed)
+	StatusDebounce time.Duration // status_debounce
+	ReadyQuiet     time.Duration // ready_quiet
 	HangupGrace    time.Duration // hangup_grace
 
 	// Inbox and mail (inbox.Options and the engine's inbox timers).
@@ -109,9 +109,6 @@ type Setting struct {
 	Default, Min, Max int64
 	// PerAgent: an [[agent]] table may set it for that agent alone.
 	PerAgent bool
-	// Fixed: the value is a rule of package automation; the file may not set
-	// it (Min and Max equal Default).
-	Fixed bool
 	// Use names the field the engine seeds from it.
 	Use string
 	// Help says what the setting does, the rule it comes from and why.
@@ -136,13 +133,6 @@ func durRow(key string, def, lo, hi time.Duration, use string, f func(*Settings)
 
 func numRow(key string, kind Kind, def, lo, hi int64, use string, f func(*Settings) *int, help string) Setting {
 	return Setting{Key: key, Kind: kind, Default: def, Min: lo, Max: hi, Use: use, Help: help, num: f}
-}
-
-// fixedRow is a duration row whose value is automation's constant d.
-func fixedRow(key string, d time.Duration, use string, f func(*Settings) *time.Duration, help string) Setting {
-	s := durRow(key, d, d, d, use, f, help)
-	s.Fixed = true
-	return s
 }
 
 // perAgent marks s settable per agent.
@@ -178,21 +168,21 @@ var table = []Setting{
 
 	// Status.
 	perAgent(durRow("quiet", automation.QuietAfter, sec, hr, "automation.StatusRules.Quiet", func(s *Settings) *time.Duration { return &s.Quiet },
-		"busy with no output this long reads idle, when no stronger signal (hook, title, OSC state, screen pattern) decides; an agent's own quiet wins over its profile's, which wins over the office's")),
+		"busy with no output this long reads idle, when no stronger signal (hook, title, OSC state, screen pattern) decides; an agent's own quiet wins, then a [profile.NAME] quiet the office file writes, then the top-level one, then a built-in profile's (custom: 12s)")),
 	perAgent(durRow("boot_grace", automation.BootGrace, sec, 10*minute, "pool.Behavior.BootGrace", func(s *Settings) *time.Duration { return &s.BootGrace },
 		"seed 002 (BOOT_GRACE_MS = 35_000): after spawn, no automated write until the profile's ready markers show or this long passed: a freshly started CLI draws its banner first and keys typed then are lost; a slow CLI may need more")),
-	fixedRow("stale", automation.StaleAfter, "automation.StaleAfter", func(s *Settings) *time.Duration { return &s.Stale },
+	durRow("stale", automation.StaleAfter, minute, day, "pool.Behavior.Timing.Stale (automation.Timing)", func(s *Settings) *time.Duration { return &s.Stale },
 		"seed 002 (STALE_INPUT_MS = STALE_PICKER_MS = 1_800_000): a draft or picker block expires this long after the last keystroke or latch: both are inferred, and a wrongly kept one would hold the queue all day; long on purpose, as waiting is cheaper than typing into a live prompt"),
-	fixedRow("echo_grace", automation.EchoGrace, "automation.EchoGrace", func(s *Settings) *time.Duration { return &s.EchoGrace },
-		"seed 002 (ECHO_GRACE_MS = 1000): the screen is no evidence about a draft this soon after a keystroke: the key is typed before its echo is drawn, and reading \"empty\" then is the expensive mistake"),
-	fixedRow("picker_settle", automation.PickerCloseSettle, "automation.PickerCloseSettle", func(s *Settings) *time.Duration { return &s.PickerSettle },
+	durRow("echo_grace", automation.EchoGrace, 100*ms, 10*sec, "pool.Behavior.Timing.EchoGrace (automation.Timing)", func(s *Settings) *time.Duration { return &s.EchoGrace },
+		"seed 002 (ECHO_GRACE_MS = 1000): the screen is no evidence about a draft this soon after a keystroke: the key is typed before its echo is drawn, and reading \"empty\" then is the expensive mistake; a slow remote terminal may need more"),
+	durRow("picker_settle", automation.PickerCloseSettle, 10*ms, 10*sec, "pool.Behavior.Timing.PickerSettle (automation.Timing)", func(s *Settings) *time.Duration { return &s.PickerSettle },
 		"seed 002 (settling): after a picker is released by Enter, Esc or Ctrl-C, no automated write for this long, while the CLI redraws its prompt"),
 	durRow("recover_settle", automation.RecoverPromptSettle, 10*ms, 10*sec, "pool.Behavior.RecoverSettle", func(s *Settings) *time.Duration { return &s.RecoverSettle },
 		"settling after the person has office clear their prompt (Ctrl-U, the composer's recover), while the CLI redraws it"),
-	fixedRow("status_debounce", automation.StatusDebounce, "automation.StatusDebounce", func(s *Settings) *time.Duration { return &s.StatusDebounce },
+	durRow("status_debounce", automation.StatusDebounce, 10*ms, 10*sec, "pool.Behavior.Timing.StatusDebounce (automation.StatusDebouncer)", func(s *Settings) *time.Duration { return &s.StatusDebounce },
 		"a raw idle must last this long before the status says idle (busy shows at once), so a flicker between two busy frames does not open the gate"),
-	fixedRow("ready_quiet", automation.CustomReadyQuiet, "automation.CustomReadyQuiet", func(s *Settings) *time.Duration { return &s.ReadyQuiet },
-		"a profile without ready markers (shell, custom) is ready after its first output and this long of quiet"),
+	durRow("ready_quiet", automation.CustomReadyQuiet, 100*ms, 5*minute, "pool.Behavior.Timing.ReadyQuiet (automation.Boot)", func(s *Settings) *time.Duration { return &s.ReadyQuiet },
+		"a profile without ready markers (shell, custom) is ready after its first output and this long of quiet (the boot grace ends the wait in any case); a command that pauses while it starts may need more"),
 
 	durRow("hangup_grace", 2*sec, 100*ms, minute, "pool.Behavior.HangupGrace", func(s *Settings) *time.Duration { return &s.HangupGrace },
 		"when office stops (or an agent is removed), how long an agent's process group has after SIGHUP to save its session and exit before SIGKILL"),

@@ -30,8 +30,8 @@ func TestTableRows(t *testing.T) {
 		if row.Min > row.Default || row.Default > row.Max {
 			t.Errorf("%s: default %s outside %s..%s", row.Key, row.Format(row.Default), row.Format(row.Min), row.Format(row.Max))
 		}
-		if row.Fixed && (row.Min != row.Max || row.PerAgent) {
-			t.Errorf("%s: a fixed row has a range or is per agent", row.Key)
+		if row.Min >= row.Max || row.Min <= 0 {
+			t.Errorf("%s: range %s..%s is not a range of positive values (every row is settable)", row.Key, row.Format(row.Min), row.Format(row.Max))
 		}
 		if (row.Kind == KindDuration) != (row.dur != nil) || (row.dur == nil) == (row.num == nil) {
 			t.Errorf("%s: kind %v does not match its field", row.Key, row.Kind)
@@ -99,7 +99,7 @@ func TestFormatDuration(t *testing.T) {
 
 // TestEveryRowSettable sets each settable row at the top level to a
 // value inside its range other than the default, and checks Settings gets
-// it and config show names the line; fixed rows are refused.
+// it and config show names the line: every row is settable.
 func TestEveryRowSettable(t *testing.T) {
 	for _, row := range Table() {
 		v := row.Max
@@ -115,12 +115,6 @@ func TestEveryRowSettable(t *testing.T) {
 			src += "restart_backoff_max = \"1h\"\n"
 		}
 		c, err := Parse("o.toml", []byte(src))
-		if row.Fixed {
-			if err == nil || !strings.Contains(err.Error(), "o.toml:2: "+row.Key+": is fixed") {
-				t.Errorf("%s: fixed, but the file set it: %v", row.Key, err)
-			}
-			continue
-		}
 		if err != nil {
 			t.Errorf("%s = %s: %v", row.Key, lit, err)
 			continue
@@ -207,7 +201,7 @@ func TestFormatSettings(t *testing.T) {
 	for name, want := range map[string][2]string{
 		"cooldown":    {"6s", "o.toml:2"},
 		"debounce":    {"200ms", "default"},
-		"stale":       {"30m", "fixed"},
+		"stale":       {"30m", "default"},
 		"history@a":   {"50", "o.toml:7"},
 		"history":     {"10000", "default"},
 		"batch_bytes": {"32768", "default"},
@@ -283,5 +277,65 @@ func TestCheckRunnableExpandsHome(t *testing.T) {
 	want := `o.toml: agent "b": cwd "` + filepath.Join(home, "nope") + `" does not exist`
 	if err == nil || err.Error() != want || c.Agents[0].Cwd != home {
 		t.Errorf("error %v (want %q), cwd %q", err, want, c.Agents[0].Cwd)
+	}
+}
+
+// TestQuietPrecedence: an agent's own quiet wins, then a [profile.NAME]
+// quiet the office file writes, then the top-level quiet, then a built-in
+// profile's (the custom profile's 12s is a default, not an override), then
+// the table's default; SettingsFor, AgentValue and config show agree.
+func TestQuietPrecedence(t *testing.T) {
+	agents := "[[agent]]\nname = \"cust\"\ncommand = [\"x\"]\n" + // 1-3 after the head
+		"[[agent]]\nname = \"claude\"\nprofile = \"claude\"\n" +
+		"[[agent]]\nname = \"own\"\ncommand = [\"x\"]\nquiet = \"5s\"\n"
+	cases := []struct {
+		name string
+		head string
+		// want: the value and source of cust, claude and own.
+		want [3][2]string
+	}{
+		{"no quiet in the file", "# o\n",
+			[3][2]string{{"12s", "profile:custom"}, {"12s", "default"}, {"5s", "o.toml:11"}}},
+		{"top-level quiet replaces the built-in custom profile's", "quiet = \"20s\"\n",
+			[3][2]string{{"20s", "o.toml:1"}, {"20s", "o.toml:1"}, {"5s", "o.toml:11"}}},
+		{"a [profile.custom] table that sets other keys keeps quiet built-in", "quiet = \"20s\"\n[profile.custom]\nline_by_line = false\n",
+			[3][2]string{{"20s", "o.toml:1"}, {"20s", "o.toml:1"}, {"5s", "o.toml:13"}}},
+		{"a quiet the file's profile table writes wins over the top-level one", "quiet = \"20s\"\n[profile.custom]\nquiet = \"40s\"\n",
+			[3][2]string{{"40s", "o.toml:3"}, {"20s", "o.toml:1"}, {"5s", "o.toml:13"}}},
+		{"a written profile quiet wins without a top-level one", "[profile.claude]\nquiet = \"3s\"\n",
+			[3][2]string{{"12s", "profile:custom"}, {"3s", "o.toml:2"}, {"5s", "o.toml:12"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse("o.toml", []byte(tc.head+agents))
+			if err != nil {
+				t.Fatal(err)
+			}
+			row, _ := Lookup("quiet")
+			shown := map[string]ShownSetting{}
+			for _, s := range c.Shown() {
+				shown[s.Name] = s
+			}
+			for i, a := range c.Agents {
+				v, src := c.AgentValue(row, a)
+				if got := [2]string{row.Format(v), src}; got != tc.want[i] {
+					t.Errorf("%s: AgentValue %v, want %v", a.Name, got, tc.want[i])
+				}
+				if got := c.SettingsFor(a).Quiet; row.Format(int64(got)) != tc.want[i][0] {
+					t.Errorf("%s: SettingsFor quiet %v, want %s", a.Name, got, tc.want[i][0])
+				}
+				// config show lists the agent's own line exactly when its
+				// source is not the office's.
+				s, listed := shown["quiet@"+a.Name]
+				if differs := src != c.Source(row); listed != differs || listed && (s.Value != tc.want[i][0] || s.Source != src) {
+					t.Errorf("%s: config show %+v (listed %v), want listed %v with %v", a.Name, s, listed, differs, tc.want[i])
+				}
+			}
+			// An agent added outside the file with only a command is custom.
+			v, src := c.AgentValue(row, Agent{Name: "added", Command: []string{"y"}})
+			if want := tc.want[0]; row.Format(v) != want[0] || (src != want[1]) {
+				t.Errorf("an added custom agent: %s %s, want %v", row.Format(v), src, want)
+			}
+		})
 	}
 }

@@ -12,26 +12,14 @@ import (
 	"text/tabwriter"
 )
 
-// Sources of a value, as `office config show` prints them besides FILE:LINE.
-const (
-	// SourceDefault: the table's default.
-	SourceDefault = "default"
-	// SourceFixed: a rule of package automation the file may not set.
-	SourceFixed = "fixed"
-)
+// SourceDefault is the source `office config show` prints for the table's
+// default (others are FILE:LINE).
+const SourceDefault = "default"
 
 // override is one setting an [[agent]] table sets.
 type override struct {
 	value int64
 	line  int
-}
-
-// parseTop reads a value for the row from the file; a fixed row is refused.
-func (row Setting) parseTop(v any) (int64, error) {
-	if row.Fixed {
-		return 0, fmt.Errorf("is fixed at %s (%s, a rule of the status and draft logic); it cannot be set", row.Format(row.Default), row.Use)
-	}
-	return row.parseValue(v)
 }
 
 // setAgentSetting applies an [[agent]] table's key that names a row of the
@@ -42,10 +30,6 @@ func setAgentSetting(a *Agent, key string, v any, line int) (known bool, err err
 		return false, nil
 	}
 	if !row.PerAgent {
-		if row.Fixed {
-			_, err := row.parseTop(v)
-			return true, err
-		}
 		return true, fmt.Errorf("is set for the whole office, not per agent: move it above the first [[agent]] (per-agent settings: %s)", perAgentKeys())
 	}
 	n, err := row.parseValue(v)
@@ -86,31 +70,76 @@ func checkSettings(s Settings, line func(string) int, label string, probs *probl
 	}
 }
 
-// SettingsFor returns the settings agent a runs on: c.Settings with the
-// keys a's own [[agent]] table sets (the rows marked PerAgent: cooldown,
-// quiet, boot_grace, stall, history).
+// SettingsFor returns the settings agent a runs on: c.Settings with each
+// per-agent row (cooldown, quiet, boot_grace, stall, history) resolved for
+// a by AgentValue.
 func (c *Config) SettingsFor(a Agent) Settings {
 	s := c.Settings
-	for key, o := range a.overrides {
-		if row, ok := Lookup(key); ok {
-			row.set(&s, o.value)
+	for _, row := range table {
+		if row.PerAgent {
+			v, _ := c.AgentValue(row, a)
+			row.set(&s, v)
 		}
 	}
 	return s
 }
 
-// SetsOwn reports whether a's own [[agent]] table sets the setting key.
-func (a Agent) SetsOwn(key string) bool {
-	_, ok := a.overrides[key]
-	return ok
+// AgentValue returns the value agent a runs on for a per-agent row, and
+// where it came from (as Source says it). The first that sets it wins:
+//
+//  1. a's own [[agent]] key;
+//  2. a's profile, when the office file's [profile.NAME] table sets it;
+//  3. the office file's top-level key;
+//  4. a's profile, when the built-in profile sets it (a built-in value is
+//     a default for that kind of agent, not an override: source
+//     "profile:NAME");
+//  5. the table's default.
+//
+// Only quiet is also a profile key. A row that is not per agent is c's
+// top-level value.
+func (c *Config) AgentValue(row Setting, a Agent) (int64, string) {
+	top, topSrc := row.Get(c.Settings), c.Source(row)
+	if !row.PerAgent {
+		return top, topSrc
+	}
+	if o, ok := a.overrides[row.Key]; ok {
+		return o.value, c.Path + ":" + strconv.Itoa(o.line)
+	}
+	name := c.profileName(a)
+	v, inProfile := profileValue(c.Profiles[name], row.Key)
+	line, userSet := c.profileSetAt[name][row.Key]
+	switch {
+	case inProfile && userSet:
+		return v, c.Path + ":" + strconv.Itoa(line)
+	case topSrc != SourceDefault:
+		return top, topSrc
+	case inProfile:
+		return v, "profile:" + name
+	}
+	return top, topSrc
 }
 
-// Source says where c's top-level value of the row came from: "default",
-// "fixed", or "FILE:LINE".
-func (c *Config) Source(row Setting) string {
-	if row.Fixed {
-		return SourceFixed
+// profileName is the name of a's profile as ProfileOf resolves it ("" for
+// none).
+func (c *Config) profileName(a Agent) string {
+	if a.Profile == "" && len(a.Command) > 0 {
+		return ProfileCustom
 	}
+	return a.Profile
+}
+
+// profileValue returns the value profile p gives the setting key: the
+// profile keys that are also settings (quiet).
+func profileValue(p Profile, key string) (int64, bool) {
+	if key == "quiet" && p.Quiet.Duration > 0 {
+		return int64(p.Quiet.Duration), true
+	}
+	return 0, false
+}
+
+// Source says where c's top-level value of the row came from: "default"
+// or "FILE:LINE".
+func (c *Config) Source(row Setting) string {
 	if line, ok := c.setAt[row.Key]; ok {
 		return c.Path + ":" + strconv.Itoa(line)
 	}
@@ -128,7 +157,8 @@ type ShownSetting struct {
 	Agent string `json:"agent,omitempty"`
 	// Value is written as the office file takes it ("200ms", "6s", "3").
 	Value string `json:"value"`
-	// Source is "default", "fixed" or FILE:LINE.
+	// Source is "default", FILE:LINE, or for an agent's value from a
+	// built-in profile "profile:NAME".
 	Source string `json:"source"`
 	// Kind is "duration", "count" or "bytes".
 	Kind string `json:"kind"`
@@ -143,7 +173,8 @@ type ShownSetting struct {
 }
 
 // Shown returns every setting of c in table order, each followed by the
-// agents' own values of it (in agent order).
+// agents' values of it (in agent order) where an agent runs on another
+// source than the office's: its own key or its profile's (AgentValue).
 func (c *Config) Shown() []ShownSetting {
 	var out []ShownSetting
 	for _, row := range table {
@@ -155,15 +186,17 @@ func (c *Config) Shown() []ShownSetting {
 			PerAgent: row.PerAgent, Help: row.Help,
 		}
 		out = append(out, base)
+		if !row.PerAgent {
+			continue
+		}
 		for _, a := range c.Agents {
-			o, ok := a.overrides[row.Key]
-			if !ok {
+			v, src := c.AgentValue(row, a)
+			if src == base.Source {
 				continue
 			}
 			s := base
 			s.Name, s.Agent = row.Key+"@"+a.Name, a.Name
-			s.Value = row.Format(o.value)
-			s.Source = c.Path + ":" + strconv.Itoa(o.line)
+			s.Value, s.Source = row.Format(v), src
 			out = append(out, s)
 		}
 	}

@@ -134,3 +134,21 @@ func TestMailDeadlineTickerRunsOnTheInboxClock(t *testing.T) {
 		t.Fatalf("mail %s(%s) %v one tick past its deadline, want failed(timeout)", m.State, m.Reason, err)
 	}
 }
+
+// lastAt returns when the newest waiter is due (zero: none).
+func (c *manualClock) lastAt() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.waiters) == 0 {
+		return time.Time{}
+	}
+	return c.waiters[len(c.waiters)-1].at
+}
+
+// set moves the clock to t without firing anything (before a test starts
+// its timers).
+func (c *manualClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}

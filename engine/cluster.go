@@ -2,8 +2,8 @@ package engine
 
 // cluster.go joins the engine to its floor when the office file has a
 // [cluster] table (package cluster, docs/cluster.md): the node runs with
-// the engine, a poke also sends the outbox, and the "floor" call tells
-// clients the other hosts and their agents.
+// the engine, a poke also sends the outbox, and the "cluster.floor" call
+// tells clients the other hosts and their agents.
 
 import (
 	"context"
@@ -18,7 +18,8 @@ import (
 // checked by its last-known roster).
 const ClashCheckWait = 3 * time.Second
 
-// Floor is the answer of the "floor" call: this host, what it knows of the
+// Floor is the answer of the "cluster.floor" call (not "floor", the
+// floor-wide pause): this host, what it knows of the
 // others and their agents (the last-known roster).
 type Floor struct {
 	Host    string              `json:"host"`
@@ -65,7 +66,7 @@ func (e *Engine) openCluster() error {
 		n.Wake()
 		return plain(ctx, req)
 	}
-	e.ops["floor"] = func(ctx context.Context, _ Request) (any, error) {
+	e.ops["cluster.floor"] = func(ctx context.Context, _ Request) (any, error) {
 		members, err := cluster.Roster(ctx, e.store)
 		if err != nil {
 			return nil, err

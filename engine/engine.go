@@ -46,6 +46,10 @@ type Options struct {
 	// WatchEvery is how often Run checks the store and the socket (see
 	// watch.go); zero means DefaultWatchEvery.
 	WatchEvery time.Duration
+	// Clock is the time of the engine's own timers (the inbox goroutine's
+	// stall samples, mail sweep and retention sweep, the restart back-off);
+	// nil means the wall clock. Tests pass a fake.
+	Clock drain.Clock
 }
 
 // Agent is one configured agent as the engine runs it.
@@ -275,7 +279,7 @@ func (e *Engine) spawn(a *Agent) {
 		Dir:      dir,
 		Cols:     e.opts.Cols,
 		Rows:     e.opts.Rows,
-		Behavior: behaviorFor(a.Config, a.Profile, e.settingsFor(a.Config)),
+		Behavior: behaviorFor(a.Profile, e.settingsFor(a.Config)),
 		Notify:   e.terminalEvent,
 		History:  e.historyOf(a.Config),
 	})
@@ -490,8 +494,11 @@ func (e *Engine) Close() error {
 
 // AgentStatus is one agent's live state, as `office status` shows it.
 type AgentStatus struct {
-	Name     string `json:"name"`
-	Profile  string `json:"profile"`
+	Name    string `json:"name"`
+	Profile string `json:"profile"`
+	// Role and Parent are the agent's, as configured or added.
+	Role     string `json:"role,omitempty"`
+	Parent   string `json:"parent,omitempty"`
 	Status   string `json:"status"`
 	Signal   string `json:"signal"`
 	Draft    bool   `json:"draft"`
@@ -499,15 +506,18 @@ type AgentStatus struct {
 	Pid      int    `json:"pid,omitempty"`
 	Hold     string `json:"hold,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// Placement says its host in a clustered office (FloorStatus).
+	Placement
 }
 
-// Status returns every agent's live state, in config order.
+// Status returns every agent's live state, in config order (this host's
+// agents only; FloorStatus adds the floor's).
 func (e *Engine) Status() []AgentStatus {
 	holds := e.drain.Holds()
 	agents := e.Agents()
 	out := make([]AgentStatus, 0, len(agents))
 	for _, a := range agents {
-		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Hold: string(holds[a.Config.Name])}
+		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Role: a.Config.Role, Parent: a.Config.Parent, Hold: string(holds[a.Config.Name])}
 		if a.Term == nil {
 			s.Status, s.Signal = automation.StatusExited.String(), "spawn failed"
 			if a.SpawnErr != nil {

@@ -83,7 +83,7 @@ func (e *Engine) initInbox() (drain.Store, drain.Preconditions, error) {
 	} else if n > 0 {
 		e.log.Info("released inbox leases left by a crash; they will be delivered again", "items", n)
 	}
-	e.inbox = newInboxLayer(svc, drain.RealClock{}, e.settings())
+	e.inbox = newInboxLayer(svc, e.clock(), e.settings())
 	ib := e.inbox
 	observe := func(d inbox.DeliveryEvent) {
 		ib.push(ibEvent{kind: ibDelivery, agent: d.Agent, delivery: d})

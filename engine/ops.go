@@ -62,8 +62,13 @@ func (e *Engine) opPoke(context.Context, Request) (any, error) {
 	return nil, nil
 }
 
-func (e *Engine) opStatus(_ context.Context, req Request) (any, error) {
-	all := e.Status()
+// opStatus is "status": every agent of the floor (FloorStatus), or the
+// one req.Agent names.
+func (e *Engine) opStatus(ctx context.Context, req Request) (any, error) {
+	all, err := e.FloorStatus(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if req.Agent == "" {
 		return all, nil
 	}

@@ -9,12 +9,36 @@ import (
 	"time"
 
 	"office/configs"
+	"office/drain"
 	"office/pool"
 )
+
+// clock is the time of the engine's own timers: Options.Clock, else the
+// wall clock.
+func (e *Engine) clock() drain.Clock {
+	if e.opts.Clock != nil {
+		return e.opts.Clock
+	}
+	return drain.RealClock{}
+}
 
 // restartState is one agent's restart history. Guarded by Engine.mu.
 type restartState struct {
 	delay time.Duration
+}
+
+// next returns the wait before the next restart of a process that lived
+// for lived, and remembers it (settings restart_backoff,
+// restart_backoff_max, restart_reset): the first restart waits the
+// back-off, each quick failure doubles it up to the maximum; a process that
+// lived restart_reset starts over.
+func (st *restartState) next(lived time.Duration, s configs.Settings) time.Duration {
+	if lived >= s.RestartReset || st.delay == 0 {
+		st.delay = s.RestartBackoff
+	} else {
+		st.delay = min(st.delay*2, s.RestartBackoffMax)
+	}
+	return st.delay
 }
 
 // wantsRestart reports whether a's policy restarts it after exiting with code.
@@ -63,21 +87,12 @@ func (e *Engine) onExit(name string, t *pool.Terminal) {
 		st = &restartState{}
 		e.restarts[name] = st
 	}
-	// Back-off (settings restart_backoff, restart_backoff_max,
-	// restart_reset): the first restart waits the back-off, each quick
-	// failure doubles it up to the maximum; a process that lived
-	// restart_reset starts over.
-	set := e.settings()
-	if time.Since(t.Spawned()) >= set.RestartReset || st.delay == 0 {
-		st.delay = set.RestartBackoff
-	} else {
-		st.delay = min(st.delay*2, set.RestartBackoffMax)
-	}
-	delay := st.delay
+	clock := e.clock()
+	delay := st.next(clock.Now().Sub(t.Spawned()), e.settings())
 	e.mu.Unlock()
 	e.log.Info("agent exited; restarting", "agent", name, "code", code, "policy", a.Config.Restart, "after", delay)
 	select {
-	case <-time.After(delay):
+	case <-clock.After(delay):
 	case <-e.stopped:
 		return
 	}

@@ -6,6 +6,7 @@ package engine
 // own timers. Every tunable reaches its consumer here, and only here.
 
 import (
+	"office/automation"
 	"office/configs"
 	"office/drain"
 	"office/inbox"
@@ -43,16 +44,29 @@ func inboxOptions(s configs.Settings) inbox.Options {
 	}
 }
 
-// behaviorFor is Behavior(p) for agent a running on settings s: the quiet
-// window (a's own, else the profile's, else the office's), the boot grace,
-// the recover settle and the hang-up grace.
-func behaviorFor(a configs.Agent, p configs.Profile, s configs.Settings) pool.Behavior {
+// behaviorFor is Behavior(p) for an agent of profile p running on s, its
+// settings (configs.Config.SettingsFor): the quiet window (which
+// configs.Config.AgentValue resolved: the agent's own, else a profile the
+// office file writes, else the office's, else a built-in profile's), the
+// boot grace, the recover settle, the hang-up grace and the line model's,
+// readiness's and the debouncer's windows.
+func behaviorFor(p configs.Profile, s configs.Settings) pool.Behavior {
 	b := Behavior(p)
-	if b.Status.Quiet <= 0 || a.SetsOwn("quiet") {
-		b.Status.Quiet = s.Quiet
-	}
+	b.Status.Quiet = s.Quiet
 	b.BootGrace, b.RecoverSettle, b.HangupGrace = s.BootGrace, s.RecoverSettle, s.HangupGrace
+	b.Timing = timing(s)
 	return b
+}
+
+// timing is automation's tunable windows from s.
+func timing(s configs.Settings) automation.Timing {
+	return automation.Timing{
+		Stale:          s.Stale,
+		EchoGrace:      s.EchoGrace,
+		PickerSettle:   s.PickerSettle,
+		ReadyQuiet:     s.ReadyQuiet,
+		StatusDebounce: s.StatusDebounce,
+	}
 }
 
 // submitFor is the drain's typing rules for an agent of profile p running

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"sort"
 	"testing"
 	"time"
 
@@ -26,30 +27,18 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 		p, _ := c.ProfileOf(a)
 		return append(d(drainTunables(c.Settings).Cooldown), d(submitFor(p, c.SettingsFor(a)).Cooldown)...)
 	},
-	"quiet": func(c *configs.Config, a configs.Agent) []int64 {
-		p, _ := c.ProfileOf(a) // claude: the profile sets no quiet of its own
-		return d(behaviorFor(a, p, c.SettingsFor(a)).Status.Quiet)
-	},
-	"boot_grace": func(c *configs.Config, a configs.Agent) []int64 {
-		p, _ := c.ProfileOf(a)
-		return d(behaviorFor(a, p, c.SettingsFor(a)).BootGrace)
-	},
-	"stale":         func(*configs.Config, configs.Agent) []int64 { return d(automation.StaleAfter) },
-	"echo_grace":    func(*configs.Config, configs.Agent) []int64 { return d(automation.EchoGrace) },
-	"picker_settle": func(*configs.Config, configs.Agent) []int64 { return d(automation.PickerCloseSettle) },
-	"recover_settle": func(c *configs.Config, a configs.Agent) []int64 {
-		p, _ := c.ProfileOf(a)
-		return d(behaviorFor(a, p, c.SettingsFor(a)).RecoverSettle)
-	},
-	"status_debounce": func(*configs.Config, configs.Agent) []int64 { return d(automation.StatusDebounce) },
-	"ready_quiet":     func(*configs.Config, configs.Agent) []int64 { return d(automation.CustomReadyQuiet) },
-	"hangup_grace": func(c *configs.Config, a configs.Agent) []int64 {
-		p, _ := c.ProfileOf(a)
-		return d(behaviorFor(a, p, c.SettingsFor(a)).HangupGrace)
-	},
-	"batch_items":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchItems) },
-	"batch_bytes":  func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchBytes) },
-	"mail_timeout": func(c *configs.Config, a configs.Agent) []int64 { return d(inboxOptions(c.Settings).MailDeadline) },
+	"quiet":           func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Status.Quiet) },
+	"boot_grace":      func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).BootGrace) },
+	"stale":           func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.Stale) },
+	"echo_grace":      func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.EchoGrace) },
+	"picker_settle":   func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.PickerSettle) },
+	"recover_settle":  func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).RecoverSettle) },
+	"status_debounce": func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.StatusDebounce) },
+	"ready_quiet":     func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.ReadyQuiet) },
+	"hangup_grace":    func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).HangupGrace) },
+	"batch_items":     func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchItems) },
+	"batch_bytes":     func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchBytes) },
+	"mail_timeout":    func(c *configs.Config, a configs.Agent) []int64 { return d(inboxOptions(c.Settings).MailDeadline) },
 	"stall": func(c *configs.Config, a configs.Agent) []int64 {
 		return append(d(inboxOptions(c.Settings).Stall), d(c.SettingsFor(a).Stall)...)
 	},
@@ -58,15 +47,42 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 		return n(inboxOptions(c.Settings).JournalContinuations)
 	},
 	"state_retries": func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).StateRetries) },
-	// The engine's own timers read Config.Settings where they run
-	// (runInbox, onExit).
-	"mail_sweep":          func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.MailSweep) },
-	"stall_sample":        func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.StallSample) },
-	"retention_sweep":     func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RetentionSweep) },
-	"restart_backoff":     func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RestartBackoff) },
-	"restart_backoff_max": func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RestartBackoffMax) },
-	"restart_reset":       func(c *configs.Config, a configs.Agent) []int64 { return d(c.Settings.RestartReset) },
-	"history":             func(c *configs.Config, a configs.Agent) []int64 { return n(a.History) },
+	// The engine's own timers: the inbox goroutine's, as newInboxLayer seeds
+	// them, and the restart back-off as onExit computes it (running on the
+	// engine's clock: timers_file_internal_test.go).
+	"mail_sweep":      func(c *configs.Config, a configs.Agent) []int64 { return d(inboxLayerOf(c).timers.tickEvery) },
+	"stall_sample":    func(c *configs.Config, a configs.Agent) []int64 { return d(inboxLayerOf(c).sampleEvery) },
+	"retention_sweep": func(c *configs.Config, a configs.Agent) []int64 { return d(inboxLayerOf(c).timers.purgeEvery) },
+	"restart_backoff": func(c *configs.Config, a configs.Agent) []int64 {
+		var st restartState
+		return d(st.next(0, c.Settings))
+	},
+	"restart_backoff_max": func(c *configs.Config, a configs.Agent) []int64 {
+		st := restartState{delay: c.Settings.RestartBackoffMax}
+		return d(st.next(0, c.Settings)) // a quick failure at the maximum stays there
+	},
+	"restart_reset": func(c *configs.Config, a configs.Agent) []int64 {
+		// The shortest life that resets a doubled wait.
+		lived := sort.Search(int(24*time.Hour/time.Second)+1, func(sec int) bool {
+			st := restartState{delay: 2 * c.Settings.RestartBackoff}
+			return st.next(time.Duration(sec)*time.Second, c.Settings) == c.Settings.RestartBackoff
+		})
+		return d(time.Duration(lived) * time.Second)
+	},
+	"history": func(c *configs.Config, a configs.Agent) []int64 { return n(a.History) },
+}
+
+// behavior is the pool.Behavior the engine starts a's terminal with (pool
+// hands its Timing to the line model, readiness and the debouncer:
+// pool's TestBehaviorTimingReachesTheTerminal).
+func behavior(c *configs.Config, a configs.Agent) pool.Behavior {
+	p, _ := c.ProfileOf(a) // claude: the profile sets no quiet of its own
+	return behaviorFor(p, c.SettingsFor(a))
+}
+
+// inboxLayerOf is the inbox goroutine's state as the engine seeds it.
+func inboxLayerOf(c *configs.Config) *inboxLayer {
+	return newInboxLayer(nil, nil, c.Settings)
 }
 
 func d(v time.Duration) []int64 { return []int64{int64(v)} }
@@ -111,9 +127,6 @@ func TestSettingsReachEveryConsumer(t *testing.T) {
 				t.Fatalf("no consumer known for %s", row.Key)
 			}
 			check(t, row, def, row.Default)
-			if row.Fixed {
-				return
-			}
 			top := row.Max
 			if top == row.Default {
 				top = row.Min
@@ -141,23 +154,32 @@ func TestSettingsReachEveryConsumer(t *testing.T) {
 	}
 }
 
-// TestQuietPrecedence: an agent's own quiet wins over its profile's, which
-// wins over the office's.
+// TestQuietPrecedence: the terminal's quiet window is an agent's own quiet,
+// else a profile's the office file writes, else the office's, else a
+// built-in profile's (custom: 12s, which a top-level quiet replaces).
 func TestQuietPrecedence(t *testing.T) {
-	src := "quiet = \"20s\"\n" +
-		"[profile.slow]\ncommand = [\"x\"]\nquiet = \"40s\"\n" +
-		"[[agent]]\nname = \"office\"\nprofile = \"claude\"\n" +
-		"[[agent]]\nname = \"prof\"\nprofile = \"slow\"\n" +
-		"[[agent]]\nname = \"own\"\nprofile = \"slow\"\nquiet = \"5s\"\n"
-	c, err := configs.Parse("office.toml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, want := range []time.Duration{20 * time.Second, 40 * time.Second, 5 * time.Second} {
-		a := c.Agents[i]
-		p, _ := c.ProfileOf(a)
-		if got := behaviorFor(a, p, c.SettingsFor(a)).Status.Quiet; got != want {
-			t.Errorf("%s: quiet %v, want %v", a.Name, got, want)
+	for _, tc := range []struct {
+		top  string
+		want []time.Duration // office, prof, own, custom
+	}{
+		{"quiet = \"20s\"\n", []time.Duration{20 * time.Second, 40 * time.Second, 5 * time.Second, 20 * time.Second}},
+		{"", []time.Duration{automation.QuietAfter, 40 * time.Second, 5 * time.Second, 12 * time.Second}},
+	} {
+		src := tc.top +
+			"[profile.slow]\ncommand = [\"x\"]\nquiet = \"40s\"\n" +
+			"[[agent]]\nname = \"office\"\nprofile = \"claude\"\n" +
+			"[[agent]]\nname = \"prof\"\nprofile = \"slow\"\n" +
+			"[[agent]]\nname = \"own\"\nprofile = \"slow\"\nquiet = \"5s\"\n" +
+			"[[agent]]\nname = \"custom\"\ncommand = [\"x\"]\n"
+		c, err := configs.Parse("office.toml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range tc.want {
+			a := c.Agents[i]
+			if got := behavior(c, a).Status.Quiet; got != want {
+				t.Errorf("%q: %s: quiet %v, want %v", tc.top, a.Name, got, want)
+			}
 		}
 	}
 }

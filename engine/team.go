@@ -52,6 +52,9 @@ type TeamMember struct {
 	Inbox int `json:"inbox"`
 	// Added: it joined with `office team add` (not from the config file).
 	Added bool `json:"added"`
+	// Placement says its host in a clustered office; an agent of another
+	// host has no queue or inbox here (0) and Added false.
+	Placement
 }
 
 // Sentinel errors of the team calls.
@@ -65,7 +68,8 @@ var (
 
 var teamName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$`)
 
-// Team returns the roster in roster order.
+// Team returns the roster in roster order, then, in a clustered office,
+// the other hosts' agents by host and name (their last-known roster).
 func (e *Engine) Team(ctx context.Context) ([]TeamMember, error) {
 	counts, err := e.store.Counts(ctx)
 	if err != nil {
@@ -81,20 +85,31 @@ func (e *Engine) Team(ctx context.Context) ([]TeamMember, error) {
 	for _, s := range e.Status() {
 		status[s.Name] = s.Status
 	}
+	local := e.localPlacement()
 	var out []TeamMember
 	for _, a := range e.Agents() {
 		_, inConfig := e.opts.Config.Agent(a.Config.Name)
 		out = append(out, TeamMember{
 			Name: a.Config.Name, Role: a.Config.Role, Profile: a.Profile.Name, Parent: a.Config.Parent, Task: a.Config.Task,
 			Status: status[a.Config.Name], Queue: counts[a.Config.Name], Inbox: depths[a.Config.Name], Added: !inConfig,
+			Placement: local,
 		})
+	}
+	remote, err := e.remoteAgents(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("engine: team: %w", err)
+	}
+	for _, r := range remote {
+		m := r.m
+		out = append(out, TeamMember{Name: m.Name, Role: m.Role, Profile: m.Profile, Parent: m.Parent, Status: m.Status, Placement: r.place})
 	}
 	return out, nil
 }
 
 // AddTeamAgent records spec in the store and starts it (a new pane). The
 // name must be valid and not in use (ErrNameInUse, also for a config agent
-// not running); the profile must exist; the parent, if any, must be a
+// not running and, in a clustered office, for an agent another host of the
+// floor has or last had); the profile must exist; the parent, if any, must be a
 // running agent. An agent whose process cannot start is still added (its
 // mail fails with spawn_failed).
 func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error) {
@@ -106,6 +121,11 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 	}
 	if _, ok := e.opts.Config.Agent(spec.Name); ok {
 		return nil, fmt.Errorf("engine: team add %q: %w (by the config file)", spec.Name, ErrNameInUse)
+	}
+	if host, err := e.floorOwner(ctx, spec.Name); err != nil {
+		return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, err)
+	} else if host != "" {
+		return nil, fmt.Errorf("engine: team add %q: %w by an agent of host %s (names are unique on the floor)", spec.Name, ErrNameInUse, host)
 	}
 	if spec.Parent != "" {
 		if _, ok := e.Agent(spec.Parent); !ok {

@@ -104,6 +104,7 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 			Markers:      len(b.ReadyMarkers) > 0,
 			MarkersSince: t.obs.markerSince,
 			Settle:       b.ReadySettle,
+			ReadyQuiet:   b.Timing.ReadyQuiet,
 		},
 		Hook:       t.obs.hook,
 		TitleSince: t.obs.titleSince,

@@ -41,8 +41,8 @@ type Behavior struct {
 	// Status holds the title and screen patterns for busy, idle and waiting.
 	Status automation.StatusRules
 	// ReadyMarkers must all be on screen for the CLI to count as ready; nil
-	// means ready after the first output and automation.CustomReadyQuiet of
-	// quiet.
+	// means ready after the first output and Timing.ReadyQuiet
+	// (automation.CustomReadyQuiet) of quiet.
 	ReadyMarkers []string
 	// ReadySettle is how long the markers must have been visible, and the
 	// screen still, before the CLI counts as ready.
@@ -61,6 +61,10 @@ type Behavior struct {
 	// HangupGrace is how long Close waits after SIGHUP before SIGKILL; 0
 	// means the settings table's 2 s (hangup_grace).
 	HangupGrace time.Duration
+	// Timing is the line model's, readiness's and the debouncer's windows
+	// (stale, echo_grace, picker_settle, ready_quiet, status_debounce); its
+	// zero value is automation's constants.
+	Timing automation.Timing
 }
 
 // readsScreen reports whether b reads anything on the screen's cells (a
@@ -219,6 +223,8 @@ func Start(o Options) (*Terminal, error) {
 		status:    automation.StatusStarting,
 	}
 	t.tracker.Extra = o.Behavior.Interactive
+	t.tracker.Timing = o.Behavior.Timing
+	t.debounce.After = o.Behavior.Timing.StatusDebounce
 	t.writes = newWriteQueue(master, t.done, t.closed)
 	t.screen = NewScreen(o.Cols, o.Rows, t.writes.reply)
 	t.poke() // the first judgment, before any output

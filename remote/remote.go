@@ -96,12 +96,17 @@ func (r *Office) Close() { r.once.Do(func() { close(r.quit) }) }
 
 // writeInput writes the person's keys in order, off the UI's loop.
 func (r *Office) writeInput() {
+	var told *client.Conn // the connection whose lost keys were told (once each)
 	for {
 		select {
 		case <-r.quit:
 			return
 		case m := <-r.input:
-			_ = r.s.Conn().Input(m.Agent, m.Data) // a lost connection is told by Gone
+			if c := r.s.Conn(); c.Input(m.Agent, m.Data) != nil && told != c {
+				told = c
+				r.emit(ui.Change{Kind: ui.ChangeNotice, Agent: m.Agent, Notice: ui.Notice{At: time.Now(), Agent: m.Agent,
+					Kind: "keys", Text: "keys not sent: the connection to " + r.o.Where + " dropped"}})
+			}
 		}
 	}
 }
@@ -364,6 +369,14 @@ var ErrInputFull = errors.New("the office's server is not reading keys; this one
 // Input implements ui.Office: the keys are written in order off the caller's
 // goroutine; it never blocks.
 func (r *Office) Input(agent string, p []byte) error {
+	select {
+	case <-r.s.Conn().Done():
+		// Keys typed at a screen that stopped moving are not kept for
+		// later: replayed after a reconnect they would land on whatever
+		// the agent shows by then, unseen.
+		return fmt.Errorf("%s is unreachable: keys not sent", r.o.Where)
+	default:
+	}
 	select {
 	case r.input <- wire.Input{Agent: agent, Data: append([]byte(nil), p...)}:
 		return nil

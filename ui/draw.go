@@ -314,7 +314,7 @@ func (m *model) statusLine() (left, right string, alert bool) {
 	switch {
 	case m.overlay == overlayQuit:
 		return " s: stop every agent (queue kept) · d: detach, agents keep running · else cancel", "", true
-	case m.gone != "":
+	case m.gone != "" && m.flash == "": // a flash answers what the person just did
 		return " " + m.gone + " · " + prefixName(m.prefix) + " s starts it again · " + prefixName(m.prefix) + " d detaches", right, true
 	case m.prefixPending:
 		left = " " + prefixName(m.prefix) + " … arrows/hjkl 1-9 move · z zoom · m compose · q queue · p pause · r roster · n notices · a add · R restart · ? help · d detach · x quit"

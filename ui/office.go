@@ -93,9 +93,12 @@ type Screen = pool.Snapshot
 
 // AgentInfo is one agent of the roster.
 type AgentInfo struct {
-	Name    string
+	Name string
+	// Host is the agent's host when the view shows several ("" with one).
+	Host    string
 	Profile string
-	// Status is "starting", "idle", "busy", "waiting" or "exited".
+	// Status is "starting", "idle", "busy", "waiting" or "exited", or
+	// "unreachable" while Host's server cannot be reached.
 	Status string
 	// Exited and ExitCode say how the process ended.
 	Exited   bool

@@ -44,6 +44,8 @@ func (p *pane) statusText() string {
 		return fmt.Sprintf("exited with code %d", p.info.ExitCode)
 	case p.info.Status == "waiting":
 		return "waiting for you"
+	case p.info.Status == "unreachable":
+		return "host " + p.info.Host + " unreachable, retrying"
 	}
 	return p.info.Status
 }
@@ -136,5 +138,5 @@ func (p *pane) titleText(key int, n int, hold string, floorPaused bool, w int, n
 // needsAttention reports whether the title should stand out: the agent waits
 // for the person, or exited.
 func (p *pane) needsAttention() bool {
-	return p.info.Exited || p.info.SpawnErr != "" || p.info.Status == "waiting"
+	return p.info.Exited || p.info.SpawnErr != "" || p.info.Status == "waiting" || p.info.Status == "unreachable"
 }

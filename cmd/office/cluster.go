@@ -3,15 +3,13 @@ package main
 // cluster.go lets the store-only commands reach agents of other hosts of a
 // floor (the office file's [cluster] table, docs/cluster.md): a receiver
 // that is no agent here but is in the floor's last-known roster gets the
-// item through this host's outbox; and `office status` / `office team` list
-// the other hosts' agents with their host.
+// item through this host's outbox (`office status` and `office team` list
+// the other hosts' agents with their host: status.go, team.go).
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
-	"time"
 
 	"office/cluster"
 	"office/engine"
@@ -132,40 +130,4 @@ func replyRemote(ctx context.Context, e *env, svc *inbox.Service, s *queue.Store
 	fmt.Fprintln(e.stdout, rid)
 	fmt.Fprintf(e.stderr, "office: reply %s stored (sent to %s on host %s when host %s takes it)\n", rid, orig.Sender, origin, origin)
 	return true, nil
-}
-
-// printFloor prints the other hosts' agents of a clustered running office,
-// with their host; a host this one cannot reach says so. It prints nothing
-// for an office without a cluster.
-func printFloor(ctx context.Context, e *env, dir string) error {
-	var f engine.Floor
-	if err := engine.Call(ctx, dir, engine.Request{Op: "floor"}, &f); err != nil {
-		if strings.Contains(err.Error(), `unknown request "floor"`) {
-			return nil
-		}
-		return err
-	}
-	state := map[string]cluster.HostState{}
-	for _, h := range f.Hosts {
-		state[h.Host] = h
-	}
-	fmt.Fprintf(e.stdout, "\nfloor %s, this host %s; other hosts:\n", f.Name, f.Host)
-	tw := newTable(e.stdout)
-	fmt.Fprintln(tw, "AGENT\tHOST\tPROFILE\tROLE\tPARENT\tSTATUS")
-	for _, m := range f.Members {
-		status := m.Status
-		if h := state[m.Host]; !h.Reachable {
-			status = "unreachable"
-			if !h.LastSeen.IsZero() {
-				status += fmt.Sprintf(" (last seen %s ago)", time.Since(h.LastSeen).Round(time.Second))
-			}
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(m.Name, 0), cell(m.Host, 0), cell(m.Profile, 0), cell(m.Role, 40), cell(m.Parent, 0), status)
-	}
-	for _, h := range f.Hosts {
-		if h.Outbox > 0 {
-			fmt.Fprintf(tw, "(%d items wait for host %s)\t\t\t\t\t\n", h.Outbox, h.Host)
-		}
-	}
-	return tw.Flush()
 }

@@ -19,7 +19,7 @@ func newConfigCmd(e *env, g *globals) *cobra.Command {
 	var asJSON bool
 	show := &cobra.Command{
 		Use:   "show",
-		Short: "every setting with its value, its source (default, fixed or FILE:LINE) and the rule it comes from",
+		Short: "every setting with its value, its source (default, FILE:LINE or a built-in profile) and the rule it comes from",
 		Args:  noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			cfg, _, err := loadConfig(g, e)

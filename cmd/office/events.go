@@ -51,10 +51,11 @@ func (r remoteFlags) transport(g *globals, e *env) (client.Transport, error) {
 	if cmd == "" {
 		cmd = e.getenv("OFFICE_SSH_COMMAND")
 	}
+	sr := client.SSHRemote{Command: client.SSHCommand(cmd), Host: r.host, Office: r.office, State: g.state, Start: r.start}
 	if r.start {
-		return client.SSHStarting(client.SSHCommand(cmd), r.host, r.office, g.state), nil
+		sr.Config = g.config // the file the far side's server starts with
 	}
-	return client.SSH(client.SSHCommand(cmd), r.host, r.office, g.state), nil
+	return client.SSHTo(sr), nil
 }
 
 func newEventsCmd(e *env, g *globals) *cobra.Command {

@@ -153,21 +153,9 @@ const dialWait = startWait
 // directory's (started in the background when none runs: the agents never
 // belong to this terminal), or the one on rf.host through ssh.
 func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) error {
-	uo := ui.Options{NoMouse: uf.noMouse, Roster: uf.roster, Env: e.environ}
-	prefix, from := g.prefix, "--prefix"
-	if prefix == "" {
-		prefix, from = e.getenv("OFFICE_PREFIX"), "OFFICE_PREFIX"
-	}
-	if prefix != "" {
-		k, err := ui.ParsePrefix(prefix)
-		if err != nil {
-			return usagef("office: %s: %v", from, err)
-		}
-		uo.Prefix = k
-	}
-	if !term.IsTerminal(int(os.Stdin.Fd())) {
-		// Before a server is started for a window that cannot open.
-		return errors.New("stdin is not a terminal: the UI needs one ('office start' runs the office without a UI)")
+	uo, err := uiOptions(e, g, uf)
+	if err != nil {
+		return err
 	}
 	tr, err := rf.transport(g, e)
 	if err != nil {
@@ -239,6 +227,28 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 		fmt.Fprintln(e.stderr, "office: detached; the agents keep running ('office' attaches again, 'office stop' stops them)")
 	}
 	return nil
+}
+
+// uiOptions are the UI's options from its flags, --prefix and
+// OFFICE_PREFIX; it fails when stdin is no terminal (before a server is
+// started for a window that cannot open).
+func uiOptions(e *env, g *globals, uf uiFlags) (ui.Options, error) {
+	uo := ui.Options{NoMouse: uf.noMouse, Roster: uf.roster, Env: e.environ}
+	prefix, from := g.prefix, "--prefix"
+	if prefix == "" {
+		prefix, from = e.getenv("OFFICE_PREFIX"), "OFFICE_PREFIX"
+	}
+	if prefix != "" {
+		k, err := ui.ParsePrefix(prefix)
+		if err != nil {
+			return uo, usagef("office: %s: %v", from, err)
+		}
+		uo.Prefix = k
+	}
+	if !term.IsTerminal(int(os.Stdin.Fd())) {
+		return uo, errors.New("stdin is not a terminal: the UI needs one ('office start' runs the office without a UI)")
+	}
+	return uo, nil
 }
 
 // uiClient is what the UI asks of the server: every screen and the event

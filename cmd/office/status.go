@@ -1,13 +1,16 @@
 package main
 
-// status.go is `office status`: the live engine's view of each agent.
+// status.go is `office status`: the live engine's view of each agent and,
+// in a clustered office, of every agent of the floor with its host.
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -57,16 +60,38 @@ func runStatus(ctx context.Context, e *env, g *globals, agent string, asJSON, ex
 		}
 	}
 	req := engine.Request{Op: "status", Agent: agent}
+	if explain && agent != "" && st[0].Remote {
+		return &inputError{fmt.Errorf("status --explain %s: it runs on host %s; its status judge's steps are there", agent, st[0].Host)}
+	}
 	if explain {
 		return runExplain(ctx, e, dir, req, asJSON)
 	}
 	if asJSON {
 		return printJSON(e, st)
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "AGENT\tPROFILE\tSTATUS\tSIGNAL\tDRAFT\tHELD")
+	if err := printStatus(e.stdout, st, time.Now()); err != nil || agent != "" {
+		return err
+	}
+	places := make([]engine.Placement, len(st))
+	for i, s := range st {
+		places[i] = s.Placement
+	}
+	return printHosts(ctx, e, dir, places)
+}
+
+// printStatus prints the status table; in a clustered office (rows carry
+// their host) with a HOST column, an agent of an unreachable host with its
+// last-known status marked so.
+func printStatus(w io.Writer, st []engine.AgentStatus, now time.Time) error {
+	clustered := len(st) > 0 && st[0].Host != ""
+	tw := newTable(w)
+	if clustered {
+		fmt.Fprintln(tw, "AGENT\tHOST\tPROFILE\tSTATUS\tSIGNAL\tDRAFT\tHELD")
+	} else {
+		fmt.Fprintln(tw, "AGENT\tPROFILE\tSTATUS\tSIGNAL\tDRAFT\tHELD")
+	}
 	for _, s := range st {
-		status := s.Status
+		status := floorStatus(s.Status, s.Placement, now)
 		if s.ExitCode != nil {
 			status = fmt.Sprintf("exited (%d)", *s.ExitCode)
 		}
@@ -74,12 +99,83 @@ func runStatus(ctx context.Context, e *env, g *globals, agent string, asJSON, ex
 		if s.Draft {
 			draft = string(drain.HoldDraft)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(s.Name, 0), cell(s.Profile, 0), status, cell(s.Signal, 0), draft, cell(s.Hold, 0))
+		if clustered {
+			fmt.Fprintf(tw, "%s\t%s\t", cell(s.Name, 0), cell(s.Host, 0))
+		} else {
+			fmt.Fprintf(tw, "%s\t", cell(s.Name, 0))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cell(s.Profile, 0), status, cell(s.Signal, 0), draft, cell(s.Hold, 0))
 	}
-	if err := tw.Flush(); err != nil || agent != "" {
+	return tw.Flush()
+}
+
+// floorStatus is an agent's status as a table shows it: an agent of an
+// unreachable host says its status is the last one known, and since when.
+func floorStatus(status string, p engine.Placement, now time.Time) string {
+	status = cell(status, 0)
+	if !p.LastKnown {
+		return status
+	}
+	if status == "" {
+		status = "?"
+	}
+	return status + " (last known; host " + cell(p.Host, 0) + " unreachable" + lastSeen(p.HostLastSeen, now) + ")"
+}
+
+// lastSeen says when a host was last seen, for a table (", last seen 12s
+// ago"; "" when never).
+func lastSeen(t, now time.Time) string {
+	if t.IsZero() {
+		return ", never seen"
+	}
+	return ", last seen " + now.Sub(t).Round(time.Second).String() + " ago"
+}
+
+// printHosts prints, for a clustered office (rows carry their host), the
+// floor's other hosts: reachable or not, when last seen, and how many items
+// wait for each in this host's outbox. It prints nothing without a cluster.
+func printHosts(ctx context.Context, e *env, dir string, rows []engine.Placement) error {
+	if len(rows) == 0 || rows[0].Host == "" {
+		return nil
+	}
+	var f engine.Floor
+	if err := engine.Call(ctx, dir, engine.Request{Op: "cluster.floor"}, &f); err != nil {
 		return err
 	}
-	return printFloor(ctx, e, dir)
+	for i, h := range f.Hosts {
+		// Not read since this server started: the rows have when it last
+		// stored a change of that host.
+		for _, r := range rows {
+			if h.LastSeen.IsZero() && r.Host == h.Host {
+				f.Hosts[i].LastSeen = r.HostLastSeen
+			}
+		}
+	}
+	return printFloorHosts(e.stdout, f, time.Now())
+}
+
+// printFloorHosts prints f's other hosts as a table (nothing when there are
+// none).
+func printFloorHosts(w io.Writer, f engine.Floor, now time.Time) error {
+	fmt.Fprintf(w, "\nfloor %s, this host %s", cell(f.Name, 0), cell(f.Host, 0))
+	if len(f.Hosts) == 0 {
+		fmt.Fprintln(w, "; no other host seen yet")
+		return nil
+	}
+	fmt.Fprintln(w)
+	tw := newTable(w)
+	fmt.Fprintln(tw, "HOST\tREACHABLE\tLAST SEEN\tOUTBOX")
+	for _, h := range f.Hosts {
+		reach, seen := "reachable", "never"
+		if !h.Reachable {
+			reach = "unreachable"
+		}
+		if !h.LastSeen.IsZero() {
+			seen = now.Sub(h.LastSeen).Round(time.Second).String() + " ago"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", cell(h.Host, 0), reach, seen, h.Outbox)
+	}
+	return tw.Flush()
 }
 
 // oneAgent picks agent's row out of the running office's statuses; an agent

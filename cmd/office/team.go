@@ -1,15 +1,18 @@
 package main
 
 // team.go is `office team`: the roster of the running office (name, role,
-// profile, parent, status, queue and inbox depth), and `team add` / `team
-// rm`, which start or stop an agent in it. All three need a running office.
+// profile, parent, status, queue and inbox depth; in a clustered office
+// every agent of the floor with its host), and `team add` / `team rm`,
+// which start or stop an agent in it. All three need a running office.
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -53,15 +56,41 @@ func listTeam(ctx context.Context, e *env, g *globals, asJSON bool) error {
 		}
 		return printJSON(e, members)
 	}
-	tw := newTable(e.stdout)
-	fmt.Fprintln(tw, "NAME\tROLE\tPROFILE\tPARENT\tSTATUS\tQUEUE\tINBOX")
-	for _, m := range members {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", cell(m.Name, 0), cell(m.Role, 40), cell(m.Profile, 0), cell(m.Parent, 0), cell(m.Status, 0), m.Queue, m.Inbox)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := printTeam(e.stdout, members, time.Now()); err != nil {
 		return err
 	}
-	return printFloor(ctx, e, dir)
+	places := make([]engine.Placement, len(members))
+	for i, m := range members {
+		places[i] = m.Placement
+	}
+	return printHosts(ctx, e, dir, places)
+}
+
+// printTeam prints the roster table; in a clustered office (rows carry their
+// host) with a HOST column, and an agent of another host with no queue or
+// inbox depth here ("-") and, when its host is unreachable, its last-known
+// status marked so.
+func printTeam(w io.Writer, members []engine.TeamMember, now time.Time) error {
+	clustered := len(members) > 0 && members[0].Host != ""
+	tw := newTable(w)
+	if clustered {
+		fmt.Fprintln(tw, "NAME\tHOST\tROLE\tPROFILE\tPARENT\tSTATUS\tQUEUE\tINBOX")
+	} else {
+		fmt.Fprintln(tw, "NAME\tROLE\tPROFILE\tPARENT\tSTATUS\tQUEUE\tINBOX")
+	}
+	for _, m := range members {
+		if clustered {
+			fmt.Fprintf(tw, "%s\t%s\t", cell(m.Name, 0), cell(m.Host, 0))
+		} else {
+			fmt.Fprintf(tw, "%s\t", cell(m.Name, 0))
+		}
+		queued, inbox := fmt.Sprint(m.Queue), fmt.Sprint(m.Inbox)
+		if m.Remote {
+			queued, inbox = "-", "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(m.Role, 40), cell(m.Profile, 0), cell(m.Parent, 0), floorStatus(m.Status, m.Placement, now), queued, inbox)
+	}
+	return tw.Flush()
 }
 
 func teamRm(ctx context.Context, e *env, g *globals, name string) error {
@@ -161,7 +190,13 @@ func teamAdd(ctx context.Context, e *env, g *globals, name string, command []str
 	}
 	var out map[string]string
 	if err := engine.Call(ctx, dir, engine.Request{Op: "team.add", Args: raw}, &out); err != nil {
-		return fmt.Errorf("team add %s: %w", spec.Name, err)
+		err = fmt.Errorf("team add %s: %w", spec.Name, err)
+		if strings.Contains(err.Error(), engine.ErrNameInUse.Error()) {
+			// The engine's answer is text: a name in use (here or on
+			// another host of the floor) is bad input.
+			return &inputError{err}
+		}
+		return err
 	}
 	fmt.Fprintf(e.stdout, "added %s (profile %s)\n", out["name"], out["profile"])
 	return nil

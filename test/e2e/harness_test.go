@@ -141,7 +141,7 @@ func (o *office) startServe() {
 			return false
 		}
 		for _, s := range st {
-			if s.Status != "idle" {
+			if s.Status != "idle" && !s.Remote { // another host's agents are not this server's to start
 				return false
 			}
 		}
@@ -194,6 +194,7 @@ type agentStatus struct {
 	Signal string `json:"signal"`
 	Draft  bool   `json:"draft"`
 	Hold   string `json:"hold"`
+	Remote bool   `json:"remote"` // an agent of another host of the floor
 }
 
 func (o *office) status() ([]agentStatus, bool) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func (o *office) withSettings(lines ...string) {
 func TestConfigShowListsEverySetting(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, agentSpec{name: "a", keys: map[string]string{"stall": "20m"}})
-	o.withSettings(`cooldown = "6s"`, `history = 500`)
+	o.withSettings(`cooldown = "6s"`, `history = 500`, `stale = "45m"`)
 	out := o.must("config", "show")
 	lines := map[string][]string{}
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -41,16 +42,16 @@ func TestConfigShowListsEverySetting(t *testing.T) {
 		}
 		lines[f[0]] = f
 	}
-	// The agent's stall is at line 8: the two settings, brief, a blank
+	// The agent's stall is at line 10: the three settings, brief, a blank
 	// line, then [[agent]], name, profile, command, stall.
 	want := map[string][2]string{
 		"cooldown": {"6s", o.config + ":1"},
 		"history":  {"500", o.config + ":2"},
-		"stall@a":  {"20m", o.config + ":9"},
+		"stale":    {"45m", o.config + ":3"},
+		"stall@a":  {"20m", o.config + ":10"},
 		"stall":    {"6m", "default"},
 		"debounce": {"200ms", "default"},
 		"tick":     {"3s", "default"},
-		"stale":    {"30m", "fixed"},
 	}
 	for _, row := range configs.Table() {
 		f := lines[row.Key]
@@ -61,8 +62,8 @@ func TestConfigShowListsEverySetting(t *testing.T) {
 		if w, ok := want[row.Key]; ok && (f[1] != w[0] || f[2] != w[1]) {
 			t.Errorf("%s: value %s source %s, want %s %s", row.Key, f[1], f[2], w[0], w[1])
 		}
-		if _, ok := want[row.Key]; !ok && f[2] != "default" && f[2] != "fixed" {
-			t.Errorf("%s: source %s, want default or fixed", row.Key, f[2])
+		if _, ok := want[row.Key]; !ok && f[2] != "default" {
+			t.Errorf("%s: source %s, want default", row.Key, f[2])
 		}
 	}
 	if f := lines["stall@a"]; f == nil || f[1] != want["stall@a"][0] || f[2] != want["stall@a"][1] {
@@ -130,6 +131,83 @@ func TestCooldownSettingSpacesDeliveries(t *testing.T) {
 	}
 }
 
+// TestAutomationWindowsFromTheFile: the windows that were automation's
+// constants are the office file's. A custom agent that prints one line and
+// then reads its input into a file gets a message queued before office
+// started no sooner than ready_quiet = "6s" after that line (readiness)
+// plus status_debounce = "3s" (the idle it then reads must last that long
+// before it counts): 9 s, where the defaults (2 s and 300 ms) would have
+// typed it within about 2.5 s. The top-level quiet = "1s" is the one its
+// judge runs on, not the built-in custom profile's 12 s, and config show
+// says so.
+func TestAutomationWindowsFromTheFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out a 6 s ready_quiet and a 3 s status_debounce")
+	}
+	t.Parallel()
+	o := newOffice(t)
+	o.withSettings(`ready_quiet = "6s"`, `status_debounce = "3s"`, `quiet = "1s"`)
+	started, got := filepath.Join(o.dir, "started"), filepath.Join(o.dir, "received.txt")
+	f, err := os.OpenFile(o.config, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := fmt.Sprintf("stty -echo; date +%%s.%%N > %s; echo ready; exec cat > %s", started, got)
+	fmt.Fprintf(f, "[[agent]]\nname = \"custom\"\ncommand = [\"sh\", \"-c\", %q]\n", script)
+	f.Close()
+
+	shown := map[string][]string{}
+	for _, line := range strings.Split(o.must("config", "show"), "\n") {
+		if f := strings.Fields(line); len(f) > 2 {
+			shown[f[0]] = f
+		}
+	}
+	for key, want := range map[string][2]string{
+		"ready_quiet":     {"6s", o.config + ":1"},
+		"status_debounce": {"3s", o.config + ":2"},
+		"quiet":           {"1s", o.config + ":3"},
+	} {
+		if f := shown[key]; f == nil || f[1] != want[0] || f[2] != want[1] {
+			t.Errorf("config show %s: %q, want %v", key, f, want)
+		}
+	}
+	if f := shown["quiet@custom"]; f != nil {
+		t.Errorf("config show lists the custom agent's own quiet %q: the top-level one applies", f)
+	}
+
+	o.send("custom", "hello after the windows")
+	o.startServeUntil("the agent running", func() bool { return o.statusOf("custom").Name != "" })
+	read := func() string { b, _ := os.ReadFile(got); return string(b) }
+	o.waitFor(60*time.Second, "the queued message at the agent", func() bool { return strings.Contains(read(), "hello after the windows") })
+	raw, err := os.ReadFile(started)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs, err := strconv.ParseFloat(strings.TrimSpace(string(raw)), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The line was printed after the time was taken, and the file's
+	// modification time is when the message was written into it.
+	d := fi.ModTime().Sub(time.Unix(0, int64(secs*1e9)))
+	t.Logf("the message arrived %v after the agent's line", d)
+	if d < 9*time.Second {
+		t.Errorf("the message arrived %v after the agent's line, want at least ready_quiet 6s + status_debounce 3s", d)
+	}
+	o.waitFor(10*time.Second, "queue empty", func() bool { return len(o.queue()) == 0 })
+	if n := strings.Count(read(), "hello after the windows"); n != 1 {
+		t.Errorf("the message arrived %d times", n)
+	}
+	// The judge's output step runs on the top-level quiet.
+	if out := o.must("status", "custom", "--explain"); !strings.Contains(out, "(>= 1s)") {
+		t.Errorf("office status --explain does not judge quiet by the file's 1s:\n%s", out)
+	}
+}
+
 // refused runs `office serve` and `office send` on o's file and checks each
 // exits 2 naming want (FILE:LINE: ...) and writes no state.
 func refused(t *testing.T, o *office, want string) {
@@ -154,6 +232,11 @@ func TestBadSettingRefusedAtItsLine(t *testing.T) {
 	o = newOffice(t, agentSpec{name: "a"})
 	o.withSettings(`tick = "fast"`)
 	refused(t, o, o.config+`:1: tick: bad duration "fast"`)
+
+	// A row that was automation's constant is checked like the others.
+	o = newOffice(t, agentSpec{name: "a"})
+	o.withSettings("# tuned", "", `status_debounce = "20s"`)
+	refused(t, o, o.config+`:3: status_debounce: 20s is out of range (10ms to 10s)`)
 }
 
 func TestMissingCwdAndEmptyFileRefused(t *testing.T) {

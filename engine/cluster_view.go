@@ -1,0 +1,133 @@
+package engine
+
+// cluster_view.go puts the agents of the other hosts of a floor into the
+// roster calls ("status", "team") and refuses a `team add` of a name another
+// host has: each row says its host, whether that host answers now, when it
+// was last seen and whether its status is only the last one known
+// (README "Status and team as JSON", docs/cluster.md).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"office/cluster"
+)
+
+// Placement says where an agent of a clustered office runs and how fresh
+// its row is. Every field is empty in an office without a [cluster] table.
+type Placement struct {
+	// Host is the host the agent runs on (this host's name for its own).
+	Host string `json:"host,omitempty"`
+	// Remote: the agent runs on another host of the floor; its row is
+	// that host's roster as this host last read it.
+	Remote bool `json:"remote,omitempty"`
+	// HostReachable says whether Host's roster could be read just now
+	// (within cluster.Unreachable; always true for this host's own
+	// agents). Nil without a cluster.
+	HostReachable *bool `json:"host_reachable,omitempty"`
+	// HostLastSeen is when this host last read Host's roster (remote rows;
+	// after a restart of this server with Host down: when it last stored
+	// a change of it, an earlier bound; zero: never).
+	HostLastSeen time.Time `json:"host_last_seen,omitzero"`
+	// LastKnown: Host is unreachable, so the status (and the rest of the
+	// row) is the last one read from it, not its agent's status now.
+	LastKnown bool `json:"last_known,omitempty"`
+}
+
+// remoteAgent is one agent of another host as the roster calls show it.
+type remoteAgent struct {
+	m     cluster.Member
+	place Placement
+}
+
+// localPlacement is the placement of this host's own agents (the zero
+// Placement without a cluster).
+func (e *Engine) localPlacement() Placement {
+	if e.cluster == nil {
+		return Placement{}
+	}
+	return Placement{Host: e.cluster.Host(), HostReachable: new(true)}
+}
+
+// remoteAgents returns the agents of the other hosts by the last-known
+// roster, by host and name (nil without a cluster). Its errors are the
+// cluster package's, for the caller to wrap.
+func (e *Engine) remoteAgents(ctx context.Context) ([]remoteAgent, error) {
+	if e.cluster == nil {
+		return nil, nil
+	}
+	members, err := cluster.Roster(ctx, e.store)
+	if err != nil {
+		return nil, err
+	}
+	return placeRemote(e.cluster.Host(), e.cluster.Hosts(ctx), members), nil
+}
+
+// placeRemote joins the last-known members of the other hosts with what
+// this host (self) knows of their hosts now. A member of a host the node
+// does not list counts as of an unreachable host.
+func placeRemote(self string, hosts []cluster.HostState, members []cluster.Member) []remoteAgent {
+	state := make(map[string]cluster.HostState, len(hosts))
+	for _, h := range hosts {
+		state[h.Host] = h
+	}
+	stored := map[string]time.Time{}
+	for _, m := range members {
+		if m.Seen.After(stored[m.Host]) {
+			stored[m.Host] = m.Seen
+		}
+	}
+	out := make([]remoteAgent, 0, len(members))
+	for _, m := range members {
+		if m.Host == self {
+			continue
+		}
+		h := state[m.Host]
+		seen := h.LastSeen
+		if seen.IsZero() {
+			seen = stored[m.Host]
+		}
+		p := Placement{Host: m.Host, Remote: true, HostReachable: new(h.Reachable), HostLastSeen: seen, LastKnown: !h.Reachable}
+		out = append(out, remoteAgent{m: m, place: p})
+	}
+	return out
+}
+
+// FloorStatus is Status with, in a clustered office, every row placed and
+// the other hosts' agents after this host's (their status as their host
+// last published it; no signal, draft or hold: those live on their host).
+func (e *Engine) FloorStatus(ctx context.Context) ([]AgentStatus, error) {
+	out := e.Status()
+	local := e.localPlacement()
+	for i := range out {
+		out[i].Placement = local
+	}
+	remote, err := e.remoteAgents(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("engine: status: %w", err)
+	}
+	for _, r := range remote {
+		m := r.m
+		out = append(out, AgentStatus{Name: m.Name, Profile: m.Profile, Role: m.Role, Parent: m.Parent, Status: m.Status, Placement: r.place})
+	}
+	return out, nil
+}
+
+// floorOwner returns the other host of the floor that has (or last had,
+// by the last-known roster) an agent called name, or "" (always "" without
+// a cluster).
+func (e *Engine) floorOwner(ctx context.Context, name string) (string, error) {
+	if e.cluster == nil {
+		return "", nil
+	}
+	m, err := cluster.Lookup(ctx, e.store, name)
+	if errors.Is(err, cluster.ErrNotOnFloor) || (err == nil && m.Host == e.cluster.Host()) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return m.Host, nil
+}
