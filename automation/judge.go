@@ -104,8 +104,8 @@ type Inputs struct {
 	// InSyncFrame is true inside a synchronized-output frame: the screen is
 	// half drawn, so its patterns are not read.
 	InSyncFrame bool
-	// Screen is the text of the rows the profile's patterns are read on.
-	Screen string
+	// Screen is the rows the profile's patterns are read on (nil: none).
+	Screen Rows
 	// LastOutput is when the PTY last produced output; zero means never.
 	LastOutput time.Time
 	// Turn is the "turn started" hold.
@@ -116,6 +116,10 @@ type Inputs struct {
 
 // Signal names a step of the judge.
 type Signal int
+
+// maxSteps is the most steps a judgment lists (every signal but exited,
+// which ends it alone): its Steps are allocated once at that size.
+const maxSteps = int(SignalTurn)
 
 // The judge's steps, in the order they count.
 const (
@@ -387,7 +391,7 @@ func ReadTitle(title string, rules StatusRules) (Status, bool) {
 // Last, the turn hold: an idle answer while in.Turn holds (Now before
 // Until) becomes busy, decided by the turn step.
 func Judge(in Inputs, rules StatusRules) Judgment {
-	j := Judgment{}
+	j := Judgment{Steps: make([]Step, 0, maxSteps)}
 	now := in.Now
 	decided := false
 	add := func(s Step) {
@@ -555,16 +559,6 @@ func later(a, b time.Time) time.Time {
 		return a
 	}
 	return b
-}
-
-// findPattern returns the first non-blank pattern that occurs in screen.
-func findPattern(screen string, patterns []string) (string, bool) {
-	for _, p := range patterns {
-		if p != "" && strings.Contains(screen, p) {
-			return p, true
-		}
-	}
-	return "", false
 }
 
 // titleStatus applies the title rules to the title's first non-space rune.

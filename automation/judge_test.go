@@ -74,17 +74,17 @@ func TestJudgeBoot(t *testing.T) {
 			status: StatusStarting, signal: "starting", next: at(BootGrace), findBoot: FindNotReady},
 		{name: "markers shown but not settled",
 			in: Inputs{Now: at(2 * time.Second), Boot: Boot{Spawned: spawn, Markers: true, MarkersSince: at(1900 * time.Millisecond), Settle: 400 * time.Millisecond},
-				LastOutput: at(1900 * time.Millisecond), Screen: "? for shortcuts"},
+				LastOutput: at(1900 * time.Millisecond), Screen: TextRows("? for shortcuts")},
 			rules:  claudeLike,
 			status: StatusStarting, signal: "starting", next: at(2300 * time.Millisecond), findBoot: FindNotReady},
 		{name: "markers settled and the screen still: ready",
 			in: Inputs{Now: at(3 * time.Second), Boot: Boot{Spawned: spawn, Markers: true, MarkersSince: at(2 * time.Second), Settle: 400 * time.Millisecond},
-				LastOutput: at(2500 * time.Millisecond), Screen: "? for shortcuts"},
+				LastOutput: at(2500 * time.Millisecond), Screen: TextRows("? for shortcuts")},
 			rules:  claudeLike,
 			status: StatusIdle, signal: "screen: ? for shortcuts", ready: true, open: true, findBoot: FindReadySeen},
 		{name: "markers settled but output still flowing",
 			in: Inputs{Now: at(3 * time.Second), Boot: Boot{Spawned: spawn, Markers: true, MarkersSince: at(2 * time.Second), Settle: 400 * time.Millisecond},
-				LastOutput: at(2900 * time.Millisecond), Screen: "? for shortcuts"},
+				LastOutput: at(2900 * time.Millisecond), Screen: TextRows("? for shortcuts")},
 			rules:  claudeLike,
 			status: StatusStarting, signal: "starting", next: at(3300 * time.Millisecond), findBoot: FindNotReady},
 		{name: "custom: first output and 2s quiet is ready",
@@ -113,11 +113,11 @@ func TestJudgeBoot(t *testing.T) {
 			rules:  claudeLike,
 			status: StatusIdle, signal: "quiescence", open: true, overdue: true, findBoot: FindGraceOver},
 		{name: "markers never seen after the grace: other signals decide, a dialog waits",
-			in:     Inputs{Now: at(40 * time.Second), Boot: Boot{Spawned: spawn, Markers: true}, Screen: "Do you want to proceed?", LastOutput: at(39 * time.Second)},
+			in:     Inputs{Now: at(40 * time.Second), Boot: Boot{Spawned: spawn, Markers: true}, Screen: TextRows("Do you want to proceed?"), LastOutput: at(39 * time.Second)},
 			rules:  claudeLike,
 			status: StatusWaiting, signal: "screen: Do you want to proceed?", open: true, overdue: true, findBoot: FindGraceOver},
 		{name: "a dialog during boot waits for the person (a first-run trust dialog)",
-			in:     Inputs{Now: at(3 * time.Second), Boot: Boot{Spawned: spawn, Markers: true}, Screen: "Do you want to proceed?", LastOutput: at(2 * time.Second)},
+			in:     Inputs{Now: at(3 * time.Second), Boot: Boot{Spawned: spawn, Markers: true}, Screen: TextRows("Do you want to proceed?"), LastOutput: at(2 * time.Second)},
 			rules:  claudeLike,
 			status: StatusWaiting, signal: "screen: Do you want to proceed?", next: at(BootGrace), findBoot: FindNotReady},
 		{name: "seen before stays ready whatever the screen",
@@ -186,10 +186,10 @@ func TestJudgeHookStaleness(t *testing.T) {
 			in:     Inputs{Now: at(time.Hour), Boot: ready, Hook: report(StatusBusy, at(0)), Title: "claude", LastOutput: quiet},
 			status: StatusBusy, signal: "hook", found: FindReport},
 		{name: "a cleared report says nothing",
-			in:     Inputs{Now: at(time.Second), Boot: ready, Hook: HookReport{Seq: 2, Event: "SessionStart", At: at(0)}, Screen: "? for shortcuts", LastOutput: quiet},
+			in:     Inputs{Now: at(time.Second), Boot: ready, Hook: HookReport{Seq: 2, Event: "SessionStart", At: at(0)}, Screen: TextRows("? for shortcuts"), LastOutput: quiet},
 			status: StatusIdle, signal: "screen: ? for shortcuts", found: FindCleared},
 		{name: "no report",
-			in:     Inputs{Now: at(time.Second), Boot: ready, Screen: "esc to interrupt", LastOutput: quiet},
+			in:     Inputs{Now: at(time.Second), Boot: ready, Screen: TextRows("esc to interrupt"), LastOutput: quiet},
 			status: StatusBusy, signal: "screen: esc to interrupt", found: FindNone},
 	}
 	for _, tt := range tests {
@@ -239,13 +239,13 @@ func TestJudgeTurnHoldAndForeground(t *testing.T) {
 		next   time.Time
 	}{
 		{name: "idle while the hold runs: busy, turn started",
-			in:     Inputs{Now: at(time.Second), Boot: ready, Screen: "? for shortcuts", LastOutput: at(-time.Hour), Turn: hold},
+			in:     Inputs{Now: at(time.Second), Boot: ready, Screen: TextRows("? for shortcuts"), LastOutput: at(-time.Hour), Turn: hold},
 			status: StatusBusy, signal: "turn started", held: true, next: at(10 * time.Second)},
 		{name: "the hold ends at Until",
-			in:     Inputs{Now: at(10 * time.Second), Boot: ready, Screen: "? for shortcuts", LastOutput: at(-time.Hour), Turn: hold},
+			in:     Inputs{Now: at(10 * time.Second), Boot: ready, Screen: TextRows("? for shortcuts"), LastOutput: at(-time.Hour), Turn: hold},
 			status: StatusIdle, signal: "screen: ? for shortcuts"},
 		{name: "the hold never hides a dialog",
-			in:     Inputs{Now: at(time.Second), Boot: ready, Screen: "Do you want to proceed?", LastOutput: at(-time.Hour), Turn: hold},
+			in:     Inputs{Now: at(time.Second), Boot: ready, Screen: TextRows("Do you want to proceed?"), LastOutput: at(-time.Hour), Turn: hold},
 			status: StatusWaiting, signal: "screen: Do you want to proceed?", next: at(10 * time.Second)},
 		{name: "the hold never hides starting",
 			in:     Inputs{Now: at(time.Second), Boot: Boot{Spawned: at(0), Markers: true}, Turn: hold},
@@ -280,7 +280,7 @@ func TestJudgeTurnHoldAndForeground(t *testing.T) {
 // TestJudgeStepsListEverySignal: every signal the judge reads is a step, in
 // order, whatever decided; only exited stops early.
 func TestJudgeStepsListEverySignal(t *testing.T) {
-	j := Judge(Inputs{Now: at(time.Hour), Boot: Boot{Seen: true}, Screen: "Do you want to proceed?", Hook: report(StatusBusy, at(0))}, claudeLike)
+	j := Judge(Inputs{Now: at(time.Hour), Boot: Boot{Seen: true}, Screen: TextRows("Do you want to proceed?"), Hook: report(StatusBusy, at(0))}, claudeLike)
 	var got []Signal
 	for _, s := range j.Steps {
 		got = append(got, s.Signal)
@@ -333,7 +333,7 @@ func TestJudgeStatusAndReadinessAgree(t *testing.T) {
 			Title:      pick("", "✳ Claude", "⠂ Claude", "claude"),
 			TitleSince: d(time.Minute),
 			OSCState:   pick("", "working", "idle", "done", "blocked", "other"),
-			Screen:     pick("", "? for shortcuts", "esc to interrupt", "Do you want to proceed?"),
+			Screen:     TextRows(pick("", "? for shortcuts", "esc to interrupt", "Do you want to proceed?")),
 			Foreground: Foreground(rng.IntN(3)),
 		}
 		if rng.IntN(2) == 0 {
@@ -375,7 +375,7 @@ func TestJudgeStatusAndReadinessAgree(t *testing.T) {
 func BenchmarkJudge(b *testing.B) {
 	row := strings.Repeat("x", 118)
 	screen := strings.Repeat(row+"\n", 36) + "────\n❯ \n────\n  ? for shortcuts"
-	in := Inputs{Now: at(time.Hour), Boot: Boot{Seen: true}, Title: "✳ Claude Code", Screen: screen, LastOutput: at(0)}
+	in := Inputs{Now: at(time.Hour), Boot: Boot{Seen: true}, Title: "✳ Claude Code", Screen: TextRows(screen), LastOutput: at(0)}
 	b.ReportAllocs()
 	for b.Loop() {
 		Judge(in, claudeLike)

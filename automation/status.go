@@ -47,8 +47,8 @@ type StatusRules struct {
 	// TitleBraille: a title starting with a braille rune (U+2800–U+28FF, the
 	// spinner frames) means busy.
 	TitleBraille bool
-	// Busy, Idle and Waiting are substrings of Inputs.Screen; blank patterns
-	// never match. Waiting means a dialog waits for a human.
+	// Busy, Idle and Waiting are texts on Inputs.Screen (ScreenHas); blank
+	// patterns never match. Waiting means a dialog waits for a human.
 	Busy    []string
 	Idle    []string
 	Waiting []string

@@ -16,6 +16,7 @@ import (
 	"office/configs"
 	"office/engine"
 	"office/pool"
+	"office/test/sshd"
 	"office/test/testbin"
 	"office/wire"
 )
@@ -92,6 +93,30 @@ func TestSSHTransportThroughARemoteShell(t *testing.T) {
 	case <-c.Done():
 	default:
 		t.Fatal("Close returned before the connection ended")
+	}
+}
+
+// TestSSHTransportThroughARealSSHD: the ssh transport with the system's ssh
+// through a real sshd on loopback reaches the server on a state directory
+// whose name needs quoting, as `office attach --ssh` does.
+func TestSSHTransportThroughARealSSHD(t *testing.T) {
+	t.Parallel()
+	sd := sshd.Start(t)
+	state := startOffice(t)
+	tr := client.SSH(client.SSHCommand(sd.Command), sd.Host, officeBin, state)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := client.Dial(ctx, tr, client.Options{Client: "test", Screens: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.Welcome().State != state {
+		t.Fatalf("welcome from state %q, want %q", c.Welcome().State, state)
+	}
+	var st []engine.AgentStatus
+	if err := c.Call(ctx, "status", "", nil, &st); err != nil || len(st) != 1 || st[0].Name != "a" {
+		t.Fatalf("status call through sshd: %+v %v", st, err)
 	}
 }
 

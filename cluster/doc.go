@@ -13,6 +13,14 @@
 // roster bucket have one replica, placed on that host's own server: no
 // other host needs to be up for a host to take items.
 //
+// What else crosses the same way: the inbox items of an agent whose
+// receiver is on another host (a child's notices to its parent there), the
+// state changes of crossed mail back to its sender's host, the cancel of
+// crossed mail to its receiver's host (inbox.Remote, plugged in by the Node
+// and, for commands run with no server, by Bind), and the refusal of an
+// item the receiving host can never store, stashed in the transaction that
+// records it and acknowledged only after that commit.
+//
 // Each host publishes its agents to its roster bucket and keeps the last
 // roster it read of every other host in its store (Lookup, Roster), so a
 // send to an agent of a host that is down is accepted and waits.

@@ -178,7 +178,7 @@ func Open(o Options) (*Node, error) {
 			n.hostLocked(m.Host)
 		}
 	}
-	o.Inbox.OnMailMoved(n.mailMoved)
+	o.Inbox.SetRemote(&remote{host: o.Cluster.Host, wake: n.Wake})
 	return n, nil
 }
 
@@ -688,11 +688,13 @@ func (n *Node) take(ctx context.Context, msg jetstream.Msg) bool {
 	return stored
 }
 
-// Apply stores it in this host's queue (send) or inbox (mail) under the
-// unique key of its ULID, in one transaction: a second Apply of the same
-// item stores nothing and returns false. An item that can never be stored
-// here (its agent is not of this host, its body breaks the rules) is
-// recorded as received with the reason, logged, and not retried.
+// Apply stores it in this host's queue (send) or inbox (mail, inbox item)
+// under the unique key of its ULID, or applies it here (a state report, a
+// cancel, a refusal), in one transaction: a second Apply of the same item
+// stores nothing and returns false. An item that can never be stored here
+// (its agent is not of this host, its body breaks the rules, a limit) is
+// recorded as received with the reason, and its refusal is stashed for
+// the sender's host in the same transaction; it is not retried.
 func (n *Node) Apply(ctx context.Context, it Item) (stored bool, err error) {
 	err = n.opts.Store.Update(ctx, func(tx *queue.Tx) error {
 		var seen string
@@ -713,11 +715,24 @@ func (n *Node) Apply(ctx context.Context, it Item) (stored bool, err error) {
 			Detail: fmt.Sprintf("%s %s from %s on host %s: here %s", it.Kind, it.ID, it.From, it.FromHost, local)})
 	})
 	if err != nil && permanent(err) {
-		n.log.Error("an item from another host cannot be stored here; dropped", "id", it.ID, "from", it.From, "from_host", it.FromHost, "to", it.To, "err", err)
+		n.log.Warn("an item from another host cannot be stored here; refused", "id", it.ID, "kind", it.Kind, "from", it.From, "from_host", it.FromHost, "to", it.To, "err", err)
 		rerr := n.opts.Store.Update(ctx, func(tx *queue.Tx) error {
-			_, e := tx.SQL().ExecContext(tx.Context(), `INSERT OR IGNORE INTO cluster_received (id, error, at) VALUES (?, ?, ?)`, it.ID, err.Error(), tx.Now().UnixNano())
-			return e
+			res, e := tx.SQL().ExecContext(tx.Context(), `INSERT OR IGNORE INTO cluster_received (id, error, at) VALUES (?, ?, ?)`, it.ID, err.Error(), tx.Now().UnixNano())
+			if e != nil {
+				return e
+			}
+			if k, _ := res.RowsAffected(); k == 0 {
+				return nil // refused before
+			}
+			if e := tx.AppendEvent(queue.Event{Agent: it.To, Kind: EventRefused,
+				Detail: fmt.Sprintf("%s %s from %s on host %s refused: %v", it.Kind, it.ID, it.From, it.FromHost, err)}); e != nil {
+				return e
+			}
+			return refuseTx(tx, n.log, n.cfg.Host, it, refusalOf(err))
 		})
+		if rerr == nil {
+			n.Wake()
+		}
 		return false, rerr
 	}
 	return stored, err
@@ -733,8 +748,20 @@ func (n *Node) applyTx(tx *queue.Tx, it Item) (string, error) {
 		}
 		return fmt.Sprint(id), nil
 	case KindMail:
-		return n.opts.Inbox.SendMailTx(tx, inbox.MailRequestArgs{ID: it.ID, To: it.To, From: it.From, Title: it.Title, Text: it.Text,
+		id, err := n.opts.Inbox.SendMailTx(tx, inbox.MailRequestArgs{ID: it.ID, To: it.To, From: it.From, Title: it.Title, Text: it.Text,
 			Request: it.Request, Deadline: it.Deadline, InReplyTo: it.InReplyTo})
+		if err != nil {
+			return "", err
+		}
+		return id, n.cancelWaitingTx(tx, id)
+	case KindInbox:
+		id, _, err := n.opts.Inbox.SendTx(tx, inbox.Message{ID: it.ID, To: it.To, From: it.From, Kind: it.InboxKind, Body: it.Text,
+			DedupeKey: it.Dedupe, HereOnly: true})
+		return id, err
+	case KindCancel:
+		return n.applyCancelTx(tx, it)
+	case KindRefused:
+		return n.applyRefusedTx(tx, it)
 	case KindState:
 		st, ok := inbox.ParseMailState(it.State)
 		if !ok || it.MailID == "" {
@@ -745,36 +772,28 @@ func (n *Node) applyTx(tx *queue.Tx, it Item) (string, error) {
 		}
 		return it.MailID, nil
 	}
-	return "", fmt.Errorf("cluster: item %s: kind %q is not %s, %s or %s (%w)", it.ID, it.Kind, KindSend, KindMail, KindState, errBadItem)
-}
-
-// mailMoved runs in the transaction of every mail state change here: the
-// change of a mail that crossed from another host is stashed for that host,
-// whose own envelope of it then tells the truth (the request's state lives
-// with its sender's host).
-func (n *Node) mailMoved(tx *queue.Tx, m inbox.Mail, to inbox.MailState, reason string) error {
-	host, ok, err := originOf(tx.Context(), tx.SQL(), m.ID)
-	if err != nil || !ok {
-		return err
-	}
-	text := "mail " + m.ID + " " + string(to)
-	if reason != "" {
-		text += " (" + reason + ")"
-	}
-	_, err = StashTx(tx, Item{Kind: KindState, From: m.Receiver, FromHost: n.cfg.Host, To: m.Sender, ToHost: host,
-		Text: text, MailID: m.ID, State: string(to), Reason: reason})
-	if err == nil {
-		n.Wake()
-	}
-	return err
+	return "", fmt.Errorf("cluster: item %s: kind %q is not one this host knows (%w)", it.ID, it.Kind, errBadItem)
 }
 
 // errBadItem: an item no version of this host can store.
 var errBadItem = errors.New("bad item")
 
-// permanent reports whether err means the item can never be stored here.
+// permanent reports whether err means the item can never be stored here:
+// its receiver is not here, it breaks the body rules or a limit (a second
+// pending compaction command), it is not allowed, or it is no item.
 func permanent(err error) bool {
-	return errors.Is(err, queue.ErrUnknownAgent) || errors.Is(err, queue.ErrBlank) || errors.Is(err, queue.ErrTooLarge) || errors.Is(err, errBadItem)
+	return errors.Is(err, queue.ErrUnknownAgent) || errors.Is(err, queue.ErrBlank) || errors.Is(err, queue.ErrTooLarge) ||
+		errors.Is(err, queue.ErrDuplicate) || errors.Is(err, inbox.ErrNotAllowed) || errors.Is(err, errBadItem)
+}
+
+// refusalOf is the reason a refusal gives for err: the receiving host's
+// words without their package prefixes.
+func refusalOf(err error) string {
+	msg := err.Error()
+	for _, p := range []string{"queue: ", "inbox: ", "cluster: "} {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	return msg
 }
 
 func encodeItem(it Item) (string, error) {

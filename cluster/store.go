@@ -59,6 +59,31 @@ CREATE TABLE cluster_self (
 	one  INTEGER PRIMARY KEY CHECK (one = 1),
 	host TEXT    NOT NULL
 );
+`, `
+CREATE TABLE cluster_mail (
+	id   TEXT PRIMARY KEY,
+	host TEXT NOT NULL
+);
+CREATE TABLE cluster_dedupe (
+	key TEXT PRIMARY KEY,
+	id  TEXT NOT NULL
+);
+CREATE TABLE cluster_cancels (
+	mail_id   TEXT    PRIMARY KEY,
+	by        TEXT    NOT NULL,
+	from_host TEXT    NOT NULL,
+	at        INTEGER NOT NULL
+);
+CREATE TABLE cluster_refused (
+	id       TEXT    PRIMARY KEY,
+	kind     TEXT    NOT NULL,
+	sender   TEXT    NOT NULL,
+	receiver TEXT    NOT NULL,
+	host     TEXT    NOT NULL,
+	reason   TEXT    NOT NULL,
+	preview  TEXT    NOT NULL DEFAULT '',
+	at       INTEGER NOT NULL
+);
 `}
 }
 
@@ -92,6 +117,16 @@ const (
 	// KindState is a state change of a crossed mail on its receiver's host:
 	// it moves the sender's host's envelope of that mail.
 	KindState = "state"
+	// KindInbox is an inbox item that is no mail (a notice to a parent, a
+	// forwarded dialog): it joins the receiver's inbox.
+	KindInbox = "inbox"
+	// KindCancel is the cancel of a crossed mail by its sender or the
+	// person, for the receiver's host.
+	KindCancel = "cancel"
+	// KindRefused is the receiving host's answer to an item it will never
+	// store (or a cancel that came too late): it ends the item on the
+	// sender's host.
+	KindRefused = "refused"
 )
 
 // Item is one thing for an agent on another host, as it waits in the
@@ -112,10 +147,19 @@ type Item struct {
 	Request   bool          `json:"request,omitempty"`
 	Deadline  time.Duration `json:"deadline_ns,omitempty"`
 	InReplyTo string        `json:"in_reply_to,omitempty"`
-	// State only: the mail (its ULID on both hosts), its new state and why.
+	// State, cancel and refused: the mail (its ULID on both hosts); state:
+	// its new state and why; refused: why.
 	MailID string `json:"mail_id,omitempty"`
 	State  string `json:"state,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Inbox only: the item's inbox kind and its dedupe key (kept on the
+	// receiving host too, so the sender's host's own notice of the same
+	// fact is not a second one).
+	InboxKind string `json:"inbox_kind,omitempty"`
+	Dedupe    string `json:"dedupe,omitempty"`
+	// Refused only: the refused item's id and kind.
+	RefID   string `json:"ref_id,omitempty"`
+	RefKind string `json:"ref_kind,omitempty"`
 }
 
 // ErrNotOnFloor: the name is in no host's roster this host has seen (or this
@@ -214,6 +258,13 @@ func StashTx(tx *queue.Tx, it Item) (string, error) {
 		it.ID, it.ToHost, it.To, payload, tx.Now().UnixNano()); err != nil {
 		return "", fmt.Errorf("cluster: stash for %q: %w", it.To, err)
 	}
+	if it.Kind == KindMail {
+		// The sender's host remembers where its mail went (a cancel of it
+		// goes there too).
+		if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT OR IGNORE INTO cluster_mail (id, host) VALUES (?, ?)`, it.ID, it.ToHost); err != nil {
+			return "", fmt.Errorf("cluster: stash for %q: %w", it.To, err)
+		}
+	}
 	if err := tx.AppendEvent(queue.Event{Agent: it.To, Kind: EventStashed,
 		Detail: fmt.Sprintf("%s %s from %s for %s on host %s", it.Kind, it.ID, it.From, it.To, it.ToHost)}); err != nil {
 		return "", fmt.Errorf("cluster: stash for %q: %w", it.To, err)
@@ -229,6 +280,9 @@ const (
 	EventSent = "cluster_sent"
 	// EventReceived: an item from another host was stored here.
 	EventReceived = "cluster_received"
+	// EventRefused: another host refused an item of this host (or this
+	// host refused one of another's).
+	EventRefused = "cluster_refused"
 )
 
 // ReplyTx answers, inside tx, request orig that crossed to this host

@@ -125,10 +125,10 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		// its input, and our bytes may wait there to be read later. Typing
 		// again could duplicate them: only the person may.
 		log.Warn("the agent showed nothing after the text; held until released", "text", preview(m.Text))
-		if err := d.cfg.Store.Hold(ack, m.ID, "the agent showed nothing after it was typed; it may still read it"); err != nil {
+		if err := d.cfg.Store.Hold(ack, m.ID, heldReason); err != nil {
 			log.Error("holding the message", "err", err)
 		}
-		d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: NoticeHeld, Text: m.Text})
+		d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: NoticeHeld, Text: heldNotice(name, m)})
 		return
 	}
 	if !ok {

@@ -44,6 +44,10 @@ type Store interface {
 	// reached the agent unseen, so only the person may have it typed again.
 	// note says why, for the event log.
 	Hold(ctx context.Context, id int64, note string) error
+	// SetAsideHeld sets aside a message Hold held, once the agent's process
+	// it was typed into has ended: it no longer holds the queue, and waits
+	// for the person (queue.Store.SetAsideHeld).
+	SetAsideHeld(ctx context.Context, id int64, evidence string) error
 	// TypedNotSubmitted removes a message whose text reached the agent's
 	// prompt but was not submitted by office: it sits there as a draft and
 	// is never typed again (recorded with reason DropTypedNotSubmitted).
@@ -101,6 +105,9 @@ type Agent interface {
 	Prompt() (text string, ok bool)
 	// LastOutput is when the agent's terminal last produced output.
 	LastOutput() time.Time
+	// Spawned is when the agent's current process was started (zero for
+	// one that never started).
+	Spawned() time.Time
 	// Text is the screen's text, rows joined by newlines (an approval's
 	// dialog is recognised on it: DialogFingerprint).
 	Text() string
@@ -180,7 +187,8 @@ type Notice struct {
 	// Kind says what became of the message.
 	Kind NoticeKind
 	// Text is the message's text (for NoticeTypedNotSubmitted, the sanitized
-	// text that was typed and now sits on the prompt).
+	// text that was typed and now sits on the prompt; for NoticeHeld and
+	// NoticeSetAside, the whole notice for the person).
 	Text string
 }
 
@@ -201,12 +209,14 @@ const (
 	NoticePreconditionDropped NoticeKind = "precondition_dropped"
 	// NoticeHeld: the message was typed but the agent showed nothing at all
 	// afterwards (it may not be reading its input); it is held as
-	// interrupted until the person releases or removes it.
+	// interrupted, and holds its agent's queue, until the person releases
+	// or removes it. Text is the whole notice.
 	NoticeHeld NoticeKind = "held"
 	// NoticeSetAside: the office stopped while typing the message and no
-	// evidence settled whether it arrived; it is set aside (it does not
-	// hold the queue) until the person releases or removes it. Text is the
-	// whole notice.
+	// evidence settled whether it arrived, or a message held (NoticeHeld)
+	// outlived the agent's process it was typed into (a restart); it is set
+	// aside (it does not hold the queue) until the person releases or
+	// removes it. Text is the whole notice.
 	NoticeSetAside NoticeKind = "set_aside"
 )
 

@@ -8,6 +8,7 @@ package drain
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -201,6 +202,12 @@ func (d *Drainer) consider(ctx context.Context, name string) (coolsAt time.Time)
 				return time.Time{}
 			}
 			continue // no cooldown was stamped: the next message may go now
+		case v.aside:
+			if !d.setAsideHeld(ctx, name, m) {
+				d.setHold(ctx, name, HoldInterrupted)
+				return time.Time{}
+			}
+			continue
 		case v.hold != HoldNone:
 			d.setHold(ctx, name, v.hold)
 			return v.coolsAt
@@ -221,6 +228,20 @@ func (d *Drainer) drop(ctx context.Context, name string, m queue.Message, reason
 	}
 	d.log.Warn("message dropped", "agent", name, "msg", m.ID, "reason", reason)
 	d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: notice, Text: m.Text})
+	return true
+}
+
+// setAsideHeld sets aside m, held for name, whose process has ended since it
+// was typed, and tells the person. It reports whether the store did.
+func (d *Drainer) setAsideHeld(ctx context.Context, name string, m queue.Message) bool {
+	if err := d.cfg.Store.SetAsideHeld(ctx, m.ID, restartedEvidence); err != nil {
+		d.log.Error("setting aside a held message", "agent", name, "msg", m.ID, "err", err)
+		return false
+	}
+	d.log.Warn("held message set aside: the agent's process it was typed into has ended", "agent", name, "msg", m.ID)
+	d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: NoticeSetAside,
+		Text: fmt.Sprintf("message %d set aside: %s was restarted after it drew nothing; the rest of its queue goes on (office queue release %d or rm %d)",
+			m.ID, name, m.ID, m.ID)})
 	return true
 }
 

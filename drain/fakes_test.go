@@ -171,11 +171,12 @@ func (s *fakeStore) PendingAgents(ctx context.Context) ([]string, error) {
 func (s *fakeStore) Head(ctx context.Context, agent string) (queue.Message, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	q := s.queues[agent]
-	if len(q) == 0 {
-		return queue.Message{}, false, nil
+	for _, m := range s.queues[agent] {
+		if !m.SetAside { // as the store: a message set aside is skipped
+			return m, true, nil
+		}
 	}
-	return q[0], true, nil
+	return queue.Message{}, false, nil
 }
 
 func (s *fakeStore) Paused(ctx context.Context, agent string) (bool, bool, error) {
@@ -211,7 +212,7 @@ func (s *fakeStore) Hold(ctx context.Context, id int64, reason string) error {
 	if m == nil {
 		return errNotFound
 	}
-	m.Interrupted = true
+	m.Interrupted, m.Evidence = true, reason
 	s.record(call{op: "Hold", id: id, agent: m.Agent, arg: reason})
 	return nil
 }
@@ -219,9 +220,24 @@ func (s *fakeStore) Hold(ctx context.Context, id int64, reason string) error {
 func (s *fakeStore) Writing(ctx context.Context, id int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.find(id) == nil {
+	m := s.find(id)
+	if m == nil {
 		return errNotFound
 	}
+	m.Writing = time.Now()
+	return nil
+}
+
+// SetAsideHeld sets a held message aside: Head skips it from now on.
+func (s *fakeStore) SetAsideHeld(ctx context.Context, id int64, evidence string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.find(id)
+	if m == nil || !m.Interrupted || m.SetAside {
+		return errNotFound
+	}
+	m.SetAside, m.Evidence = true, evidence
+	s.record(call{op: "SetAsideHeld", id: id, agent: m.Agent, arg: evidence})
 	return nil
 }
 
@@ -336,6 +352,7 @@ type fakeAgent struct {
 	hang        chan struct{} // non-nil: Write blocks until closed or ctx is done
 	swallowed   bool          // the last text write was ignored
 	lastOutput  time.Time     // what LastOutput reports
+	spawned     time.Time     // what Spawned reports (a restart moves it)
 	writes      []write
 	drafts      []string
 	enters      []automation.TurnCause // the cause of every Enter that reached the PTY
@@ -400,6 +417,12 @@ func (a *fakeAgent) LastOutput() time.Time {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.lastOutput
+}
+
+func (a *fakeAgent) Spawned() time.Time {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.spawned
 }
 
 func (a *fakeAgent) Text() string {

@@ -1,8 +1,10 @@
 package drain
 
 // The gates a head message must pass, in the order of design.md §2 and the
-// drain contract: (0) its delivery was not interrupted by a stop of the
-// office (queue.Store.RecoverInterrupted), (1) the agent is idle (a starting
+// drain contract: (0) its delivery was not interrupted (by a stop of the
+// office, queue.Store.RecoverInterrupted, or held because the agent drew
+// nothing after it: set aside instead once that agent's process has been
+// restarted since, queue.Store.SetAsideHeld), (1) the agent is idle (a starting
 // agent, whose boot gate the judge has not opened, is held "booting"), (2)
 // not paused unless the message is manual, (3) no automation block, (4)
 // cooled down, (5) its precondition holds, (6) it can be typed without
@@ -28,6 +30,8 @@ type verdict struct {
 	// hold is the hold reason; coolsAt is when it ends if it is the cooldown.
 	hold    Hold
 	coolsAt time.Time
+	// aside: the message, held, is to be set aside (SetAsideHeld).
+	aside bool
 }
 
 // check applies the gates to m, the head of the agent's queue. Run's goroutine
@@ -35,6 +39,12 @@ type verdict struct {
 func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Message) verdict {
 	now := d.cfg.Clock.Now()
 	if m.Interrupted { // (0) maybe typed already: only the person may retype it
+		if !m.SetAside && !m.Writing.IsZero() && a.Spawned().After(m.Writing) && m.Kind != queue.KindInbox {
+			// Held because the agent drew nothing after it, but the
+			// process it was typed into has ended since: nothing of it
+			// can wait unread in an input any more.
+			return verdict{aside: true}
+		}
 		return verdict{hold: HoldInterrupted}
 	}
 	if h := statusHold(a, now); h != HoldNone { // (1)

@@ -8,8 +8,11 @@ package drain
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"office/automation"
+	"office/queue"
 )
 
 // Hold is a hold reason: one word or short phrase of the one vocabulary, as
@@ -50,11 +53,42 @@ const (
 	HoldNoPasteMode Hold = "no paste mode"
 	// HoldUnknownAgent: no terminal has the message's agent name.
 	HoldUnknownAgent Hold = "unknown agent"
-	// HoldInterrupted: the office stopped while typing this message, so it
-	// may already have reached the agent; it waits for the person to release
-	// it ("send now") or remove it, and is never retyped on its own.
+	// HoldInterrupted: the office stopped while typing this message, or the
+	// agent drew nothing at all after it was typed, so it may already have
+	// reached the agent (or still sit unread in its input); it waits for
+	// the person to release it ("send now") or remove it, and is never
+	// retyped on its own. Held at the head of the queue (not set aside), it
+	// holds that agent's queue: nothing else is typed after bytes the agent
+	// may not have read yet.
 	HoldInterrupted Hold = "interrupted"
 )
+
+// restartedEvidence is the evidence of a held message set aside because the
+// agent's process was restarted since it was typed.
+const restartedEvidence = "typed, then the agent drew nothing and its process ended; it may or may not have reached the agent"
+
+// maxNoticeText bounds the runes of a message's text quoted in a notice.
+const maxNoticeText = 200
+
+// heldReason is the evidence recorded for a message held because the agent
+// drew nothing after it was typed (queue.Message.Evidence, `office queue`).
+const heldReason = "the agent showed nothing after it was typed; it may still read it"
+
+// heldNotice is the person's notice of message m held for agent: what
+// happened, what it holds and the one command for each way out. Its first
+// line says it all in short (a notice list shows that line).
+func heldNotice(agent string, m queue.Message) string {
+	text := []rune(strings.TrimSpace(m.Text))
+	if len(text) > maxNoticeText {
+		text = append(text[:maxNoticeText], '…')
+	}
+	return fmt.Sprintf("message %d held: %s drew nothing after it; office queue rm %d or release %d\n"+
+		"Message %d was typed into %s, which drew nothing at all afterwards: it may not be reading its input yet, and may "+
+		"still read the message later. It is not typed again on its own, and nothing else is typed into %s until you "+
+		"decide (other agents go on). Look at its pane: if the message arrived, or you do not want it, `office queue rm %d` "+
+		"drops it and the rest of the queue goes on; `office queue release %d` types it again.\nText: %s",
+		m.ID, agent, m.ID, m.ID, m.ID, agent, agent, m.ID, m.ID, string(text))
+}
 
 // BlockHold is the hold reason of an automation block (HoldNone for
 // automation.BlockNone). Its words are automation.Block.String's.

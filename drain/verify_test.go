@@ -4,6 +4,8 @@ package drain_test
 // one more Enter when harmless; else "typed, not submitted".
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -246,6 +248,71 @@ func TestTextAnAgentThatDrawsNothingMayStillReadIsHeldNotRetyped(t *testing.T) {
 		}
 		if got := h.d.Holds()["a"]; got != drain.HoldInterrupted {
 			t.Fatalf("hold %q, want %q", got, drain.HoldInterrupted)
+		}
+		h.stop()
+	})
+}
+
+// TestAHeldMessageHoldsOnlyItsAgentsQueue: a message held because its agent
+// drew nothing after it was typed stays at the head of that agent's queue:
+// nothing behind it is typed (the agent may still hold our bytes unread),
+// while other agents go on. The person's notice says so and names the one
+// command for each way out. Once the agent's process is restarted, the held
+// message is set aside and the queue goes on.
+func TestAHeldMessageHoldsOnlyItsAgentsQueue(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a", "b"}, nil)
+		a, b := h.agent("a"), h.agent("b")
+		a.set(func(a *fakeAgent) { a.ignoreText = 1 })
+		id := h.store.enqueue("a", "hello")
+		h.store.enqueue("a", "behind it")
+		h.store.enqueue("b", "for b")
+		h.d.Wake()
+		h.until(60 * time.Second)
+		checkWrites(t, a.written(), []write{{200 * ms, "hello", false}, {340 * ms, "\r", false}})
+		if w := b.written(); len(w) == 0 || w[0].data != "for b" {
+			t.Fatalf("b got %+v: another agent's held message held b", w)
+		}
+		if got := h.d.Holds()["a"]; got != drain.HoldInterrupted {
+			t.Fatalf("hold %q, want %q", got, drain.HoldInterrupted)
+		}
+		m, ok, _ := h.store.Head(context.Background(), "a")
+		if !ok || m.ID != id || !m.Interrupted || m.Evidence == "" {
+			t.Fatalf("a's head %+v: want the held message with why it is held", m)
+		}
+		got := h.noticeList()
+		if len(got) != 1 || got[0].Kind != drain.NoticeHeld {
+			t.Fatalf("notices %+v, want one held", got)
+		}
+		first, _, _ := strings.Cut(got[0].Text, "\n")
+		for _, want := range []string{fmt.Sprintf("message %d held", id), fmt.Sprintf("office queue rm %d", id), fmt.Sprintf("release %d", id)} {
+			if !strings.Contains(first, want) {
+				t.Fatalf("the notice's first line %q lacks %q", first, want)
+			}
+		}
+		if !strings.Contains(got[0].Text, "Text: hello") || !strings.Contains(got[0].Text, "nothing else is typed into a") {
+			t.Fatalf("the notice %q does not quote the message or say what it holds", got[0].Text)
+		}
+		// The agent is restarted: the process that might still read it is
+		// gone, so it is set aside (never typed again on its own) and the
+		// message behind it goes, once, to the new process.
+		a.set(func(a *fakeAgent) { a.spawned = time.Now() })
+		h.d.Wake()
+		h.until(80 * time.Second)
+		if c := h.store.callsOf("SetAsideHeld"); len(c) != 1 || c[0].id != id {
+			t.Fatalf("SetAsideHeld calls %+v, want one for %d", c, id)
+		}
+		var texts []string
+		for _, w := range a.written() {
+			if w.data != "\r" {
+				texts = append(texts, w.data)
+			}
+		}
+		if fmt.Sprint(texts) != "[hello behind it]" {
+			t.Fatalf("a got %q: want hello once, then the message behind it", texts)
+		}
+		if got := h.noticeList(); len(got) != 2 || got[1].Kind != drain.NoticeSetAside || !strings.Contains(got[1].Text, fmt.Sprintf("message %d set aside", id)) {
+			t.Fatalf("notices %+v, want the set-aside one last", got)
 		}
 		h.stop()
 	})

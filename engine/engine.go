@@ -353,7 +353,10 @@ func (e *Engine) terminalEvent(ev pool.Event) {
 }
 
 func (e *Engine) notice(n drain.Notice) {
-	if s := e.srv.Load(); s != nil {
+	// A held message is told durably; the store's event shows it to every
+	// window, so it is not sent live a second time.
+	shown := n.Kind == drain.NoticeHeld && e.noticeHeld(n)
+	if s := e.srv.Load(); s != nil && !shown {
 		s.notice(n)
 	}
 	if e.opts.OnNotice != nil {
@@ -570,6 +573,7 @@ func (deadAgent) BracketedPaste() bool             { return false }
 func (deadAgent) Submit() drain.SubmitProfile      { return drain.SubmitProfile{} }
 func (deadAgent) Prompt() (string, bool)           { return "", false }
 func (deadAgent) LastOutput() time.Time            { return time.Time{} }
+func (deadAgent) Spawned() time.Time               { return time.Time{} }
 func (deadAgent) MarkDraft(string)                 {}
 func (deadAgent) Text() string                     { return "" }
 func (d deadAgent) PressEnter(context.Context, automation.TurnCause) error {

@@ -239,15 +239,19 @@ func (e *Engine) configAgent(name string) (*Agent, bool) {
 }
 
 // noticeSetAside tells the person, durably (their inbox), about a message
-// set aside after a stop.
+// set aside after a stop (typed when it came, or held before it).
 func (e *Engine) noticeSetAside(ctx context.Context, r queue.Recovered) {
 	text := []rune(strings.TrimSpace(r.Text))
 	if len(text) > 200 {
 		text = append(text[:200], '…')
 	}
-	body := fmt.Sprintf("Message %d for %s was set aside: the office stopped while typing it, and %s. "+
+	what := "the office stopped while typing it"
+	if r.Interrupted {
+		what = "it was held (" + r.Agent + " drew nothing after it was typed), then the office stopped, which ended that process"
+	}
+	body := fmt.Sprintf("Message %d for %s was set aside: %s, and %s. "+
 		"It is not typed again on its own and does not hold the rest of the queue: `office queue release %d` types it again, `office queue rm %d` drops it.\nText: %s",
-		r.ID, r.Agent, r.Verdict.Evidence, r.ID, r.ID, string(text))
+		r.ID, r.Agent, what, r.Verdict.Evidence, r.ID, r.ID, string(text))
 	if e.inbox == nil {
 		return
 	}
@@ -256,6 +260,22 @@ func (e *Engine) noticeSetAside(ctx context.Context, r queue.Recovered) {
 		e.log.Error("notice of a message set aside", "msg", r.ID, "err", err)
 	}
 	e.notice(drain.Notice{Agent: r.Agent, MsgID: r.ID, Kind: drain.NoticeSetAside, Text: body})
+}
+
+// noticeHeld tells the person, durably (their inbox), about a message the
+// drain holds because the agent drew nothing after it was typed: it holds
+// that agent's queue until they decide, so it must not be missed by a person
+// with no window attached. It reports whether the notice was stored.
+func (e *Engine) noticeHeld(n drain.Notice) bool {
+	if e.inbox == nil {
+		return false
+	}
+	if _, _, err := e.inbox.svc.Send(context.Background(), inbox.Message{To: inbox.Person, From: n.Agent, Kind: inbox.KindNotification,
+		Body: n.Text}); err != nil {
+		e.log.Error("notice of a held message", "msg", n.MsgID, "err", err)
+		return false
+	}
+	return true
 }
 
 // lastReply is the agent's last reply for a notice: from its CLI's records

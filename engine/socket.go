@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -60,7 +61,8 @@ func Call(ctx context.Context, stateDir string, req Request, out any) error {
 		return fmt.Errorf("engine: read answer to %s: %w", req.Op, err)
 	}
 	if resp.Error != "" {
-		return fmt.Errorf("engine: %s", resp.Error)
+		// The engine's own errors already say "engine: ".
+		return errors.New("engine: " + strings.TrimPrefix(resp.Error, "engine: "))
 	}
 	if out != nil && len(resp.Data) > 0 {
 		if err := json.Unmarshal(resp.Data, out); err != nil {

@@ -110,7 +110,8 @@ func (e *Engine) Team(ctx context.Context) ([]TeamMember, error) {
 // name must be valid and not in use (ErrNameInUse, also for a config agent
 // not running and, in a clustered office, for an agent another host of the
 // floor has or last had); the profile must exist; the parent, if any, must be a
-// running agent. An agent whose process cannot start is still added (its
+// running agent or an agent of another host of the floor (its notices cross
+// there). An agent whose process cannot start is still added (its
 // mail fails with spawn_failed).
 func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error) {
 	if !teamName.MatchString(spec.Name) || spec.Name == inbox.Person || spec.Name == inbox.System {
@@ -129,7 +130,14 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 	}
 	if spec.Parent != "" {
 		if _, ok := e.Agent(spec.Parent); !ok {
-			return nil, fmt.Errorf("engine: team add %q: parent %q is not an agent", spec.Name, spec.Parent)
+			// A parent on another host of the floor gets the notices there.
+			host, err := e.floorOwner(ctx, spec.Parent)
+			if err != nil {
+				return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, err)
+			}
+			if host == "" {
+				return nil, fmt.Errorf("engine: team add %q: parent %q is not an agent", spec.Name, spec.Parent)
+			}
 		}
 	}
 	if spec.Cwd != "" && !filepath.IsAbs(spec.Cwd) {

@@ -276,29 +276,59 @@ func (s *Service) Reply(ctx context.Context, from, id, text string) (string, err
 
 // Cancel cancels queued or claimed mail (its item becomes dead, never
 // typed). Only its sender or the person may (ErrNotAllowed); working or
-// final mail is ErrFinal.
+// final mail is ErrFinal. Mail that crossed to another host is cancelled
+// there (see CancelMail).
 func (s *Service) Cancel(ctx context.Context, by, id string) error {
-	return s.store.Update(ctx, func(tx *queue.Tx) error {
-		m, err := getMail(tx.Context(), tx.SQL(), id)
-		if err != nil {
-			return fmt.Errorf("inbox: cancel %s: %w", id, err)
-		}
-		if by == "" {
-			by = Person
-		}
-		if by != m.Sender && by != Person {
-			return fmt.Errorf("inbox: cancel %s: %w: only %s or the person may", id, ErrNotAllowed, m.Sender)
-		}
-		if m.State != MailQueued && m.State != MailClaimed {
-			return fmt.Errorf("inbox: cancel %s: %w (it is %s)", id, ErrFinal, m.State)
-		}
-		if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ? WHERE id = ? AND state IN (?, ?)`,
-			StateDead, toNanos(tx.Now()), id, StatePending, StateLeased); err != nil {
-			return fmt.Errorf("inbox: cancel %s: %w", id, err)
-		}
-		_, err = s.setMailState(tx, m, MailCancelled, "cancelled by "+by)
+	_, err := s.CancelMail(ctx, by, id)
+	return err
+}
+
+// CancelMail is Cancel that says where the cancel went.
+func (s *Service) CancelMail(ctx context.Context, by, id string) (Cancelled, error) {
+	var c Cancelled
+	err := s.store.Update(ctx, func(tx *queue.Tx) error {
+		var err error
+		c, err = s.CancelTx(tx, by, id)
 		return err
 	})
+	return c, err
+}
+
+// CancelTx is CancelMail inside tx.
+func (s *Service) CancelTx(tx *queue.Tx, by, id string) (Cancelled, error) {
+	m, err := getMail(tx.Context(), tx.SQL(), id)
+	if err != nil {
+		return Cancelled{}, fmt.Errorf("inbox: cancel %s: %w", id, err)
+	}
+	if by == "" {
+		by = Person
+	}
+	if by != m.Sender && by != Person {
+		return Cancelled{}, fmt.Errorf("inbox: cancel %s: %w: only %s or the person may", id, ErrNotAllowed, m.Sender)
+	}
+	if m.State != MailQueued && m.State != MailClaimed {
+		return Cancelled{}, fmt.Errorf("inbox: cancel %s: %w (it is %s)", id, ErrFinal, m.State)
+	}
+	if s.remote != nil {
+		host, err := s.remote.Cancel(tx, m, by)
+		if err != nil {
+			return Cancelled{}, fmt.Errorf("inbox: cancel %s: %w", id, err)
+		}
+		if host != "" {
+			if _, err := s.timeline(tx, m.ID, m.State, "cancel by "+by+" sent to host "+host); err != nil {
+				return Cancelled{}, fmt.Errorf("inbox: cancel %s: %w", id, err)
+			}
+			return Cancelled{Host: host}, nil
+		}
+	}
+	if _, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ? WHERE id = ? AND state IN (?, ?)`,
+		StateDead, toNanos(tx.Now()), id, StatePending, StateLeased); err != nil {
+		return Cancelled{}, fmt.Errorf("inbox: cancel %s: %w", id, err)
+	}
+	if _, err := s.setMailState(tx, m, MailCancelled, "cancelled by "+by); err != nil {
+		return Cancelled{}, err
+	}
+	return Cancelled{}, nil
 }
 
 // getMail reads one envelope.
@@ -371,21 +401,12 @@ func (s *Service) moveMail(tx *queue.Tx, m Mail, state MailState, reason string,
 	if err := tx.AppendEvent(queue.Event{Agent: m.Receiver, Kind: EventMailState, Detail: detail}); err != nil {
 		return false, err
 	}
-	if s.moved != nil {
-		if err := s.moved(tx, m, state, reason); err != nil {
+	if s.remote != nil {
+		if err := s.remote.MailMoved(tx, m, state, reason); err != nil {
 			return false, fmt.Errorf("inbox: mail %s -> %s: %w", m.ID, state, err)
 		}
 	}
 	return true, nil
-}
-
-// OnMailMoved makes f run inside the transaction of every state change of
-// an envelope after it is written (m is the envelope before the move); an
-// error from f undoes the change. Call it before the Service is used.
-// Package cluster uses it to send a crossed mail's state back to its
-// sender's host.
-func (s *Service) OnMailMoved(f func(tx *queue.Tx, m Mail, to MailState, reason string) error) {
-	s.moved = f
 }
 
 // MoveTx applies inside tx a state that another host reports for the

@@ -71,6 +71,12 @@ type Message struct {
 	// DedupeKey, when set, makes the send idempotent: a second send with the
 	// same key returns the first item's id and writes nothing.
 	DedupeKey string
+	// ID is the item's ULID; "" makes a fresh one (an item from another
+	// host keeps the id it had there).
+	ID string
+	// HereOnly: the receiver must be of this host; the item is never handed
+	// to the Remote (it came from another host already).
+	HereOnly bool
 }
 
 // Send stores m durably and returns its id. It returns only after the
@@ -88,7 +94,9 @@ func (s *Service) Send(ctx context.Context, m Message) (id string, existed bool,
 	return id, existed, nil
 }
 
-// SendTx is Send inside tx (it commits with whatever else tx does).
+// SendTx is Send inside tx (it commits with whatever else tx does). A
+// receiver that is no agent here but one of another host of the floor gets
+// the item through the Remote (SetRemote), unless m.HereOnly.
 func (s *Service) SendTx(tx *queue.Tx, m Message) (id string, existed bool, err error) {
 	if m.Kind == "" {
 		m.Kind = KindText
@@ -107,9 +115,19 @@ func (s *Service) SendTx(tx *queue.Tx, m Message) (id string, existed bool, err 
 		return id, true, nil
 	}
 	if err := checkReceiver(tx, m.To); err != nil {
+		if s.remote != nil && !m.HereOnly && errors.Is(err, ErrUnknownReceiver) {
+			m.Body = body
+			id, existed, ok, rerr := s.remote.Send(tx, m)
+			if rerr != nil {
+				return "", false, fmt.Errorf("inbox: send to %q: %w", m.To, rerr)
+			}
+			if ok {
+				return id, existed, nil
+			}
+		}
 		return "", false, fmt.Errorf("inbox: send: %w", err)
 	}
-	id, _, err = s.insertItem(tx, "", m.To, m.From, m.Kind, body, m.DedupeKey)
+	id, _, err = s.insertItem(tx, m.ID, m.To, m.From, m.Kind, body, m.DedupeKey)
 	if err != nil {
 		return "", false, fmt.Errorf("inbox: send to %q: %w", m.To, err)
 	}

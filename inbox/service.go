@@ -130,8 +130,8 @@ type Service struct {
 	opts     Options // with defaults
 	deadline time.Duration
 	log      *slog.Logger
-	// moved runs in the transaction of each mail state change (OnMailMoved).
-	moved func(tx *queue.Tx, m Mail, to MailState, reason string) error
+	// remote reaches the other hosts of a floor (SetRemote); nil on one host.
+	remote Remote
 
 	idMu    sync.Mutex
 	entropy io.Reader // guarded by idMu

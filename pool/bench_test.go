@@ -323,11 +323,22 @@ func BenchmarkSnapshot120x40(b *testing.B) {
 }
 
 // BenchmarkStatusRead120x40 is one read of the status monitor on a 120×40
-// screen: the borrowed copy and the prompt found, and with patterns the text
-// they are matched in.
+// screen, a transcript above a Claude-like prompt box (the prompt found,
+// and with patterns each row's text they are matched in): "still" reads a
+// screen that did not change since the last read, "spinner" one where a
+// spinner frame redrew the row above the box (the busy case), "redraw" one
+// where every row was rewritten (the timer stops around the writes).
 func BenchmarkStatusRead120x40(b *testing.B) {
 	data := mustStream(b)
 	prompt := PromptSpec{Marker: "❯", BetweenRules: true}
+	frames := []string{"⠂", "⠐", "⠠", "⠄"}
+	rule := strings.Repeat("─", 120)
+	box := "\x1b[36;1H\x1b[2K" + rule + "\x1b[37;1H\x1b[2K❯ \x1b[38;1H\x1b[2K" + rule + "\x1b[39;1H\x1b[2K  ? for shortcuts\x1b[40;1H\x1b[2K"
+	var redraw strings.Builder
+	for y := 1; y <= 35; y++ {
+		fmt.Fprintf(&redraw, "\x1b[%d;1H\x1b[2Krow %d of a redraw", y, y)
+	}
+	redraw.WriteString(box)
 	for _, c := range []struct {
 		name string
 		b    Behavior
@@ -335,17 +346,31 @@ func BenchmarkStatusRead120x40(b *testing.B) {
 		{"prompt", Behavior{Prompt: prompt}},
 		{"prompt+patterns", Behavior{Prompt: prompt, Status: automation.StatusRules{Busy: []string{"esc to interrupt"}}}},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			s := NewScreen(120, 40, nil)
-			s.Feed(data[:len(data)/3])
-			t := &Terminal{screen: s, behavior: c.b}
-			now := time.Unix(0, 0)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
+		for _, change := range []string{"still", "spinner", "redraw"} {
+			b.Run(c.name+"/"+change, func(b *testing.B) {
+				s := NewScreen(120, 40, nil)
+				s.Feed(data[:len(data)/3])
+				s.Feed([]byte(box))
+				t := &Terminal{screen: s, behavior: c.b}
+				now := time.Unix(0, 0)
 				t.readPromptLocked(now)
-			}
-		})
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					switch change {
+					case "spinner":
+						b.StopTimer()
+						s.Feed([]byte("\x1b[35;1H\x1b[2K" + frames[i%len(frames)] + " Pondering… (esc to interrupt)"))
+						b.StartTimer()
+					case "redraw":
+						b.StopTimer()
+						s.Feed([]byte(redraw.String()))
+						b.StartTimer()
+					}
+					t.readPromptLocked(now)
+				}
+			})
+		}
 	}
 }
 

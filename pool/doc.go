@@ -12,9 +12,13 @@
 // Status is not decided here: each Terminal gathers the inputs of the one
 // status judge (automation.Judge: the screen, title, OSC state, hook report,
 // readiness, turn hold, shell foreground, last output) and keeps its answer.
-// It judges again only when an input may have changed (output, a hook report,
-// a key, a write) or a deadline of the judge is reached, so an idle agent
-// costs no work between deadlines.
+// It judges again only when an input may have changed (a row the profile
+// reads, the title or modes, a hook report, a key, a write) or a deadline of
+// the judge is reached, so an idle agent costs no work between deadlines.
+// It reads the screen row by row: the Screen records which rows each write
+// changed, a read copies only those the profile reads, and the Terminal keeps
+// each row's text and its prompt reading until a row they came from changes;
+// no read copies the whole screen.
 //
 // Measured facts this package designs around: every
 // PTY is drained continuously; exit shows as EIO, not EOF, and "dead" comes

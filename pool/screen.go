@@ -40,6 +40,7 @@ type Screen struct {
 	rows    int
 	reply   func([]byte)
 	hist    *capture // nil: no history (history_capture.go)
+	rowGens          // which rows changed when (rows.go)
 
 	gen    atomic.Uint64
 	panics atomic.Int64
@@ -66,6 +67,7 @@ func NewScreen(cols, rows int, reply func([]byte)) *Screen {
 	s := &Screen{f: NewFilter(), cols: cols, rows: rows, reply: reply}
 	s.vt = vt10x.New(vt10x.WithSize(cols, rows), vt10x.WithWriter(vtWriter{s}))
 	s.changed, _ = s.vt.(interface{ Changed(vt10x.ChangeFlag) bool })
+	s.initRowGens()
 	return s
 }
 
@@ -128,9 +130,13 @@ func (s *Screen) Feed(p []byte) {
 // can come between the write and this read.
 func (s *Screen) vtChanged(wrote bool) bool {
 	if !wrote || s.changed == nil {
+		if wrote {
+			s.touchAllRows()
+		}
 		return wrote
 	}
 	s.vt.Lock()
+	s.harvestRows() // before Unlock clears vt10x's dirty rows
 	c := s.changed.Changed(vt10x.ChangedScreen | vt10x.ChangedTitle)
 	s.vt.Unlock()
 	return c
@@ -204,6 +210,7 @@ func (s *Screen) Resize(cols, rows int) {
 		s.vt.Resize(cols, rows)
 	}()
 	s.cols, s.rows = s.vt.Size()
+	s.touchAllRows()
 	s.vt.Lock()
 	s.vt.Unlock() // clears the change flags the resize set
 	s.gen.Add(1)

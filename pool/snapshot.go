@@ -5,6 +5,7 @@ package pool
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hinshun/vt10x"
 )
@@ -124,6 +125,8 @@ type Snapshot struct {
 	Modes Modes
 	// Generation is the Screen's Generation this snapshot shows.
 	Generation uint64
+
+	lazy *rowReader // non-nil: rows are copied when first read (rows.go)
 }
 
 // Snapshot copies the screen into dst, reusing dst.Cells when its capacity
@@ -146,11 +149,7 @@ func (s *Screen) Snapshot(dst *Snapshot) {
 	}
 	dst.Cols, dst.Rows = cols, rows
 	for y := 0; y < rows; y++ {
-		row := dst.Cells[y*cols : (y+1)*cols]
-		for x := range row {
-			setCell(&row[x], s.vt.Cell(x, y))
-		}
-		s.normaliseWide(row)
+		s.readRow(dst.Cells[y*cols:(y+1)*cols], y)
 	}
 	cur := s.vt.Cursor()
 	dst.CursorX, dst.CursorY = clampInt(cur.X, 0, cols-1), clampInt(cur.Y, 0, rows-1)
@@ -214,6 +213,15 @@ func convertColor(c vt10x.Color) Color {
 	return TrueColorFlag | Color(c&0xffffff)
 }
 
+// readRow copies row y's cells into row (len(row) is the width), wide
+// runes normalised (see Snapshot). s.mu must be held.
+func (s *Screen) readRow(row []Cell, y int) {
+	for x := range row {
+		setCell(&row[x], s.vt.Cell(x, y))
+	}
+	s.normaliseWide(row)
+}
+
 // normaliseWide gives a row's cells their widths (see Snapshot).
 func (s *Screen) normaliseWide(row []Cell) {
 	for x := range row {
@@ -245,10 +253,14 @@ func (s *Snapshot) Cell(x, y int) Cell {
 	return s.Cells[y*s.Cols+x]
 }
 
-// row returns row y's cells, or nil off the screen.
+// row returns row y's cells, or nil off the screen. A Snapshot a row
+// reader lends (Screen.readRows) copies the row from the screen first.
 func (s *Snapshot) row(y int) []Cell {
 	if y < 0 || y >= s.Rows || (y+1)*s.Cols > len(s.Cells) {
 		return nil
+	}
+	if s.lazy != nil {
+		s.lazy.fill(y)
 	}
 	return s.Cells[y*s.Cols : (y+1)*s.Cols]
 }
@@ -263,16 +275,22 @@ func (s *Snapshot) RowText(y int) string {
 
 // appendRow writes RowText(y) to b.
 func (s *Snapshot) appendRow(b *strings.Builder, y int) {
-	row := s.row(y)
+	var buf [512]byte
+	b.Write(appendRowText(buf[:0], s.row(y)))
+}
+
+// appendRowText appends the text of row's cells to dst as RowText gives it.
+func appendRowText(dst []byte, row []Cell) []byte {
 	end := len(row)
 	for end > 0 && (row[end-1].Rune == ' ' || row[end-1].Width == 0) {
 		end--
 	}
 	for _, c := range row[:end] {
 		if c.Width != 0 {
-			b.WriteRune(c.Rune)
+			dst = utf8.AppendRune(dst, c.Rune)
 		}
 	}
+	return dst
 }
 
 // Text returns the rows' RowText joined with "\n", trailing blank rows

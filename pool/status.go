@@ -69,15 +69,15 @@ func (t *Terminal) emitJudged(ev judged) {
 // screen read) and the terminal's state. t.mu must be held.
 func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 	b := t.behavior
-	text := ""
-	if b.readsScreen() {
-		text = t.view.text
+	var rows automation.Rows // nil: a blank screen
+	if b.readsText() {
+		rows = &t.rows
 	}
 	lastOut := t.LastOutput()
 	if len(b.ReadyMarkers) > 0 && !t.judgment.Ready {
 		all := true
 		for _, m := range b.ReadyMarkers {
-			if !strings.Contains(text, m) {
+			if !automation.ScreenHas(rows, m) {
 				all = false
 				break
 			}
@@ -110,7 +110,7 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 		TitleSince: t.obs.titleSince,
 		LastOutput: lastOut,
 	}
-	screenInputs(&in, t.view.modes, t.view.title, text)
+	screenInputs(&in, t.view.modes, t.view.title, rows)
 	if since, until, ok := t.turn.HoldWindow(); ok {
 		in.Turn = automation.TurnHold{Since: since, Until: until}
 	}
@@ -133,14 +133,14 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 // OSC state, the synchronized-output frame and the text, as a Terminal
 // gathers them.
 func (s *Snapshot) ScreenInputs(in *automation.Inputs) {
-	screenInputs(in, s.Modes, s.Title, s.Text())
+	screenInputs(in, s.Modes, s.Title, automation.TextRows(s.Text()))
 }
 
-func screenInputs(in *automation.Inputs, m Modes, title, text string) {
+func screenInputs(in *automation.Inputs, m Modes, title string, rows automation.Rows) {
 	in.OSCState = m.OSCState
 	in.Title = title
 	in.InSyncFrame = m.SyncOutput
-	in.Screen = text
+	in.Screen = rows
 }
 
 // wakeLocked returns the next instant at which a judgment may change with
@@ -210,14 +210,13 @@ func (t *Terminal) shellPromptLocked(snap *Snapshot, now time.Time) (string, boo
 func (t *Terminal) judgeLocked(now time.Time) judged {
 	switch {
 	case !t.behavior.readsScreen():
-		// No cells are read: the title and modes are all the screen gives.
-		t.view.modes = t.screen.Modes()
-		t.view.title = t.view.modes.Title
+		t.readModesLocked()
 	case !t.view.read:
-		snapshots.Put(t.readScreenLocked())
+		t.readScreenLocked(now, false)
 	}
 	j := automation.Judge(t.inputsLocked(now), t.behavior.Status)
 	t.judgment = j
+	t.unjudged = false
 	var ev judged
 	if j.BootOverdue && !t.obs.overdueShown {
 		t.obs.overdueShown = true
@@ -256,4 +255,23 @@ func (t *Terminal) BootOverdue() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.judgment.BootOverdue
+}
+
+// steadyLocked reports whether output that changed none of the judge's
+// other inputs cannot change its answer at now, so the judge need not run:
+// readiness was seen (it latches), no deadline of the last judgment is due,
+// and that judgment found output flowing (more output keeps it flowing; the
+// quiet window's end is a deadline already). A shell agent is always
+// judged: its foreground process group is read at each judgment. t.mu must
+// be held.
+func (t *Terminal) steadyLocked(now time.Time) bool {
+	if !t.judgment.Ready || t.behavior.ShellIdle || (!t.wake.IsZero() && !now.Before(t.wake)) {
+		return false
+	}
+	for _, s := range t.judgment.Steps {
+		if s.Signal == automation.SignalOutput {
+			return s.Found == automation.FindOutputFlowing
+		}
+	}
+	return false
 }

@@ -181,6 +181,10 @@ type Terminal struct {
 	promptText string
 	promptOK   bool
 	view       screenView // what the last screen read gave the judge
+	rows       rowCache   // the screen's rows as last read (rows.go)
+	unjudged   bool       // a read changed an input of the judge since it last ran
+	wake       time.Time  // when the monitor judges next with no event
+	poked      atomic.Bool
 	lastGen    uint64
 	turn       automation.Turn // the current turn (the person's Enter reads busy until it shows busy)
 }
@@ -721,6 +725,7 @@ func (t *Terminal) Hook() automation.HookReport {
 }
 
 func (t *Terminal) poke() {
+	t.poked.Store(true)
 	select {
 	case t.outputSig <- struct{}{}:
 	default:
@@ -746,12 +751,7 @@ func (t *Terminal) readPromptLocked(now time.Time) bool {
 	if !t.behavior.readsScreen() {
 		return false
 	}
-	snap := t.readScreenLocked()
-	defer snapshots.Put(snap)
-	_, text, ok := snap.FindPrompt(t.behavior.Prompt)
-	if !ok && t.behavior.ShellIdle {
-		text, ok = t.shellPromptLocked(snap, now)
-	}
+	text, ok := t.readScreenLocked(now, true)
 	t.promptText, t.promptOK = text, ok
 	before := t.tracker.State()
 	// While a dialog is on screen (the judge last found a waiting pattern)
@@ -762,12 +762,12 @@ func (t *Terminal) readPromptLocked(now time.Time) bool {
 	return t.tracker.State() != before
 }
 
-// screenView is what the judge reads of the screen between two reads: the
-// text, the title and the modes. The cells themselves are not kept: a
-// 120×40 copy is 75 KiB, more than the rest of what pool keeps per agent.
+// screenView is what the judge reads of the screen besides its rows (kept
+// in Terminal.rows): the title and the modes. The cells themselves are not
+// kept: a 120×40 copy is 75 KiB, more than the rest of what pool keeps per
+// agent.
 type screenView struct {
-	read  bool   // the screen was read at least once
-	text  string // Snapshot.Text at the last read, when the behavior readsText
+	read  bool // the screen was read at least once
 	title string
 	modes Modes
 }
@@ -777,17 +777,41 @@ type screenView struct {
 // reads in flight need.
 var snapshots = sync.Pool{New: func() any { return new(Snapshot) }}
 
-// readScreenLocked copies the screen into a borrowed Snapshot, keeps its
-// text, title and modes in t.view, and returns the Snapshot for the caller
-// to read and then return to snapshots. t.mu must be held.
-func (t *Terminal) readScreenLocked() *Snapshot {
-	snap := snapshots.Get().(*Snapshot)
-	t.screen.Snapshot(snap)
-	t.view = screenView{read: true, title: snap.Title, modes: snap.Modes}
-	if t.behavior.readsText() {
-		t.view.text = snap.Text()
+// readScreenLocked reads, under the screen's lock and copying only the rows
+// it reads, what the judge needs: the title, the modes and, when the
+// behavior matches text (readsText), the text of each row that changed
+// since the last read; with prompt, also the prompt row (FindPrompt, read
+// again only when a row it read changed; then a shell's input line). A
+// change to any input of the judge sets t.unjudged. t.mu must be held.
+func (t *Terminal) readScreenLocked(now time.Time, prompt bool) (text string, ok bool) {
+	t.screen.readRows(func(r *rowReader) {
+		snap := r.snap
+		t.setViewLocked(snap.Modes)
+		if t.behavior.readsText() && t.rows.refresh(r) {
+			t.unjudged = true
+		}
+		if !prompt {
+			return
+		}
+		_, text, ok = t.rows.findPrompt(r, t.behavior.Prompt)
+		if !ok && t.behavior.ShellIdle {
+			text, ok = t.shellPromptLocked(snap, now)
+		}
+	})
+	return text, ok
+}
+
+// readModesLocked reads the title and modes alone (a behavior that reads no
+// cells). t.mu must be held.
+func (t *Terminal) readModesLocked() { t.setViewLocked(t.screen.Modes()) }
+
+// setViewLocked keeps the title and modes read, and sets t.unjudged when
+// they changed.
+func (t *Terminal) setViewLocked(m Modes) {
+	if !t.view.read || m != t.view.modes {
+		t.unjudged = true
 	}
-	return snap
+	t.view = screenView{read: true, title: m.Title, modes: m}
 }
 
 // monitor re-judges readiness and status when an input of the judge may
@@ -797,7 +821,9 @@ func (t *Terminal) readScreenLocked() *Snapshot {
 func (t *Terminal) monitor() {
 	var timer Timer
 	var wake <-chan time.Time
+	var armed time.Time // the deadline timer is set for
 	for {
+		fired := false
 		select {
 		case <-t.done:
 			return
@@ -805,15 +831,21 @@ func (t *Terminal) monitor() {
 			return
 		case <-t.outputSig:
 		case <-wake:
+			fired = true
+			t.poked.Store(true) // a deadline: judge whatever the screen says
+		}
+		now := t.now()
+		next := t.judge(now, t.poked.Swap(false))
+		if !fired && next.Equal(armed) {
+			continue // the timer set is still the one wanted
 		}
 		if timer != nil {
 			timer.Stop()
 		}
-		timer, wake = nil, nil
-		now := t.now()
-		if next := t.judge(now); !next.IsZero() {
+		timer, wake, armed = nil, nil, time.Time{}
+		if !next.IsZero() {
 			timer = t.clock.NewTimer(next.Sub(now))
-			wake = timer.C()
+			wake, armed = timer.C(), next
 		}
 	}
 }
@@ -823,9 +855,12 @@ func (t *Terminal) monitor() {
 func (t *Terminal) Judgments() uint64 { return t.judgments.Load() }
 
 // judge updates the prompt reading, readiness and status at now, and
-// returns when to judge again with no event (zero: not before one).
-func (t *Terminal) judge(now time.Time) time.Time {
-	t.judgments.Add(1)
+// returns when to judge again with no event (zero: not before one). It
+// runs the judge only when one of its inputs may have changed: forced (a
+// poke: keys, writes, a hook, a turn; or a deadline), a read changed the
+// title, the modes or a row the behavior reads, or the output's arrival can
+// change the answer (steadyLocked).
+func (t *Terminal) judge(now time.Time, forced bool) time.Time {
 	t.mu.Lock()
 	if t.exited {
 		t.mu.Unlock()
@@ -841,8 +876,21 @@ func (t *Terminal) judge(now time.Time) time.Time {
 		t.lastGen = gen
 		gateChanged = t.readPromptLocked(now)
 	}
+	if !t.behavior.readsScreen() {
+		t.readModesLocked()
+	}
+	if !forced && !t.unjudged && t.steadyLocked(now) {
+		next := t.wake
+		t.mu.Unlock()
+		if gateChanged {
+			t.emit(EventGate)
+		}
+		return next
+	}
+	t.judgments.Add(1)
 	ev := t.judgeLocked(now)
 	next := t.wakeLocked(now)
+	t.wake = next
 	t.mu.Unlock()
 	if gateChanged {
 		t.emit(EventGate)

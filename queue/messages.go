@@ -129,7 +129,8 @@ func (s *Store) IsCompaction(text string) bool { return s.compactVerbs[firstToke
 // (ErrTooLarge) or not valid UTF-8 (ErrInvalidUTF8); opt.Key was used
 // before (*KeyUsedError, ErrKeyConflict); the agent is absent
 // or removed (ErrUnknownAgent, naming the agent); the text is a compaction
-// command and the agent already has one pending, or opt.Kind is KindInbox and
+// command and the agent already has one pending (one set aside does not
+// count), or opt.Kind is KindInbox and
 // the agent already has an inbox delivery pending (an unwrapped
 // *DuplicateError carrying the pending message's id; errors.Is(err,
 // ErrDuplicate)).
@@ -243,10 +244,12 @@ type dupRow struct {
 }
 
 // firstMatching returns the id of agent's first pending message (delivery
-// order) for which match is true, or 0.
+// order) for which match is true, or 0. A message set aside is not pending:
+// it waits for the person, not for the drain, and is delivered only if they
+// release it (Release then applies the same rule).
 func (t *Tx) firstMatching(agent string, match func(dupRow) bool) (int64, error) {
 	rows, err := t.tx.QueryContext(t.ctx,
-		`SELECT id, verb, kind FROM messages WHERE agent = ? AND (verb != '' OR kind != '') ORDER BY position, id`, agent)
+		`SELECT id, verb, kind FROM messages WHERE agent = ? AND set_aside = 0 AND (verb != '' OR kind != '') ORDER BY position, id`, agent)
 	if err != nil {
 		return 0, err
 	}
@@ -385,7 +388,10 @@ func (s *Store) Counts(ctx context.Context) (map[string]int, error) {
 // flags), clears Interrupted and SetAside, and moves it to the front of its
 // agent's queue, ahead of every other message, whose relative order is
 // unchanged; it logs "released". One
-// transaction; ErrNotFound if the message is not queued. Returns once durable.
+// transaction; ErrNotFound if the message is not queued; ErrDuplicate if it
+// is a compaction set aside and another compaction is pending for its agent
+// (queued since: one set aside does not count as pending). Returns once
+// durable.
 func (s *Store) Release(ctx context.Context, id int64) error {
 	return s.update(ctx, fmt.Sprintf("release message %d", id), func(t *Tx) error { return t.Release(id) })
 }
@@ -393,14 +399,27 @@ func (s *Store) Release(ctx context.Context, id int64) error {
 // Release is Store.Release inside t.
 func (t *Tx) Release(id int64) error {
 	op := fmt.Sprintf("release message %d", id)
-	var agent string
+	var agent, verb string
 	var pos int64
-	err := t.queryRow(`SELECT agent, position FROM messages WHERE id = ?`, id).Scan(&agent, &pos)
+	var aside int
+	err := t.queryRow(`SELECT agent, position, verb, set_aside FROM messages WHERE id = ?`, id).Scan(&agent, &pos, &verb, &aside)
 	if errors.Is(err, sql.ErrNoRows) {
 		return opErr(op, ErrNotFound)
 	}
 	if err != nil {
 		return opErr(op, err)
+	}
+	if aside != 0 && t.s.compactVerbs[verb] {
+		// A compaction set aside did not count as pending, so another may
+		// have been queued since: one is enough.
+		other, err := t.firstMatching(agent, func(m dupRow) bool { return t.s.compactVerbs[m.verb] })
+		if err != nil {
+			return opErr(op, err)
+		}
+		if other != 0 {
+			return opErr(op, fmt.Errorf("%w: agent %q has compaction command %d pending; remove one of the two",
+				ErrDuplicate, agent, other))
+		}
 	}
 	var minOther sql.NullInt64
 	if err := t.queryRow(`SELECT MIN(position) FROM messages WHERE agent = ? AND id != ?`, agent, id).Scan(&minOther); err != nil {
@@ -716,8 +735,14 @@ const (
 // "delivered" for SettleDelivered. The judge runs outside any transaction;
 // each settlement commits on its own. Only the engine calls it, at start-up,
 // under its lock, before the drain runs.
+//
+// A message held at run time (Hold: typed, and the agent drew nothing after
+// it) is settled the same way (it is returned with Interrupted set): it held
+// its agent's queue because that agent's process might still read it, and
+// the stop ended that process, so what no evidence settles is set aside and
+// no longer holds the queue.
 func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verdict) ([]Recovered, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+msgCols+` FROM messages WHERE in_flight = 1 ORDER BY id`)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+msgCols+` FROM messages WHERE `+unsettled+` ORDER BY id`)
 	if err != nil {
 		return nil, opErr("recover interrupted deliveries", err)
 	}
@@ -748,7 +773,11 @@ func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verd
 		if v.Settle == SettleAside && m.Entered.IsZero() {
 			v = Verdict{Settle: SettleRetry, Evidence: EvidenceNotSubmitted}
 		}
-		if err := s.settle(ctx, m, v); err != nil {
+		what := "the office stopped while typing it"
+		if m.Interrupted {
+			what = "held (the agent drew nothing after it), then the office stopped"
+		}
+		if err := s.settle(ctx, m, v, what); err != nil {
 			return out, err
 		}
 		out = append(out, Recovered{Message: m, Verdict: v})
@@ -756,21 +785,44 @@ func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verd
 	return out, nil
 }
 
-// settle applies one verdict, if the message is still in flight.
-func (s *Store) settle(ctx context.Context, m Message, v Verdict) error {
+// unsettled selects the messages RecoverInterrupted settles: in flight when
+// the office stopped, or held at run time (Hold).
+const unsettled = `(in_flight = 1 OR (interrupted = 1 AND set_aside = 0))`
+
+// SetAsideHeld sets aside message id, held at run time (Hold), once the
+// agent's process it was typed into has ended (the agent was restarted):
+// nothing of it can still wait unread in an input, so it no longer holds
+// its agent's queue; it may or may not have arrived, so it waits for the
+// person (release or remove) as a message set aside at recovery does. It
+// logs "interrupted" with evidence. ErrNotFound if the message is not
+// queued or not held.
+func (s *Store) SetAsideHeld(ctx context.Context, id int64, evidence string) error {
+	m, err := s.Get(ctx, id)
+	if err == nil && (!m.Interrupted || m.SetAside) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return opErr(fmt.Sprintf("set aside held message %d", id), err)
+	}
+	return s.settle(ctx, m, Verdict{Settle: SettleAside, Evidence: evidence}, "held (the agent drew nothing after it), then its process ended")
+}
+
+// settle applies one verdict, if the message is still unsettled; what says
+// how it came to be unsettled, for the event log.
+func (s *Store) settle(ctx context.Context, m Message, v Verdict, what string) error {
 	op := fmt.Sprintf("recover interrupted message %d", m.ID)
 	return s.update(ctx, op, func(t *Tx) error {
-		var inFlight int
-		err := t.queryRow(`SELECT in_flight FROM messages WHERE id = ?`, m.ID).Scan(&inFlight)
-		if errors.Is(err, sql.ErrNoRows) || inFlight == 0 {
-			return nil
-		}
+		var n int
+		err := t.queryRow(`SELECT COUNT(*) FROM messages WHERE id = ? AND `+unsettled, m.ID).Scan(&n)
 		if err != nil {
 			return opErr(op, err)
 		}
+		if n == 0 {
+			return nil
+		}
 		switch v.Settle {
 		case SettleDelivered:
-			if _, err := t.deleteMsg(m.ID, EventDelivered, "after the office stopped while typing it: received, evidence="+v.Evidence); err != nil {
+			if _, err := t.deleteMsg(m.ID, EventDelivered, "after "+what+": received, evidence="+v.Evidence); err != nil {
 				return opErr(op, err)
 			}
 			return nil
@@ -779,13 +831,13 @@ func (s *Store) settle(ctx context.Context, m Message, v Verdict) error {
 				return opErr(op, err)
 			}
 			return t.appendEvent(Event{Agent: m.Agent, MsgID: m.ID, Kind: EventInterrupted,
-				Detail: "the office stopped while typing it; delivered again: " + v.Evidence})
+				Detail: what + "; delivered again: " + v.Evidence})
 		}
 		if _, err := t.exec(`UPDATE messages SET in_flight = 0, interrupted = 1, set_aside = 1, evidence = ? WHERE id = ?`, v.Evidence, m.ID); err != nil {
 			return opErr(op, err)
 		}
 		return t.appendEvent(Event{Agent: m.Agent, MsgID: m.ID, Kind: EventInterrupted,
-			Detail: "the office stopped while typing it; set aside until released or removed: " + v.Evidence})
+			Detail: what + "; set aside until released or removed: " + v.Evidence})
 	})
 }
 
@@ -853,13 +905,16 @@ func (t *Tx) Unattempt(id int64) error {
 
 // Hold marks message id Interrupted with reason, as RecoverInterrupted does
 // after a stop: its text may have reached the agent without showing, so it is
-// held until the person releases or removes it. It logs "interrupted".
-// ErrNotFound if the message is not queued. Returns once durable.
+// held until the person releases or removes it. It is not set aside: it stays
+// its agent's head (Head returns it), so nothing behind it is delivered
+// meanwhile. reason becomes its Evidence (what `office queue` shows; Release
+// clears it) and the "interrupted" event's detail. ErrNotFound if the
+// message is not queued. Returns once durable.
 func (s *Store) Hold(ctx context.Context, id int64, reason string) error {
 	return s.update(ctx, fmt.Sprintf("hold message %d", id), func(t *Tx) error {
 		op := fmt.Sprintf("hold message %d", id)
 		var agent string
-		err := t.queryRow(`UPDATE messages SET interrupted = 1, in_flight = 0 WHERE id = ? RETURNING agent`, id).Scan(&agent)
+		err := t.queryRow(`UPDATE messages SET interrupted = 1, in_flight = 0, evidence = ? WHERE id = ? RETURNING agent`, reason, id).Scan(&agent)
 		if errors.Is(err, sql.ErrNoRows) {
 			return opErr(op, ErrNotFound)
 		}

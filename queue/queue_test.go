@@ -281,6 +281,59 @@ func TestCompactionDedupe(t *testing.T) {
 	}
 }
 
+// TestSetAsideCompactionDoesNotBlockANewOne: a compaction set aside at
+// recovery (typed when the office stopped, no evidence either way) waits for
+// the person, not for the drain, so it is not the agent's pending compaction:
+// a new one is accepted. Releasing the old one while the new one is pending
+// is refused (one compaction is enough); removing it, or after the new one
+// was delivered, it is released as any message.
+func TestSetAsideCompactionDoesNotBlockANewOne(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "q.db")
+	s := openAt(t, path, Options{}, "a")
+	old := mustEnqueue(t, s, "a", "/compact", EnqueueOptions{})
+	if _, err := s.Attempt(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Writing(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Entering(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	s.Close() // the office stopped while typing it
+	s = openAt(t, path, Options{}, "a")
+	got, err := s.RecoverInterrupted(ctx, nil)
+	if err != nil || len(got) != 1 || got[0].Verdict.Settle != SettleAside {
+		t.Fatalf("recovery %+v, %v; want the compaction set aside", got, err)
+	}
+
+	fresh, err := s.Enqueue(ctx, "a", "/compact", EnqueueOptions{})
+	if err != nil {
+		t.Fatalf("a new compaction beside one set aside: %v", err)
+	}
+	// The new one is the pending one now.
+	if _, err := s.Enqueue(ctx, "a", "/compress", EnqueueOptions{}); !errors.As(err, new(*DuplicateError)) || err.(*DuplicateError).ExistingID != fresh {
+		t.Fatalf("a third compaction: %v, want a duplicate of %d", err, fresh)
+	}
+	err = s.Release(ctx, old)
+	if !errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), fmt.Sprint(fresh)) || strings.Count(err.Error(), "queue:") != 1 {
+		t.Fatalf("releasing the set-aside compaction beside a pending one: %v", err)
+	}
+	if m, err := s.Get(ctx, old); err != nil || !m.SetAside {
+		t.Fatalf("the refused release changed it: %+v, %v", m, err)
+	}
+	if err := s.Delivered(ctx, fresh, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Release(ctx, old); err != nil {
+		t.Fatalf("release once no other compaction is pending: %v", err)
+	}
+	if _, err := s.Enqueue(ctx, "a", "/compact", EnqueueOptions{}); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("the released compaction is pending again, a new one must be refused: %v", err)
+	}
+}
+
 func TestCompactVerbsOption(t *testing.T) {
 	s := open(t, Options{CompactVerbs: []string{"/Summarize"}}, "a")
 	mustEnqueue(t, s, "a", "/compact", EnqueueOptions{})
@@ -1095,6 +1148,123 @@ func TestRecoverInterruptedSettlesFromEvidence(t *testing.T) {
 	}
 	if kinds[EventInterrupted] != 4 {
 		t.Fatalf("%d interrupted events, want 4 (%v)", kinds[EventInterrupted], kinds)
+	}
+}
+
+// TestHoldKeepsTheMessageAtItsAgentsHead: a message held at run time (the
+// agent drew nothing after it was typed) is interrupted but not set aside: it
+// stays its agent's head, so nothing behind it is delivered; it records why
+// (its evidence, what `office queue` shows) and release clears both.
+func TestHoldKeepsTheMessageAtItsAgentsHead(t *testing.T) {
+	s := open(t, Options{}, "a")
+	ctx := context.Background()
+	held := mustEnqueue(t, s, "a", "typed, nothing drawn", EnqueueOptions{})
+	mustEnqueue(t, s, "a", "behind it", EnqueueOptions{})
+	if _, err := s.Attempt(ctx, held); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Hold(ctx, held, "the agent showed nothing"); err != nil {
+		t.Fatal(err)
+	}
+	h, ok, err := s.Head(ctx, "a")
+	if err != nil || !ok || h.ID != held || !h.Interrupted || h.SetAside || h.Evidence != "the agent showed nothing" {
+		t.Fatalf("head %+v, %v; want the held message, interrupted with its reason, not set aside", h, err)
+	}
+	if err := s.Hold(ctx, 999, "x"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Hold of a missing message: %v", err)
+	}
+	if err := s.Release(ctx, held); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := s.Get(ctx, held); m.Interrupted || m.Evidence != "" || !m.Manual {
+		t.Fatalf("after release: %+v", m)
+	}
+	// Held again, then the agent's process ends: set aside, and the
+	// message behind it is the head.
+	if err := s.SetAsideHeld(ctx, held, "restarted"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("SetAsideHeld of a message not held: %v", err)
+	}
+	if err := s.Hold(ctx, held, "the agent showed nothing"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetAsideHeld(ctx, held, "restarted"); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := s.Get(ctx, held); !m.SetAside || !m.Interrupted || m.Evidence != "restarted" {
+		t.Fatalf("after SetAsideHeld: %+v", m)
+	}
+	if h, ok, _ := s.Head(ctx, "a"); !ok || h.Text != "behind it" {
+		t.Fatalf("head %+v, want the message behind the one set aside", h)
+	}
+	if err := s.SetAsideHeld(ctx, held, "again"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("SetAsideHeld twice: %v", err)
+	}
+}
+
+// TestRecoverySettlesMessagesHeldAtRunTime: a message held because its agent
+// drew nothing after it held the queue only while that agent's process might
+// still read it; the stop ended that process, so the next start settles it
+// from evidence like one in flight: recorded by the CLI, delivered; else set
+// aside, and the queue behind it goes on.
+func TestRecoverySettlesMessagesHeldAtRunTime(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "q.db")
+	s := openAt(t, path, Options{}, "a", "b")
+	hold := func(agent, text string) int64 {
+		id := mustEnqueue(t, s, agent, text, EnqueueOptions{})
+		if _, err := s.Attempt(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Writing(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Entering(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Hold(ctx, id, "the agent showed nothing"); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	unseen := hold("a", "never recorded")
+	behind := mustEnqueue(t, s, "a", "behind it", EnqueueOptions{})
+	seen := hold("b", "recorded later")
+	s.Close()
+
+	s = openAt(t, path, Options{}, "a", "b")
+	got, err := s.RecoverInterrupted(ctx, func(m Message) Verdict {
+		if !m.Interrupted {
+			t.Errorf("the judge got %d without Interrupted: it cannot tell a held message", m.ID)
+		}
+		if m.ID == seen {
+			return Verdict{Settle: SettleDelivered, Evidence: "hook"}
+		}
+		return Verdict{Settle: SettleAside, Evidence: "no record of it"}
+	})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("RecoverInterrupted = %+v, %v; want both held messages", got, err)
+	}
+	if _, err := s.Get(ctx, seen); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the held message the CLI recorded is still queued: %v", err)
+	}
+	if m, err := s.Get(ctx, unseen); err != nil || !m.SetAside || !m.Interrupted || m.Evidence != "no record of it" {
+		t.Fatalf("the held message with no record: %+v, %v; want set aside", m, err)
+	}
+	if h, ok, _ := s.Head(ctx, "a"); !ok || h.ID != behind {
+		t.Fatalf("a's head %+v, want %d: the set-aside message still holds the queue", h, behind)
+	}
+	evs, _ := s.Events(ctx, 0, 0)
+	var details []string
+	for _, e := range evs {
+		if e.MsgID == unseen && e.Kind == EventInterrupted {
+			details = append(details, e.Detail)
+		}
+	}
+	if len(details) != 2 || !strings.Contains(details[1], "held (the agent drew nothing after it), then the office stopped") {
+		t.Fatalf("interrupted events of the held message: %q", details)
+	}
+	if again, _ := s.RecoverInterrupted(ctx, nil); len(again) != 0 {
+		t.Fatalf("a second recovery found %d", len(again))
 	}
 }
 

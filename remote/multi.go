@@ -311,10 +311,10 @@ func (m *Multi) Screen(agent string, dst *ui.Screen) bool {
 }
 
 // History implements ui.Office.
-func (m *Multi) History(ctx context.Context, agent string, from, to int64, dst []pool.HistoryLine) (first, total int64, rows []pool.HistoryLine, err error) {
+func (m *Multi) History(ctx context.Context, agent string, from, to int64, dst []pool.HistoryLine) (ui.HistoryBounds, []pool.HistoryLine, error) {
 	mb, a, err := m.owner(agent)
 	if err != nil {
-		return 0, 0, dst[:0], err
+		return ui.HistoryBounds{}, dst[:0], err
 	}
 	return mb.office.History(ctx, a, from, to, dst)
 }

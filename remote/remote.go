@@ -444,6 +444,7 @@ func (r *Office) StartServer(ctx context.Context) error {
 type historyReply struct {
 	Total int64    `json:"total"`
 	First int64    `json:"first"`
+	Live  bool     `json:"live"`
 	Rows  [][]byte `json:"rows"`
 }
 
@@ -452,11 +453,13 @@ type historyReply struct {
 const maxCachedLines = 8192
 
 // History implements ui.Office: the numbers of the lines the server holds
-// (first … total-1) and lines [from, to) as held, decoded into dst (reused)
-// and numbered (their times are not carried). A line never changes once
+// (first … total-1), whether the agent's screen is live (the server's
+// "live": false once its last screen went into the history), and lines
+// [from, to) as held, decoded into dst (reused) and numbered (their times
+// are not carried). A line never changes once
 // numbered, so the lines fetched are kept and only the others are asked
 // for: a view scrolling back over lines it showed costs a bounds-only call.
-func (r *Office) History(ctx context.Context, agent string, from, to int64, dst []pool.HistoryLine) (first, total int64, rows []pool.HistoryLine, err error) {
+func (r *Office) History(ctx context.Context, agent string, from, to int64, dst []pool.HistoryLine) (ui.HistoryBounds, []pool.HistoryLine, error) {
 	r.mu.Lock()
 	cache := r.hist[agent]
 	ask := from
@@ -470,7 +473,7 @@ func (r *Office) History(ctx context.Context, agent string, from, to int64, dst 
 	}
 	var rep historyReply
 	if err := r.s.Conn().Call(ctx, "history", agent, map[string]int64{"from": ask, "to": askTo}, &rep); err != nil {
-		return 0, 0, dst[:0], fmt.Errorf("history of %s: %w", agent, err)
+		return ui.HistoryBounds{}, dst[:0], fmt.Errorf("history of %s: %w", agent, err)
 	}
 	r.mu.Lock()
 	if r.hist == nil {
@@ -486,7 +489,7 @@ func (r *Office) History(ctx context.Context, agent string, from, to int64, dst 
 		cache[seq] = b
 		seq++
 	}
-	rows = dst[:0]
+	rows := dst[:0]
 	for seq := max(from, rep.First); seq < min(to, rep.Total); seq++ {
 		b := cache[seq]
 		if b == nil {
@@ -499,12 +502,12 @@ func (r *Office) History(ctx context.Context, agent string, from, to int64, dst 
 		cells, err := pool.DecodeLine(b, l.Cells[:0])
 		if err != nil {
 			r.mu.Unlock()
-			return 0, 0, dst[:0], fmt.Errorf("history of %s: line %d: %w", agent, seq, err)
+			return ui.HistoryBounds{}, dst[:0], fmt.Errorf("history of %s: line %d: %w", agent, seq, err)
 		}
 		rows = append(rows, pool.HistoryLine{Seq: seq, Cells: cells})
 	}
 	r.mu.Unlock()
-	return rep.First, rep.Total, rows, nil
+	return ui.HistoryBounds{First: rep.First, Total: rep.Total, Live: rep.Live}, rows, nil
 }
 
 // Enqueue implements ui.Office.

@@ -289,22 +289,75 @@ func TestRemoteHistoryOverTheConnection(t *testing.T) {
 	w := watch(r)
 	var snap ui.Screen
 	w.until(t, "the last line on screen", func() bool { r.Screen("h", &snap); return strings.Contains(snap.Text(), "n 300") })
-	first, total, rows, err := r.History(ctx, "h", 280, 282, nil)
-	if err != nil || first != 241 || total != 291 || len(rows) != 2 || rows[1].Seq != 281 ||
+	b, rows, err := r.History(ctx, "h", 280, 282, nil)
+	if err != nil || b.First != 241 || b.Total != 291 || !b.Live || len(rows) != 2 || rows[1].Seq != 281 ||
 		string(pool.AppendText(nil, rows[1].Cells)) != "n 282" {
-		t.Fatalf("History: %d..%d, %+v, %v", first, total, rows, err)
+		t.Fatalf("History: %+v, %+v, %v", b, rows, err)
 	}
 	// Lines 280-281 are kept from the first read; 282-283 are fetched.
-	first, total, rows, err = r.History(ctx, "h", 279, 284, rows)
-	if err != nil || first != 241 || len(rows) != 5 || rows[0].Seq != 279 || string(pool.AppendText(nil, rows[4].Cells)) != "n 284" ||
+	b, rows, err = r.History(ctx, "h", 279, 284, rows)
+	if err != nil || b.First != 241 || len(rows) != 5 || rows[0].Seq != 279 || string(pool.AppendText(nil, rows[4].Cells)) != "n 284" ||
 		string(pool.AppendText(nil, rows[1].Cells)) != "n 281" {
-		t.Fatalf("History again: %d..%d, %d rows, %v", first, total, len(rows), err)
+		t.Fatalf("History again: %+v, %d rows, %v", b, len(rows), err)
 	}
-	if _, _, rows, err := r.History(ctx, "h", 280, 284, nil); err != nil || len(rows) != 4 || string(pool.AppendText(nil, rows[3].Cells)) != "n 284" {
+	if _, rows, err := r.History(ctx, "h", 280, 284, nil); err != nil || len(rows) != 4 || string(pool.AppendText(nil, rows[3].Cells)) != "n 284" {
 		t.Fatalf("History from the cache: %d rows, %v", len(rows), err)
 	}
-	if _, _, _, err := r.History(ctx, "nobody", 0, 10, rows); err == nil {
+	if _, _, err := r.History(ctx, "nobody", 0, 10, rows); err == nil {
 		t.Fatal("the history of an unknown agent is no error")
+	}
+}
+
+// TestRemoteHistoryOfAnExitedAgentIsNotLive: once an agent's output ended,
+// its last screen's rows are in the history and History says the screen is
+// no longer live (what copy mode needs to show them once).
+func TestRemoteHistoryOfAnExitedAgentIsNotLive(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	c, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte("brief = false\n[[agent]]\nname = \"h\"\n"+
+		"command = [\"bash\", \"-c\", \"for i in $(seq 1 30); do echo n $i; done\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.Open(engine.Options{Config: c, StateDir: state, HostEnv: []string{"PATH=/usr/bin:/bin", "HOME=" + dir}, Cols: 40, Rows: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go e.Run(ctx)
+	t.Cleanup(func() { cancel(); e.Close() })
+	_, r := open(t, client.Local(state), remote.Options{})
+	w := watch(r)
+	w.until(t, "h exited", func() bool {
+		for _, a := range r.Agents() {
+			if a.Name == "h" && a.Exited {
+				return true
+			}
+		}
+		return false
+	})
+	// The screen moves into the history when the PTY's stream ends, which
+	// may come just after the exit is reported and sends no change of its
+	// own: ask again, a bounded number of times.
+	var b ui.HistoryBounds
+	var rows []pool.HistoryLine
+	for try := 0; ; try++ {
+		b, rows, err = r.History(ctx, "h", 0, 100, rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !b.Live || try == 500 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if b.Live || b.Total != 30 || len(rows) != 30 {
+		t.Fatalf("History of the exited agent: %+v, %d rows; want not live, 30 lines", b, len(rows))
+	}
+	for i, l := range rows {
+		if got, want := string(pool.AppendText(nil, l.Cells)), fmt.Sprintf("n %d", i+1); got != want {
+			t.Fatalf("line %d is %q, want %q", i, got, want)
+		}
 	}
 }
 

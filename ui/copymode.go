@@ -67,10 +67,10 @@ func (a copyPos) before(b copyPos) bool {
 // copyMode is one pane's copy mode. Only the tea loop touches it.
 type copyMode struct {
 	agent        string
-	first, total int64 // history lines held when entered, first updated as they fall off
-	live         int64 // the history's total now
-	screen       [][]pool.Cell
-	top          int64 // the first line shown
+	first, total int64         // history lines held when entered, first updated as they fall off
+	live         int64         // the history's total now
+	screen       [][]pool.Cell // the frozen screen's rows; none once the output ended (the history holds them)
+	top          int64         // the first line shown
 	cur          copyPos
 	w, h         int
 
@@ -95,7 +95,7 @@ type copyMode struct {
 }
 
 // historyOf is one Office.History call, bounded by historyTimeout.
-func historyOf(o Office, agent string, from, to int64, dst []HistoryLine) (first, total int64, rows []HistoryLine, err error) {
+func historyOf(o Office, agent string, from, to int64, dst []HistoryLine) (HistoryBounds, []HistoryLine, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), historyTimeout)
 	defer cancel()
 	return o.History(ctx, agent, from, to, dst)
@@ -111,12 +111,13 @@ func (m *model) enterCopy(p *pane, auto bool) bool {
 		return false
 	}
 	name := p.info.Name
-	// The screen and the history's total must belong together: a line
-	// scrolling off between the two reads would show twice or not at all.
+	// The screen and the history's bounds must belong together: a line
+	// scrolling off (or the screen moving into the history as the agent's
+	// output ends) between the two reads would show twice or not at all.
 	var snap Screen
-	var first, total int64
+	var b HistoryBounds
 	for try := 0; try < 4; try++ {
-		_, t1, _, err := historyOf(m.office, name, 0, 0, nil)
+		b1, _, err := historyOf(m.office, name, 0, 0, nil)
 		if err != nil {
 			return false
 		}
@@ -124,19 +125,27 @@ func (m *model) enterCopy(p *pane, auto bool) bool {
 		if !m.office.Screen(name, &snap) {
 			return false
 		}
-		first, total, _, _ = historyOf(m.office, name, 0, 0, nil)
-		if t1 == total {
+		b, _, _ = historyOf(m.office, name, 0, 0, nil)
+		if b1.Total == b.Total && b1.Live == b.Live {
 			break
 		}
 	}
-	c := &copyMode{agent: name, first: first, total: total, live: total, auto: auto, stale: true,
+	c := &copyMode{agent: name, first: b.First, total: b.Total, live: b.Total, auto: auto, stale: true,
 		w: p.box.W, h: max(p.box.H-1, 1), gen: 1 << 63}
-	for y := 0; y < snap.Rows && (y+1)*snap.Cols <= len(snap.Cells); y++ {
-		c.screen = append(c.screen, snap.Cells[y*snap.Cols:(y+1)*snap.Cols])
+	if b.Live {
+		for y := 0; y < snap.Rows && (y+1)*snap.Cols <= len(snap.Cells); y++ {
+			c.screen = append(c.screen, snap.Cells[y*snap.Cols:(y+1)*snap.Cols])
+		}
 	}
 	c.top = c.end() - int64(c.h)
 	c.clampTop()
-	c.cur = copyPos{line: c.total + int64(snap.CursorY), col: snap.CursorX}
+	if b.Live {
+		c.cur = copyPos{line: c.total + int64(snap.CursorY), col: snap.CursorX}
+	} else {
+		// The output ended: its last screen is the history's last lines,
+		// shown once; the cursor starts on the last of them.
+		c.cur = copyPos{line: c.end() - 1}
+	}
 	c.clampCur()
 	p.cm = c
 	p.drawnEpoch = ^uint64(0)
@@ -211,13 +220,13 @@ func (c *copyMode) lineAt(o Office, l int64, back bool) []pool.Cell {
 	if back {
 		from = max(l-copyChunk+1, c.first)
 	}
-	first, _, rows, err := historyOf(o, c.agent, from, min(from+copyChunk, c.total), c.chunk)
+	b, rows, err := historyOf(o, c.agent, from, min(from+copyChunk, c.total), c.chunk)
 	if err != nil {
 		c.note = err.Error()
 		return nil
 	}
 	c.chunk = rows
-	c.first = max(c.first, first)
+	c.first = max(c.first, b.First)
 	row, _ := c.cached(l)
 	return row
 }
@@ -500,14 +509,18 @@ func (m *model) copyTag(p *pane) string {
 		return c.tag() // nothing new on the agent's screen: no call
 	}
 	c.liveGen = p.snap.Generation
-	first, live, _, err := historyOf(m.office, c.agent, 0, 0, nil)
+	b, _, err := historyOf(m.office, c.agent, 0, 0, nil)
 	if err != nil {
 		return c.tag()
 	}
-	c.live = max(c.live, live)
-	if first > c.first {
-		c.first = first
-		if c.top < first {
+	if b.Live {
+		// Not once the output ended: the lines its last screen adds to
+		// the history were on the screen, not new output.
+		c.live = max(c.live, b.Total)
+	}
+	if b.First > c.first {
+		c.first = b.First
+		if c.top < b.First {
 			c.clampCur()
 			c.stale = true
 		}

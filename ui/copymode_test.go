@@ -127,6 +127,63 @@ func TestCopyModeShowsHistoryAndKeysStayInOffice(t *testing.T) {
 	}
 }
 
+// TestCopyModeOfAnExitedAgentShowsItsLastScreenOnce: once an agent's output
+// ended, its last screen's rows are the history's last lines (the office
+// says the screen is no longer live), so copy mode shows each line once:
+// the history alone, not the history followed by the screen again.
+func TestCopyModeOfAnExitedAgentShowsItsLastScreenOnce(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(80, 24) // body: 22 rows
+	h.numbered("a", 1, 30)
+	h.o.feed("a", "bye\r\n")
+	h.o.exit("a")
+	h.changed()
+	h.keys("\x1d[")
+	if tl := h.title("a"); !strings.Contains(tl, "[copy]") {
+		t.Fatalf("title in copy mode at the bottom: %q", tl)
+	}
+	rows := h.paneRows("a")
+	if last := rows[len(rows)-1]; last != "bye" {
+		t.Fatalf("the last row is %q, want the agent's last line \"bye\" (rows %q)", last, rows)
+	}
+	var seen []string
+	seen = append(seen, rows...)
+	h.keys("g")
+	seen = append(seen, h.paneRows("a")...)
+	count := map[string]int{}
+	for _, r := range seen {
+		count[r]++
+	}
+	// g shows lines 1-22 and the bottom showed 10-30 and bye: lines 10-22
+	// are in both views, once in each.
+	for i := 1; i <= 30; i++ {
+		want := 1
+		if i >= 10 && i <= 22 {
+			want = 2
+		}
+		if l := fmt.Sprintf("line %04d 中文 end", i); count[l] != want {
+			t.Fatalf("%q shown %d times in the two views, want %d:\nbottom %q\ntop %q", l, count[l], want, rows, seen[len(rows):])
+		}
+	}
+	// Walking from the top to the bottom meets bye once, as the last line.
+	h.keys("G")
+	h.keys("\x1b[5~")
+	if r := h.paneRows("a"); slicesCount(r, "bye") != 0 {
+		t.Fatalf("a page up still shows bye: %q", r)
+	}
+}
+
+// slicesCount is how many of rows are s.
+func slicesCount(rows []string, s string) int {
+	n := 0
+	for _, r := range rows {
+		if r == s {
+			n++
+		}
+	}
+	return n
+}
+
 func TestCopyModeSearch(t *testing.T) {
 	h := newHarness(t, "a")
 	h.size(80, 24)

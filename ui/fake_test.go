@@ -31,6 +31,7 @@ type fakeAgent struct {
 	escs    int
 	draft   string
 	echo    bool // feed input back to the screen, as a shell's echo does
+	retired bool // its output ended: the screen's rows are in the history (exit)
 }
 
 // fakeOffice is an office of fake agents with an in-memory queue. It
@@ -138,14 +139,45 @@ func (o *fakeOffice) Screen(agent string, dst *Screen) bool {
 	return true
 }
 
-func (o *fakeOffice) History(_ context.Context, agent string, from, to int64, dst []HistoryLine) (first, total int64, rows []HistoryLine, err error) {
+func (o *fakeOffice) History(_ context.Context, agent string, from, to int64, dst []HistoryLine) (HistoryBounds, []HistoryLine, error) {
 	a := o.agent(agent)
 	if a == nil || a.info.SpawnErr != "" || a.scr.History() == nil {
-		return 0, 0, dst[:0], fmt.Errorf("history of %s: no such agent", agent)
+		return HistoryBounds{}, dst[:0], fmt.Errorf("history of %s: no such agent", agent)
 	}
 	h := a.scr.History()
-	first, total = h.Bounds()
-	return first, total, h.Rows(from, to, dst), nil
+	var b HistoryBounds
+	b.First, b.Total = h.Bounds()
+	o.mu.Lock()
+	b.Live = !a.retired
+	o.mu.Unlock()
+	return b, h.Rows(from, to, dst), nil
+}
+
+// exit ends name's output as a terminal's does when its process exits:
+// the screen's rows, down to the last one not blank, are appended to the
+// history and the screen goes on showing them (pool retires it so).
+func (o *fakeOffice) exit(name string) {
+	a := o.agent(name)
+	var snap Screen
+	a.scr.Snapshot(&snap)
+	last := -1
+	for y := 0; y < snap.Rows; y++ {
+		for _, c := range snap.Cells[y*snap.Cols : (y+1)*snap.Cols] {
+			if c.Rune != ' ' && c.Rune != 0 {
+				last = y
+				break
+			}
+		}
+	}
+	h := a.scr.History()
+	_, total := h.Bounds()
+	for y := 0; y <= last; y++ {
+		rec := pool.AppendLine(nil, snap.Cells[y*snap.Cols:(y+1)*snap.Cols])
+		if err := h.Restore(pool.HistoryRecord{Seq: total + int64(y), At: testClock.UnixMilli(), Line: rec}); err != nil {
+			panic(err)
+		}
+	}
+	o.set(name, func(a *fakeAgent) { a.retired, a.info.Exited, a.info.Status = true, true, "exited" })
 }
 
 func (o *fakeOffice) Floor() Floor {

@@ -22,13 +22,13 @@ type Office interface {
 	// generation differs from dst.Generation, and reports whether it did.
 	// An unknown or unstarted agent leaves dst alone and returns false.
 	Screen(agent string, dst *Screen) bool
-	// History returns the numbers of the history lines agent's office
-	// holds (first … total-1: lines that scrolled off the top of its
-	// screen, numbered for the agent's life and never changed once
-	// numbered) and lines [from, to) as held, decoded into dst (reused, so
-	// a view kept from frame to frame allocates nothing). An unknown
+	// History returns which history lines agent's office holds (lines
+	// that scrolled off the top of its screen, numbered for the agent's
+	// life and never changed once numbered) and whether its screen is
+	// still live, and lines [from, to) as held, decoded into dst (reused,
+	// so a view kept from frame to frame allocates nothing). An unknown
 	// agent is an error. Bounds alone cost a call with to <= from.
-	History(ctx context.Context, agent string, from, to int64, dst []HistoryLine) (first, total int64, rows []HistoryLine, err error)
+	History(ctx context.Context, agent string, from, to int64, dst []HistoryLine) (HistoryBounds, []HistoryLine, error)
 	// Floor returns queue depths, hold reasons and the floor-wide pause.
 	Floor() Floor
 	// Queue lists the messages queued for agent, in delivery order.
@@ -90,6 +90,16 @@ type PaneSize struct{ Cols, Rows int }
 // Screen is an agent's screen: cells, cursor (position, visibility, and
 // the shape in Modes.CursorShape), title and modes, as plain values.
 type Screen = pool.Snapshot
+
+// HistoryBounds is where an agent's history stands (Office.History).
+type HistoryBounds struct {
+	// First … Total-1 number the lines held.
+	First, Total int64
+	// Live is false once the agent's output ended and its last screen's
+	// rows were moved into the history as its last lines: the history
+	// alone is then its whole output, and the screen repeats it.
+	Live bool
+}
 
 // AgentInfo is one agent of the roster.
 type AgentInfo struct {

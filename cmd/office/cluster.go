@@ -4,12 +4,14 @@ package main
 // floor (the office file's [cluster] table, docs/cluster.md): a receiver
 // that is no agent here but is in the floor's last-known roster gets the
 // item through this host's outbox (`office status` and `office team` list
-// the other hosts' agents with their host: status.go, team.go).
+// the other hosts' agents with their host: status.go, team.go); `office
+// queue` lists the items other hosts refused.
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"office/cluster"
 	"office/engine"
@@ -130,4 +132,37 @@ func replyRemote(ctx context.Context, e *env, svc *inbox.Service, s *queue.Store
 	fmt.Fprintln(e.stdout, rid)
 	fmt.Fprintf(e.stderr, "office: reply %s stored (sent to %s on host %s when host %s takes it)\n", rid, orig.Sender, origin, origin)
 	return true, nil
+}
+
+// refusedShown bounds the refusals `office queue` prints (the newest).
+const refusedShown = 20
+
+// printRefused prints the items of this host that another host of the
+// floor refused (cluster.Refused), the newest refusedShown, of agent when
+// set; nothing for an office without a cluster or with none refused.
+func printRefused(ctx context.Context, e *env, s *queue.Store, agent string) error {
+	rs, err := cluster.Refused(ctx, s)
+	if err != nil {
+		return err
+	}
+	var shown []cluster.Refusal
+	for _, r := range rs {
+		if agent == "" || r.Sender == agent || r.Receiver == agent {
+			shown = append(shown, r)
+		}
+	}
+	if len(shown) == 0 {
+		return nil
+	}
+	if len(shown) > refusedShown {
+		shown = shown[len(shown)-refusedShown:]
+	}
+	fmt.Fprintln(e.stdout, "\nrefused by other hosts (ended here):")
+	tw := newTable(e.stdout)
+	fmt.Fprintln(tw, "ID\tKIND\tFROM\tTO\tAGE\tWHY")
+	for _, r := range shown {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\trefused by host %s: %s\n", r.ID, r.Kind, cell(r.Sender, 0), cell(r.Receiver, 0)+"@"+cell(r.Host, 0),
+			age(time.Since(r.At)), cell(r.Host, 0), cell(r.Reason, 80))
+	}
+	return tw.Flush()
 }

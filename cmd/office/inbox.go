@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"office/cluster"
 	"office/inbox"
 	"office/queue"
 )
@@ -25,6 +26,12 @@ func openInbox(ctx context.Context, e *env, g *globals) (*inbox.Service, *queue.
 	}
 	svc, err := inbox.Open(ctx, s, inbox.Options{})
 	if err != nil {
+		s.Close()
+		return nil, nil, "", err
+	}
+	// A clustered office's mail crosses hosts from commands too (a cancel
+	// of crossed mail, the state of mail that crossed here).
+	if _, err := cluster.Bind(ctx, s, svc); err != nil {
 		s.Close()
 		return nil, nil, "", err
 	}

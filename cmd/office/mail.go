@@ -315,10 +315,16 @@ func mailCancel(ctx context.Context, e *env, g *globals, id string) error {
 	if err != nil {
 		return err
 	}
-	if err := svc.Cancel(ctx, by, id); err != nil {
+	c, err := svc.CancelMail(ctx, by, id)
+	if err != nil {
 		return inboxErr(fmt.Errorf("mail cancel: %w", err))
 	}
 	engine.Poke(dir)
+	if c.Host != "" {
+		fmt.Fprintf(e.stdout, "cancel of %s stored for host %s\n", id, c.Host)
+		fmt.Fprintf(e.stderr, "office: the mail is on host %s: cancelled there unless already typed in (then you are told); office mail show %s follows it\n", c.Host, id)
+		return nil
+	}
 	fmt.Fprintf(e.stdout, "cancelled %s\n", id)
 	return nil
 }

@@ -131,7 +131,7 @@ func listQueue(ctx context.Context, e *env, g *globals, agent string, asJSON boo
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(e.stdout, "no queued messages")
-		return nil
+		return printRefused(ctx, e, s, agent)
 	}
 	tw := newTable(e.stdout)
 	fmt.Fprintln(tw, "ID\tAGENT\tAGE\tATTEMPTS\tHELD\tTEXT")
@@ -146,7 +146,10 @@ func listQueue(ctx context.Context, e *env, g *globals, agent string, asJSON boo
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", r.ID, cell(r.Agent, 0), age(time.Duration(r.AgeSeconds*float64(time.Second))),
 			r.Attempts, cell(held, 0), cell(r.Text, 60))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printRefused(ctx, e, s, agent)
 }
 
 // queueRows lists messages with the reason each is held: the running engine's

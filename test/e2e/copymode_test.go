@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -117,4 +118,49 @@ func tmuxOut(tm *tmux, args ...string) (string, error) {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "tmux", append([]string{"-S", tm.socket}, args...)...).Output()
 	return string(out), err
+}
+
+// exitingScript reports its PTY size until the file "go" exists, then
+// prints 60 rows and exits.
+const exitingScript = `d=%q
+while [ ! -e "$d/go" ]; do stty size > "$d/size.tmp" && mv "$d/size.tmp" "$d/size"; sleep 0.05; done
+for i in $(seq 1 60); do printf 'row %%02d end\n' $i; done
+`
+
+// TestCopyModeOfAnExitedAgentUnderTmux: an agent prints 60 rows and exits;
+// its last screen went into its history, so copy mode shows each row once:
+// a page up from the bottom shows the rows above the last screen, not that
+// screen a second time.
+func TestCopyModeOfAnExitedAgentUnderTmux(t *testing.T) {
+	t.Parallel()
+	o := newOffice(t)
+	cfg := fmt.Sprintf("brief = false\n\n[[agent]]\nname = \"a\"\ncommand = [\"bash\", \"-c\", %q]\n", fmt.Sprintf(exitingScript, o.dir))
+	if err := os.WriteFile(o.config, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := o.startUI(80, 24)
+	// The rows are printed once the pane has its size (22 rows under a
+	// title and above the status line), so its last screen shows row 60.
+	o.waitFor(30*time.Second, "the agent's PTY to get the pane's size", func() bool { return ptyRows(t, o.dir) == 22 })
+	if err := os.WriteFile(filepath.Join(o.dir, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o.waitFor(30*time.Second, "a to exit", func() bool {
+		st, ok := o.status()
+		return ok && len(st) == 1 && st[0].Status == "exited"
+	})
+	o.waitFor(10*time.Second, "the last row in the pane", func() bool { return strings.Contains(tm.screen(), "row 60 end") })
+	tm.key("C-]", "[")
+	o.waitFor(10*time.Second, "copy mode", func() bool { return strings.Contains(tm.screen(), "[copy]") })
+	tm.key("PPage")
+	o.waitFor(10*time.Second, "a page up", func() bool { return strings.Contains(tm.screen(), "[+") })
+	s := tm.screen()
+	if strings.Contains(s, "row 60 end") {
+		t.Fatalf("a page up from the bottom still shows the last row: the last screen is shown twice\n%s", s)
+	}
+	for i := 1; i <= 60; i++ {
+		if n := strings.Count(s, fmt.Sprintf("row %02d end", i)); n > 1 {
+			t.Fatalf("row %02d shown %d times\n%s", i, n, s)
+		}
+	}
 }

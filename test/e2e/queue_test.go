@@ -254,11 +254,36 @@ func TestHungAgentGetsNothingTypedTwice(t *testing.T) {
 	// The next message goes in but the agent shows nothing and draws
 	// nothing: it may read it later, so it is held for the person, with no
 	// attempt counted and no second typing.
-	o.send("a", "second")
+	second := o.send("a", "second")
 	o.waitFor(20*time.Second, "held: interrupted", func() bool {
 		q := o.queue()
 		return len(q) == 1 && q[0].Held == "interrupted" && q[0].Attempts == 0
 	})
+	// It holds a's queue (a may still read it later: nothing is typed
+	// after it), says why, and the person is told, durably, what ends it.
+	o.send("a", "third")
+	o.waitFor(20*time.Second, "the person's notice of the held message", func() bool {
+		out, _, _ := o.run("", "inbox", "--person", "--all")
+		return strings.Contains(out, "message "+second+" held") && strings.Contains(out, "office queue rm "+second)
+	})
+	if q := o.queue(); len(q) != 2 || q[0].Evidence == "" || q[1].Text != "third" || q[1].Attempts != 0 || q[1].Held != "queued" {
+		t.Fatalf("queue %+v: want the held message with why, and the one behind it not attempted", q)
+	}
+	// A stop ends the process that might still read it: at the next start
+	// it is set aside (its CLI's records do not show it) and the message
+	// behind it is delivered, once, to the new process.
+	o.stopServe(syscall.SIGTERM)
+	o.startServe()
+	o.waitFor(30*time.Second, "third delivered after the restart", func() bool {
+		return contains(o.prompts("a"), "third") && len(o.queue()) == 1
+	})
+	q := o.queue()
+	if len(q) != 1 || q[0].Text != "second" || q[0].Held != "set aside" {
+		t.Fatalf("queue after the restart %+v: want only the held message, set aside", q)
+	}
+	if p := o.prompts("a"); len(p) != 2 || p[0] != "first" || p[1] != "third" {
+		t.Fatalf("prompts %q: want first and third once each", p)
+	}
 	log, err := os.ReadFile(filepath.Join(o.state, "office.log"))
 	if err != nil {
 		t.Fatal(err)
