@@ -1,6 +1,6 @@
 package automation
 
-// The status judge (design.md §3 and §9): the one place that decides an
+// The status judge (docs/design.md §4): the one place that decides an
 // agent's status from everything pool, the CLI's hooks and the clock observe,
 // and says how it got there, step by step, so `office status --explain`
 // prints the judge's own reasoning and cannot drift from it.
@@ -15,6 +15,9 @@ const (
 	// HookStaleAfter is how long the title may contradict a busy or idle
 	// hook report before the report no longer counts: Claude runs no hook
 	// when the person interrupts a turn (Esc), and none for a /compact turn.
+	// It and HookWaitingStaleAfter are defaults (Inputs.HookStale and
+	// Inputs.HookWaitingStale; the office file's hook_stale and
+	// hook_waiting_stale).
 	HookStaleAfter = 3 * time.Second
 	// HookWaitingStaleAfter is the same for a waiting report, contradicted by
 	// an idle title with no waiting pattern on the screen.
@@ -112,6 +115,11 @@ type Inputs struct {
 	Turn TurnHold
 	// Foreground is the shell's foreground reading (shell agents only).
 	Foreground Foreground
+	// HookStale and HookWaitingStale are how long the title may contradict
+	// a busy or idle, and a waiting, hook report before it is stale
+	// (Timing.HookStale, Timing.HookWaitingStale); 0 means HookStaleAfter
+	// and HookWaitingStaleAfter.
+	HookStale, HookWaitingStale time.Duration
 }
 
 // Signal names a step of the judge.
@@ -380,9 +388,9 @@ func ReadTitle(title string, rules StatusRules) (Status, bool) {
 //     foreground.
 //  5. hook: the last report, unless it is stale: the title has contradicted
 //     it (idle title against busy, busy title against idle) for
-//     HookStaleAfter, or for a waiting report an idle title for
-//     HookWaitingStaleAfter, counted from the later of the report and the
-//     title's change.
+//     Inputs.HookStale (HookStaleAfter), or for a waiting report an idle
+//     title for Inputs.HookWaitingStale (HookWaitingStaleAfter), counted
+//     from the later of the report and the title's change.
 //  6. osc-state (OSCStatus). 7. title (ReadTitle).
 //  8. screen: a Busy pattern, then an Idle one.
 //  9. output: busy while output is younger than the quiet window, else idle.
@@ -532,7 +540,7 @@ func hookStep(in Inputs, rules StatusRules, waitingShown bool, next func(time.Ti
 		return Step{Signal: SignalHook, Found: FindCleared, Detail: h.Event, Age: age}
 	}
 	title, titleOK := ReadTitle(in.Title, rules)
-	limit := HookStaleAfter
+	limit := orDefault(in.HookStale, HookStaleAfter)
 	var contradicted bool
 	switch h.Status {
 	case StatusBusy:
@@ -541,7 +549,7 @@ func hookStep(in Inputs, rules StatusRules, waitingShown bool, next func(time.Ti
 		contradicted = titleOK && title == StatusBusy
 	case StatusWaiting:
 		contradicted = titleOK && title == StatusIdle && !waitingShown
-		limit = HookWaitingStaleAfter
+		limit = orDefault(in.HookWaitingStale, HookWaitingStaleAfter)
 	}
 	if contradicted {
 		since := later(h.At, in.TitleSince)

@@ -215,6 +215,59 @@ func TestJudgeHookStaleness(t *testing.T) {
 	}
 }
 
+// TestJudgeHookStaleIsAParameter: Inputs.HookStale and HookWaitingStale (the
+// office file's hook_stale and hook_waiting_stale) move where a contradicted
+// report goes stale; zero is HookStaleAfter and HookWaitingStaleAfter.
+func TestJudgeHookStaleIsAParameter(t *testing.T) {
+	ready := Boot{Seen: true}
+	quiet := at(-time.Hour)
+	tests := []struct {
+		name          string
+		hook          Status
+		title         string
+		stale, wstale time.Duration
+		now           time.Duration // since the title's change at 0
+		found         Finding
+	}{
+		{"busy, 5s window, 4s contradicted: counts", StatusBusy, "✳ Claude", 5 * time.Second, 0, 4 * time.Second, FindReport},
+		{"busy, 5s window, 5s contradicted: stale", StatusBusy, "✳ Claude", 5 * time.Second, 0, 5 * time.Second, FindStale},
+		{"busy, 1s window, 1s contradicted: stale", StatusBusy, "✳ Claude", time.Second, 0, time.Second, FindStale},
+		{"busy, default window, 2s contradicted: counts", StatusBusy, "✳ Claude", 0, 0, 2 * time.Second, FindReport},
+		{"idle, 500ms window, 500ms contradicted: stale", StatusIdle, "⠐ Claude", 500 * time.Millisecond, 0, 500 * time.Millisecond, FindStale},
+		{"waiting, 30s window, 20s contradicted: counts", StatusWaiting, "✳ Claude", time.Second, 30 * time.Second, 20 * time.Second, FindReport},
+		{"waiting, 30s window, 30s contradicted: stale", StatusWaiting, "✳ Claude", time.Second, 30 * time.Second, 30 * time.Second, FindStale},
+		{"waiting, 2s window, 2s contradicted: stale", StatusWaiting, "✳ Claude", 0, 2 * time.Second, 2 * time.Second, FindStale},
+		{"waiting, default window, 9s contradicted: counts", StatusWaiting, "✳ Claude", 0, 0, 9 * time.Second, FindReport},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := Inputs{Now: at(tt.now), Boot: ready, Hook: report(tt.hook, at(0)), Title: tt.title, TitleSince: at(0),
+				LastOutput: quiet, HookStale: tt.stale, HookWaitingStale: tt.wstale}
+			j := Judge(in, claudeLike)
+			checkOneDecides(t, j)
+			var hook Step
+			for _, s := range j.Steps {
+				if s.Signal == SignalHook {
+					hook = s
+				}
+			}
+			if hook.Found != tt.found {
+				t.Fatalf("hook step found %v, want %v\n%s", hook.Found, tt.found, dump(j))
+			}
+			limit := orDefault(tt.stale, HookStaleAfter)
+			if tt.hook == StatusWaiting {
+				limit = orDefault(tt.wstale, HookWaitingStaleAfter)
+			}
+			switch {
+			case tt.found == FindStale && hook.Limit != limit:
+				t.Errorf("stale step's limit %v, want %v", hook.Limit, limit)
+			case tt.found == FindReport && !j.Next.Equal(at(limit)):
+				t.Errorf("Next = %v, want the window's end %v", j.Next, at(limit))
+			}
+		})
+	}
+}
+
 func TestHookReportNewer(t *testing.T) {
 	old := HookReport{Seq: 4, Status: StatusBusy}
 	newer := HookReport{Seq: 5, Status: StatusIdle}

@@ -4,11 +4,12 @@ import "time"
 
 // Timing holds the windows of the block rule, the line model, readiness and
 // the status debouncer that an office file may tune (its settings stale,
-// echo_grace, picker_settle, ready_quiet and status_debounce). A zero field
-// means its constant, so the zero Timing is the seed's rules. The caller
-// passes it in: Tracker.Timing (echo grace, picker settle, and the stale
-// window it puts in State.Stale), Boot.ReadyQuiet and StatusDebouncer.After
-// take its fields.
+// echo_grace, picker_settle, ready_quiet, status_debounce, hook_stale,
+// hook_waiting_stale and turn_grace). A zero field means its constant, so
+// the zero Timing is the seed's rules. The caller passes it in:
+// Tracker.Timing (echo grace, picker settle, and the stale window it puts in
+// State.Stale), Boot.ReadyQuiet, StatusDebouncer.After, Inputs.HookStale,
+// Inputs.HookWaitingStale and Turn.Grace take its fields.
 type Timing struct {
 	// Stale is how long an inferred draft or picker block lasts; 0 means
 	// StaleAfter.
@@ -25,6 +26,16 @@ type Timing struct {
 	// StatusDebounce is how long a raw idle must last before the debounced
 	// status says idle; 0 means StatusDebounce.
 	StatusDebounce time.Duration
+	// HookStale is how long the title may contradict a busy or idle hook
+	// report before the report no longer counts; 0 means HookStaleAfter.
+	HookStale time.Duration
+	// HookWaitingStale is the same for a waiting report; 0 means
+	// HookWaitingStaleAfter.
+	HookWaitingStale time.Duration
+	// TurnGrace is how long after a submitting Enter a turn that has not
+	// shown busy stays open (and the person's turn holds busy); 0 means
+	// TurnGrace.
+	TurnGrace time.Duration
 }
 
 // orDefault returns d, or def when d is not positive.

@@ -2,7 +2,8 @@ package automation
 
 // The turn machine (docs/design.md §4): a turn starts at the Enter that submitted
 // a prompt and ends at the next busy -> idle; if busy is never seen within
-// TurnGrace of the Enter, it ends when the agent is idle TurnGrace after it.
+// the turn grace (Turn.Grace, TurnGrace by default) of the Enter, it ends
+// when the agent is idle the grace after it.
 // Whoever presses the Enter says why (the person, a queue delivery by its
 // message id, a CLI hook): nothing is guessed from the bytes written or from
 // how recently something was attempted.
@@ -14,7 +15,8 @@ import (
 
 // TurnGrace is how long after a submitting Enter a turn that has not shown
 // busy stays open (docs/design.md §4: 10 s); during it, a turn the person started
-// reads as busy.
+// reads as busy. It is the default of Turn.Grace (Timing.TurnGrace, the
+// office file's turn_grace).
 const TurnGrace = 10 * time.Second
 
 // maxTurnCauses bounds the causes one turn remembers (Enters pressed while
@@ -114,9 +116,14 @@ func (e TurnEvent) Delivered() []int64 {
 	return ids
 }
 
-// Turn is the turn machine of one agent. The zero value has no turn open.
-// It is not safe for concurrent use: its owner serializes the calls.
+// Turn is the turn machine of one agent. The zero value has no turn open
+// and runs on TurnGrace. It is not safe for concurrent use: its owner
+// serializes the calls.
 type Turn struct {
+	// Grace is the turn grace (Timing.TurnGrace); 0 means TurnGrace. Set it
+	// before the first Enter.
+	Grace time.Duration
+
 	open     bool
 	start    time.Time // the Enter that started the turn
 	last     time.Time // the latest Enter of the turn
@@ -128,11 +135,11 @@ type Turn struct {
 // Enter records a submitting Enter with its cause at now. With no turn open
 // it starts one (TurnStarted); during a turn it joins it (TurnJoined): the
 // turn then ends only after the agent has shown busy again since this Enter,
-// or is idle TurnGrace after it.
+// or is idle the grace (Grace) after it.
 func (t *Turn) Enter(c TurnCause, now time.Time) TurnEvent {
 	kind := TurnJoined
 	if !t.open {
-		*t = Turn{open: true, start: now}
+		*t = Turn{Grace: t.Grace, open: true, start: now}
 		kind = TurnStarted
 	}
 	t.last, t.busySeen = now, false
@@ -150,7 +157,7 @@ func (t *Turn) Enter(c TurnCause, now time.Time) TurnEvent {
 
 // Observe feeds the agent's raw status (before any turn hold) at now and
 // reports the turn's end when this status ends it: idle after busy (or a
-// dialog) was seen since the latest Enter, or idle TurnGrace after it.
+// dialog) was seen since the latest Enter, or idle the grace after it.
 func (t *Turn) Observe(raw Status, now time.Time) (TurnEvent, bool) {
 	if !t.open {
 		return TurnEvent{}, false
@@ -158,7 +165,7 @@ func (t *Turn) Observe(raw Status, now time.Time) (TurnEvent, bool) {
 	switch {
 	case raw == StatusBusy || raw == StatusWaiting:
 		t.busySeen, t.hold = true, false
-	case raw == StatusIdle && (t.busySeen || now.Sub(t.last) >= TurnGrace):
+	case raw == StatusIdle && (t.busySeen || now.Sub(t.last) >= t.grace()):
 		return t.end(now), true
 	}
 	return TurnEvent{}, false
@@ -174,7 +181,7 @@ func (t *Turn) Exited(now time.Time) (TurnEvent, bool) {
 
 // Holding reports whether the agent should read as busy although its own
 // signals say idle: the person pressed Enter in the open turn and the agent
-// has not shown busy since, within TurnGrace of the latest Enter. A turn the
+// has not shown busy since, within the grace of the latest Enter. A turn the
 // drain started does not hold: the drain's submit check must see the agent's
 // own signals.
 func (t *Turn) Holding(now time.Time) bool {
@@ -183,24 +190,24 @@ func (t *Turn) Holding(now time.Time) bool {
 }
 
 // HoldWindow returns the span in which the open turn holds (Holding): from
-// the latest Enter to TurnGrace after it; ok is false when it does not hold
+// the latest Enter to the grace after it; ok is false when it does not hold
 // at all (no turn, not the person's, or busy seen since).
 func (t *Turn) HoldWindow() (since, until time.Time, ok bool) {
 	if !t.open || !t.hold || t.busySeen {
 		return time.Time{}, time.Time{}, false
 	}
-	return t.last, t.last.Add(TurnGrace), true
+	return t.last, t.last.Add(t.grace()), true
 }
 
 // GraceEnd returns when the open turn, if it has not shown busy since its
-// latest Enter, ends once the agent is idle (TurnGrace after that Enter): a
+// latest Enter, ends once the agent is idle (the grace after that Enter): a
 // deadline its owner must look again at even if nothing else happens. ok
 // is false with no such deadline.
 func (t *Turn) GraceEnd() (time.Time, bool) {
 	if !t.open || t.busySeen {
 		return time.Time{}, false
 	}
-	return t.last.Add(TurnGrace), true
+	return t.last.Add(t.grace()), true
 }
 
 // Open reports whether a turn is open.
@@ -208,9 +215,12 @@ func (t *Turn) Open() bool { return t.open }
 
 func (t *Turn) end(now time.Time) TurnEvent {
 	ev := t.event(TurnEnded, now)
-	*t = Turn{}
+	*t = Turn{Grace: t.Grace}
 	return ev
 }
+
+// grace is the turn grace in force.
+func (t *Turn) grace() time.Duration { return orDefault(t.Grace, TurnGrace) }
 
 func (t *Turn) event(k TurnEventKind, now time.Time) TurnEvent {
 	return TurnEvent{Kind: k, Causes: slices.Clone(t.causes), Start: t.start, At: now}

@@ -217,3 +217,45 @@ func TestTurnDeadlines(t *testing.T) {
 		t.Fatal("a hold after busy was seen")
 	}
 }
+
+// TestTurnGraceIsAParameter: a Turn with another Grace (the office file's
+// turn_grace) holds the person's turn, and ends one that never showed busy,
+// at that grace instead of TurnGrace's 10 s, for every turn it runs.
+func TestTurnGraceIsAParameter(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	const grace = 3 * time.Second
+	for _, tc := range []struct {
+		name  string
+		grace time.Duration
+		want  time.Duration // when the turn ends and the hold stops
+	}{
+		{"3s", grace, grace},
+		{"zero is TurnGrace", 0, TurnGrace},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := Turn{Grace: tc.grace}
+			for turn, start := range []time.Time{t0, t0.Add(time.Minute)} { // the grace outlives a turn
+				m.Enter(PersonEnter(), start)
+				if at, ok := m.GraceEnd(); !ok || !at.Equal(start.Add(tc.want)) {
+					t.Fatalf("turn %d: GraceEnd %v %v, want %v", turn, at, ok, start.Add(tc.want))
+				}
+				if _, until, ok := m.HoldWindow(); !ok || !until.Equal(start.Add(tc.want)) {
+					t.Fatalf("turn %d: hold until %v %v, want %v", turn, until, ok, start.Add(tc.want))
+				}
+				before := start.Add(tc.want - time.Nanosecond)
+				if !m.Holding(before) {
+					t.Fatalf("turn %d: not holding just before the grace", turn)
+				}
+				if _, ended := m.Observe(StatusIdle, before); ended {
+					t.Fatalf("turn %d: ended before the grace", turn)
+				}
+				if ev, ended := m.Observe(StatusIdle, start.Add(tc.want)); !ended || ev.Kind != TurnEnded {
+					t.Fatalf("turn %d: not ended at the grace: %v %v", turn, ev.Kind, ended)
+				}
+			}
+			if m.Grace != tc.grace {
+				t.Fatalf("Grace %v after two turns, want %v", m.Grace, tc.grace)
+			}
+		})
+	}
+}

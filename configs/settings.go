@@ -11,10 +11,37 @@ package configs
 // written twice.
 //
 // Rows whose rule lives in package automation (quiet, boot_grace, stale,
-// echo_grace, picker_settle, recover_settle, status_debounce, ready_quiet)
-// take their default from automation's constant, and automation takes the
-// value as a parameter (automation.Timing, StatusRules.Quiet, Boot.Grace),
-// so the number is still written once.
+// echo_grace, picker_settle, recover_settle, status_debounce, ready_quiet,
+// hook_stale, hook_waiting_stale, turn_grace) take their default from
+// automation's constant, and automation takes the value as a parameter
+// (automation.Timing, StatusRules.Quiet, Boot.Grace), so the number is still
+// written once.
+//
+// Not rows, on purpose (each constant stays next to its code):
+//   - A profile's own windows are profile keys, which an office file's
+//     [profile.NAME] table sets: ready_settle (the built-ins' 400 ms and
+//     500 ms; automation.ClaudeReadySettle and its siblings are the same
+//     facts, cross-checked by a test), enter_delay, paste_enter_delay,
+//     quiet (also a row).
+//   - Poll intervals of waits that end on what they watch for, where only
+//     CPU depends on the number: the drain's verifyPoll, echoPoll and
+//     evidencePoll, the engine's evidence poll.
+//   - Bounds of waits for something that normally comes within
+//     milliseconds, past which the next rule decides: the drain's echoWait
+//     (3 s for a CLI's echo before its Enter, which then goes anyway) and
+//     evidenceAfterNoSubmit (1 s), the engine's replyWait (2 s for a reply
+//     record before a notice quotes the screen), settleTries/settleRetry.
+//   - Internal pacing and shutdown bounds no rule depends on: the drain's
+//     abandonAfter, the engine's server timings (helloTimeout, frameInterval,
+//     writeStall, stateTick, quietTick, byeWait, ...), opTimeout,
+//     callTimeout, scheduleTick (how often compaction schedules are
+//     checked), ClashCheckWait, DefaultWatchEvery (the store watch), the
+//     store's BusyTimeout and LockTimeout.
+//   - Size bounds of what is read from outside (the pool's filter limits,
+//     MaxDim, MaxLineBytes, records.MaxRead/MaxText/MaxFiles, queue.MaxBody,
+//     inbox.PreviewThreshold/PreviewBytes, ResultLines/ResultBytes, the
+//     turn ledger's and the turn machine's bounds): protection, not policy.
+//   - records.Skew: the granularity of a CLI's own timestamps, a fact.
 
 import (
 	"fmt"
@@ -66,15 +93,20 @@ type Settings struct {
 	EvidenceWait   time.Duration // evidence_wait
 
 	// Status (pool and automation).
-	Quiet          time.Duration // quiet (per agent)
-	BootGrace      time.Duration // boot_grace (per agent)
-	Stale          time.Duration // stale
-	EchoGrace      time.Duration // echo_grace
-	PickerSettle   time.Duration // picker_settle
-	RecoverSettle  time.Duration // recover_settle
-	StatusDebounce time.Duration // status_debounce
-	ReadyQuiet     time.Duration // ready_quiet
-	HangupGrace    time.Duration // hangup_grace
+	Quiet            time.Duration // quiet (per agent)
+	BootGrace        time.Duration // boot_grace (per agent)
+	Stale            time.Duration // stale
+	EchoGrace        time.Duration // echo_grace
+	PickerSettle     time.Duration // picker_settle
+	RecoverSettle    time.Duration // recover_settle
+	StatusDebounce   time.Duration // status_debounce
+	ReadyQuiet       time.Duration // ready_quiet
+	HookStale        time.Duration // hook_stale
+	HookWaitingStale time.Duration // hook_waiting_stale
+	TurnGrace        time.Duration // turn_grace
+	ShellPoll        time.Duration // shell_poll
+	ShellPromptQuiet time.Duration // shell_prompt_quiet
+	HangupGrace      time.Duration // hangup_grace
 
 	// Inbox and mail (inbox.Options and the engine's inbox timers).
 	BatchItems           int           // batch_items
@@ -183,6 +215,16 @@ var table = []Setting{
 		"a raw idle must last this long before the status says idle (busy shows at once), so a flicker between two busy frames does not open the gate"),
 	durRow("ready_quiet", automation.CustomReadyQuiet, 100*ms, 5*minute, "pool.Behavior.Timing.ReadyQuiet (automation.Boot)", func(s *Settings) *time.Duration { return &s.ReadyQuiet },
 		"a profile without ready markers (shell, custom) is ready after its first output and this long of quiet (the boot grace ends the wait in any case); a command that pauses while it starts may need more"),
+	durRow("hook_stale", automation.HookStaleAfter, 100*ms, 10*minute, "pool.Behavior.Timing.HookStale (automation.Inputs.HookStale)", func(s *Settings) *time.Duration { return &s.HookStale },
+		"design §4 (the status judge's hook step): a busy or idle report of the CLI's hooks no longer counts once the title has contradicted it this long, because Claude runs no hook when the person interrupts a turn (Esc) and none for a /compact turn; shorter trusts the title sooner, longer rides out a title that flickers"),
+	durRow("hook_waiting_stale", automation.HookWaitingStaleAfter, 100*ms, hr, "pool.Behavior.Timing.HookWaitingStale (automation.Inputs.HookWaitingStale)", func(s *Settings) *time.Duration { return &s.HookWaitingStale },
+		"design §4 (the hook step): the same for a waiting report (a permission dialog), contradicted by an idle title with no waiting pattern on the screen: longer than hook_stale, as a dialog wrongly dropped lets a delivery type into it"),
+	durRow("turn_grace", automation.TurnGrace, 100*ms, 10*minute, "pool.Behavior.Timing.TurnGrace (automation.Turn.Grace)", func(s *Settings) *time.Duration { return &s.TurnGrace },
+		"design §4 (the turn machine): a turn that has not shown busy ends when the agent is idle this long after its Enter, and the person's own Enter holds the agent busy until it shows busy or this passed, so nothing is typed in the gap before a CLI shows it is working"),
+	durRow("shell_poll", 100*ms, 10*ms, 10*sec, "pool.Behavior.ShellPoll", func(s *Settings) *time.Duration { return &s.ShellPoll },
+		"design §4 (the shell's foreground process group): a shell agent (shell_idle) is idle exactly when the shell is the PTY's foreground process group; no event says a job started or ended, so the group is read this often (an O(1) ioctl); longer makes a job's end show later"),
+	durRow("shell_prompt_quiet", 150*ms, 10*ms, 10*sec, "pool.Behavior.ShellPromptQuiet", func(s *Settings) *time.Duration { return &s.ShellPromptQuiet },
+		"design §3 (text office did not type, on a shell's line, is read after its prompt): a shell agent's prompt is learned from the screen: once a command returned and the line is known empty, the output must be quiet this long before the text left of the cursor is taken as the prompt; a prompt drawn in pieces (a slow PROMPT_COMMAND) may need more"),
 
 	durRow("hangup_grace", 2*sec, 100*ms, minute, "pool.Behavior.HangupGrace", func(s *Settings) *time.Duration { return &s.HangupGrace },
 		"when office stops (or an agent is removed), how long an agent's process group has after SIGHUP to save its session and exit before SIGKILL"),

@@ -67,6 +67,8 @@ func TestDefaultsPinned(t *testing.T) {
 		"mail_timeout": "30m", "mail_sweep": "30s", "stall": "6m", "retention": "168h",
 		"journal_continuations": "3", "state_retries": "3", "history": "10000",
 		"restart_backoff": "1s", "restart_backoff_max": "30s", "restart_reset": "1m",
+		"hook_stale": "3s", "hook_waiting_stale": "10s", "turn_grace": "10s", "shell_poll": "100ms",
+		"shell_prompt_quiet": "150ms",
 	}
 	d := Defaults()
 	for key, v := range want {

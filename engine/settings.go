@@ -48,12 +48,14 @@ func inboxOptions(s configs.Settings) inbox.Options {
 // settings (configs.Config.SettingsFor): the quiet window (which
 // configs.Config.AgentValue resolved: the agent's own, else a profile the
 // office file writes, else the office's, else a built-in profile's), the
-// boot grace, the recover settle, the hang-up grace and the line model's,
-// readiness's and the debouncer's windows.
+// boot grace, the recover settle, the hang-up grace, a shell's foreground
+// poll and prompt quiet, and the line model's, readiness's, the debouncer's,
+// the hook reports' and the turn's windows.
 func behaviorFor(p configs.Profile, s configs.Settings) pool.Behavior {
 	b := Behavior(p)
 	b.Status.Quiet = s.Quiet
 	b.BootGrace, b.RecoverSettle, b.HangupGrace = s.BootGrace, s.RecoverSettle, s.HangupGrace
+	b.ShellPoll, b.ShellPromptQuiet = s.ShellPoll, s.ShellPromptQuiet
 	b.Timing = timing(s)
 	return b
 }
@@ -61,11 +63,14 @@ func behaviorFor(p configs.Profile, s configs.Settings) pool.Behavior {
 // timing is automation's tunable windows from s.
 func timing(s configs.Settings) automation.Timing {
 	return automation.Timing{
-		Stale:          s.Stale,
-		EchoGrace:      s.EchoGrace,
-		PickerSettle:   s.PickerSettle,
-		ReadyQuiet:     s.ReadyQuiet,
-		StatusDebounce: s.StatusDebounce,
+		Stale:            s.Stale,
+		EchoGrace:        s.EchoGrace,
+		PickerSettle:     s.PickerSettle,
+		ReadyQuiet:       s.ReadyQuiet,
+		StatusDebounce:   s.StatusDebounce,
+		HookStale:        s.HookStale,
+		HookWaitingStale: s.HookWaitingStale,
+		TurnGrace:        s.TurnGrace,
 	}
 }
 

@@ -27,18 +27,23 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 		p, _ := c.ProfileOf(a)
 		return append(d(drainTunables(c.Settings).Cooldown), d(submitFor(p, c.SettingsFor(a)).Cooldown)...)
 	},
-	"quiet":           func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Status.Quiet) },
-	"boot_grace":      func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).BootGrace) },
-	"stale":           func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.Stale) },
-	"echo_grace":      func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.EchoGrace) },
-	"picker_settle":   func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.PickerSettle) },
-	"recover_settle":  func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).RecoverSettle) },
-	"status_debounce": func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.StatusDebounce) },
-	"ready_quiet":     func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.ReadyQuiet) },
-	"hangup_grace":    func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).HangupGrace) },
-	"batch_items":     func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchItems) },
-	"batch_bytes":     func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchBytes) },
-	"mail_timeout":    func(c *configs.Config, a configs.Agent) []int64 { return d(inboxOptions(c.Settings).MailDeadline) },
+	"quiet":              func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Status.Quiet) },
+	"boot_grace":         func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).BootGrace) },
+	"stale":              func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.Stale) },
+	"echo_grace":         func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.EchoGrace) },
+	"picker_settle":      func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.PickerSettle) },
+	"recover_settle":     func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).RecoverSettle) },
+	"status_debounce":    func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.StatusDebounce) },
+	"ready_quiet":        func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.ReadyQuiet) },
+	"hangup_grace":       func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).HangupGrace) },
+	"hook_stale":         func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.HookStale) },
+	"hook_waiting_stale": func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.HookWaitingStale) },
+	"turn_grace":         func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).Timing.TurnGrace) },
+	"shell_poll":         func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).ShellPoll) },
+	"shell_prompt_quiet": func(c *configs.Config, a configs.Agent) []int64 { return d(behavior(c, a).ShellPromptQuiet) },
+	"batch_items":        func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchItems) },
+	"batch_bytes":        func(c *configs.Config, a configs.Agent) []int64 { return n(inboxOptions(c.Settings).BatchBytes) },
+	"mail_timeout":       func(c *configs.Config, a configs.Agent) []int64 { return d(inboxOptions(c.Settings).MailDeadline) },
 	"stall": func(c *configs.Config, a configs.Agent) []int64 {
 		return append(d(inboxOptions(c.Settings).Stall), d(c.SettingsFor(a).Stall)...)
 	},
@@ -73,8 +78,11 @@ var consumers = map[string]func(c *configs.Config, a configs.Agent) []int64{
 }
 
 // behavior is the pool.Behavior the engine starts a's terminal with (pool
-// hands its Timing to the line model, readiness and the debouncer:
-// pool's TestBehaviorTimingReachesTheTerminal).
+// hands its Timing to the line model, readiness, the debouncer, the judge's
+// hook step and the turn machine, and its shell windows to the foreground
+// poll and prompt learning: pool's TestBehaviorTimingReachesTheTerminal,
+// TestBehaviorHookAndTurnWindowsReachTheTerminal and
+// TestBehaviorShellWindowsReachTheTerminal).
 func behavior(c *configs.Config, a configs.Agent) pool.Behavior {
 	p, _ := c.ProfileOf(a) // claude: the profile sets no quiet of its own
 	return behaviorFor(p, c.SettingsFor(a))

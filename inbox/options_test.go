@@ -72,3 +72,32 @@ func TestMailTimeoutIsTheTickingOffices(t *testing.T) {
 		t.Fatalf("tick past the office's 5m: %+v %v", out, err)
 	}
 }
+
+// TestRetentionFromOptionsNamesItsWindow: with another retention (the office
+// file's retention = "36h"), an item undelivered that long becomes a dead
+// letter, and its sender's notice and the event say 36h, not 7 days.
+func TestRetentionFromOptionsNamesItsWindow(t *testing.T) {
+	e := newEnv(t)
+	e.withOptions(Options{Retention: 36 * time.Hour})
+	e.send("b", "a", "never typed") // b never gets a delivery here
+	t0 := e.clock.Now()
+	if r, err := e.svc.Purge(e.ctx, t0.Add(36*time.Hour-time.Second)); err != nil || r.Dead != 0 {
+		t.Fatalf("purge before 36h: %+v %v", r, err)
+	}
+	if r, err := e.svc.Purge(e.ctx, t0.Add(36*time.Hour+time.Second)); err != nil || r.Dead != 1 {
+		t.Fatalf("purge after 36h: %+v %v, want 1 dead letter", r, err)
+	}
+	var notes []string
+	for _, it := range e.items("a") {
+		if it.Kind == KindNotification {
+			notes = append(notes, it.Body)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "undelivered after 36h") || strings.Contains(notes[0], "7 days") {
+		t.Fatalf("notice to the sender: %q, want it to say undelivered after 36h", notes)
+	}
+	dead := e.eventsOf(EventInboxDead)
+	if len(dead) != 1 || !strings.HasSuffix(dead[0].Detail, ": undelivered after 36h") {
+		t.Fatalf("dead-letter events %+v", dead)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"office/configs"
 	"office/queue"
 )
 
@@ -59,6 +60,7 @@ type PurgeResult struct {
 func (s *Service) Purge(ctx context.Context, now time.Time) (PurgeResult, error) {
 	var r PurgeResult
 	retention := s.opts.Retention
+	after := "undelivered after " + configs.FormatDuration(retention) // as the office file writes retention
 	cutoff := toNanos(now.Add(-retention))
 	err := s.store.Update(ctx, func(tx *queue.Tx) error {
 		r = PurgeResult{}
@@ -71,7 +73,7 @@ func (s *Service) Purge(ctx context.Context, now time.Time) (PurgeResult, error)
 				StateDead, toNanos(tx.Now()), it.Seq); err != nil {
 				return err
 			}
-			if err := tx.AppendEvent(queue.Event{Agent: it.Receiver, Kind: EventInboxDead, Detail: fmt.Sprintf("%s %s: undelivered after %v", it.Kind, it.ID, retention)}); err != nil {
+			if err := tx.AppendEvent(queue.Event{Agent: it.Receiver, Kind: EventInboxDead, Detail: fmt.Sprintf("%s %s: %s", it.Kind, it.ID, after)}); err != nil {
 				return err
 			}
 			r.Dead++
@@ -81,7 +83,7 @@ func (s *Service) Purge(ctx context.Context, now time.Time) (PurgeResult, error)
 				}
 				continue
 			}
-			if err := s.tellSender(tx, it.Sender, DeadLetterNotice(it, "undelivered after 7 days"), "dead:"+it.ID); err != nil {
+			if err := s.tellSender(tx, it.Sender, DeadLetterNotice(it, after), "dead:"+it.ID); err != nil {
 				return err
 			}
 		}
@@ -107,7 +109,7 @@ func (s *Service) Purge(ctx context.Context, now time.Time) (PurgeResult, error)
 		n, _ = res.RowsAffected()
 		r.MailDeleted = int(n)
 		if r.Deleted+r.MailDeleted > 0 {
-			return tx.AppendEvent(queue.Event{Kind: EventInboxPurged, Detail: fmt.Sprintf("%d item(s), %d mail older than %v", r.Deleted, r.MailDeleted, retention)})
+			return tx.AppendEvent(queue.Event{Kind: EventInboxPurged, Detail: fmt.Sprintf("%d item(s), %d mail older than %s", r.Deleted, r.MailDeleted, configs.FormatDuration(retention))})
 		}
 		return nil
 	})

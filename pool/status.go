@@ -106,9 +106,11 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 			Settle:       b.ReadySettle,
 			ReadyQuiet:   b.Timing.ReadyQuiet,
 		},
-		Hook:       t.obs.hook,
-		TitleSince: t.obs.titleSince,
-		LastOutput: lastOut,
+		Hook:             t.obs.hook,
+		TitleSince:       t.obs.titleSince,
+		LastOutput:       lastOut,
+		HookStale:        b.Timing.HookStale,
+		HookWaitingStale: b.Timing.HookWaitingStale,
 	}
 	screenInputs(&in, t.view.modes, t.view.title, rows)
 	if since, until, ok := t.turn.HoldWindow(); ok {
@@ -164,26 +166,22 @@ func (t *Terminal) wakeLocked(now time.Time) time.Time {
 		consider(at)
 	}
 	if t.behavior.ShellIdle {
-		consider(now.Add(shellPoll))
+		consider(now.Add(t.behavior.ShellPoll))
 		if t.obs.learning() {
-			consider(t.LastOutput().Add(shellPromptQuiet))
+			consider(t.LastOutput().Add(t.behavior.ShellPromptQuiet))
 		}
 	}
 	return next
 }
-
-// shellPromptQuiet is how long a shell's output must have been quiet after a
-// command returned before the cursor is taken as the end of its prompt.
-const shellPromptQuiet = 150 * time.Millisecond
 
 // shellPromptLocked reads a shell agent's input line: the text after the
 // shell's prompt on the cursor row. The prompt is learned from the screen:
 // once a command returned (the shell is back in the foreground, or an Enter
 // ran a builtin; or at start) and the line is known empty (no key of the
 // person's and no write of office's since, and the output quiet for
-// shellPromptQuiet), the cursor row's text before the cursor is the prompt. ok is false until it is learned, while a
-// job is in the foreground, and when the cursor row does not start with the
-// prompt. t.mu must be held; snap is the screen just read.
+// Behavior.ShellPromptQuiet), the cursor row's text before the cursor is
+// the prompt. ok is false until it is learned, while a job is in the
+// foreground, and when the cursor row does not start with the prompt. t.mu must be held; snap is the screen just read.
 func (t *Terminal) shellPromptLocked(snap *Snapshot, now time.Time) (string, bool) {
 	o := &t.obs
 	if o.fg != automation.ForegroundShell {
@@ -193,7 +191,7 @@ func (t *Terminal) shellPromptLocked(snap *Snapshot, now time.Time) (string, boo
 	row := snap.promptLine(y, 0, false)
 	epoch := o.promptEpoch()
 	if o.learning() && !t.tracker.LastKey().After(epoch) && !o.lastWrite.After(epoch) &&
-		t.tracker.Draft() == "" && now.Sub(t.LastOutput()) >= shellPromptQuiet {
+		t.tracker.Draft() == "" && now.Sub(t.LastOutput()) >= t.behavior.ShellPromptQuiet {
 		if p := strings.TrimRight(snap.cellsText(y, 0, snap.CursorX), " "); p != "" {
 			o.shellPrompt, o.learnedAt = p, epoch
 		}

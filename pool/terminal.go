@@ -22,14 +22,8 @@ import (
 	"office/configs"
 )
 
-// Timing of a terminal's own goroutines.
-const (
-	// shellPoll is how often a shell agent's foreground process group is
-	// read: no event says a job started or ended (an O(1) ioctl).
-	shellPoll = 100 * time.Millisecond
-	// readBufSize is the PTY read buffer.
-	readBufSize = 32 * 1024
-)
+// readBufSize is the PTY read buffer.
+const readBufSize = 32 * 1024
 
 // Behavior is how to read one kind of agent's screen: where its prompt is, what
 // busy, idle and waiting look like, and when it is ready. It is data from the
@@ -61,9 +55,19 @@ type Behavior struct {
 	// HangupGrace is how long Close waits after SIGHUP before SIGKILL; 0
 	// means the settings table's 2 s (hangup_grace).
 	HangupGrace time.Duration
-	// Timing is the line model's, readiness's and the debouncer's windows
-	// (stale, echo_grace, picker_settle, ready_quiet, status_debounce); its
-	// zero value is automation's constants.
+	// ShellPoll is how often a ShellIdle agent's foreground process group
+	// is read: no event says a job started or ended (an O(1) ioctl); 0
+	// means the settings table's 100 ms (shell_poll).
+	ShellPoll time.Duration
+	// ShellPromptQuiet is how long a ShellIdle agent's output must have
+	// been quiet after a command returned before the cursor is taken as the
+	// end of its prompt; 0 means the settings table's 150 ms
+	// (shell_prompt_quiet).
+	ShellPromptQuiet time.Duration
+	// Timing is the line model's, readiness's, the debouncer's, the hook
+	// reports' and the turn's windows (stale, echo_grace, picker_settle,
+	// ready_quiet, status_debounce, hook_stale, hook_waiting_stale,
+	// turn_grace); its zero value is automation's constants.
 	Timing automation.Timing
 }
 
@@ -101,7 +105,7 @@ const (
 	// running (Event.Turn says which, and why: automation.Turn).
 	EventTurnStart
 	// EventTurnEnd: the turn ended: the agent showed busy and is idle again,
-	// or it is idle automation.TurnGrace after the Enter without ever showing
+	// or it is idle the turn grace after the Enter without ever showing
 	// busy, or it exited.
 	EventTurnEnd
 	// EventBootOverdue: the boot grace ended before the profile's readiness
@@ -226,9 +230,15 @@ func Start(o Options) (*Terminal, error) {
 		outputSig: make(chan struct{}, 1),
 		status:    automation.StatusStarting,
 	}
+	if t.behavior.ShellPoll <= 0 || t.behavior.ShellPromptQuiet <= 0 {
+		d := configs.Defaults()
+		t.behavior.ShellPoll = orDefault(t.behavior.ShellPoll, d.ShellPoll)
+		t.behavior.ShellPromptQuiet = orDefault(t.behavior.ShellPromptQuiet, d.ShellPromptQuiet)
+	}
 	t.tracker.Extra = o.Behavior.Interactive
 	t.tracker.Timing = o.Behavior.Timing
 	t.debounce.After = o.Behavior.Timing.StatusDebounce
+	t.turn.Grace = o.Behavior.Timing.TurnGrace
 	t.writes = newWriteQueue(master, t.done, t.closed)
 	t.screen = NewScreen(o.Cols, o.Rows, t.writes.reply)
 	t.poke() // the first judgment, before any output

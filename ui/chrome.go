@@ -81,6 +81,7 @@ func newPalette(noColor, dark bool) palette {
 type cached struct {
 	key string
 	buf *uv.Buffer
+	at  placed // where buf was last copied into the frame
 }
 
 // get returns the cells of render() for key at w×h, rendering only when

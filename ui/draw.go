@@ -3,7 +3,11 @@ package ui
 // draw.go composes the frame from the model: pane bodies from their screens,
 // title bars, separators, the roster rail, the open box (a lipgloss layer
 // over the panes) and the status line, then hands it to the output with the
-// person's cursor placed. Chrome is rendered only when its text changed.
+// person's cursor placed. Chrome is rendered only when its text changed
+// and copied into the frame only when it changed or moved; a box opening,
+// closing or moving, or a new layout, has every pane compared with what
+// the frame holds (never converted afresh), so only the cells that differ
+// reach the terminal.
 
 import (
 	"fmt"
@@ -38,10 +42,11 @@ func (m *model) compose() {
 	}
 	f := m.frame
 	f.resize(m.width, m.height)
+	f.n++
 	bodyH := m.height - 1
 	box, boxLines := m.openBox()
 	if box != m.boxRect {
-		f.invalidate() // what the old box covered is drawn again
+		f.recheck() // what the old box covered is drawn again
 		m.boxRect = box
 	}
 	now := m.now()
@@ -80,15 +85,18 @@ func (m *model) compose() {
 			}
 			p.titleC.get(string(kind)+text, b.W, 1, func() string { return line(st, text, b.W) })
 		}
-		tb := p.titleC.buf
-		f.chrome(tb, b.X, b.Y, box)
+		if tb := p.titleC.buf; !f.placedAgain(&p.titleC.at, tb, b.X, b.Y, 0, box) {
+			f.chrome(tb, b.X, b.Y, box)
+		}
 		body := rect{X: b.X, Y: b.Y + 1, W: b.W, H: b.H - 1}
 		if wf := p.waitingFor(now); wf != "" && body.H > 1 {
 			// A starting agent: what office waits for, on its last row.
 			body.H--
 			wf = " " + wf
 			wb := p.waitC.get(wf, b.W, 1, func() string { return line(m.pal.titleAttention, wf, b.W) })
-			f.chrome(wb, b.X, body.Y+body.H, box)
+			if !f.placedAgain(&p.waitC.at, wb, b.X, body.Y+body.H, 0, box) {
+				f.chrome(wb, b.X, body.Y+body.H, box)
+			}
 		}
 		shown := &p.snap
 		if p.cm != nil {
@@ -100,7 +108,7 @@ func (m *model) compose() {
 			f.body(shown, body, box)
 			p.drawnGen, p.drawnEpoch, p.drawnBody = shown.Generation, f.epoch, body
 		}
-		if b.X > 0 {
+		if b.X > 0 && !f.placedAgain(&p.sep, blank, b.X-1, b.Y, b.H, box) {
 			// The separator to the left of the pane.
 			f.chromeRange(blank, b.X-1, b.Y, b.H, box)
 		}
@@ -109,18 +117,24 @@ func (m *model) compose() {
 		f.clearArea(rect{W: m.width, H: bodyH}, box)
 	}
 	if r := m.rail; r.W > 0 {
-		f.chromeRange(blank, r.X-1, r.Y, r.H, box)
+		if !f.placedAgain(&m.railSep, blank, r.X-1, r.Y, r.H, box) {
+			f.chromeRange(blank, r.X-1, r.Y, r.H, box)
+		}
 		var lines []string
 		for y := 0; y < r.H; y++ {
 			t, st := m.rosterLine(y)
 			lines = append(lines, line(st, t, r.W))
 		}
 		content := strings.Join(lines, "\n")
-		f.chrome(m.railC.get(content, r.W, r.H, func() string { return content }), r.X, r.Y, box)
+		if rb := m.railC.get(content, r.W, r.H, func() string { return content }); !f.placedAgain(&m.railC.at, rb, r.X, r.Y, 0, box) {
+			f.chrome(rb, r.X, r.Y, box)
+		}
 	}
 	if box.W > 0 {
 		content := boxLines
-		f.chrome(m.boxC.get(content, box.W, box.H, func() string { return content }), box.X, box.Y, rect{})
+		if bb := m.boxC.get(content, box.W, box.H, func() string { return content }); !f.placedAgain(&m.boxC.at, bb, box.X, box.Y, 0, rect{}) {
+			f.chrome(bb, box.X, box.Y, rect{})
+		}
 	}
 	left, right, alert := m.statusLine()
 	if sk := (statusKey{left: left, right: right, alert: alert, w: m.width}); sk != m.statusK || m.status.buf == nil {
@@ -137,7 +151,9 @@ func (m *model) compose() {
 		sl := line(st, left, w-rw) + line(st, right, rw)
 		m.status.get(sl, w, 1, func() string { return sl })
 	}
-	f.chrome(m.status.buf, 0, m.height-1, rect{})
+	if !f.placedAgain(&m.status.at, m.status.buf, 0, m.height-1, 0, rect{}) {
+		f.chrome(m.status.buf, 0, m.height-1, rect{})
+	}
 }
 
 // statusKey is what the status line shows; it is rendered only when this
@@ -173,14 +189,7 @@ func (f *frame) chromeRange(src *uv.Buffer, x, y, h int, cover rect) {
 
 // clearArea blanks r (outside cover).
 func (f *frame) clearArea(r, cover rect) {
-	for y := r.Y; y < r.Y+r.H; y++ {
-		for x := r.X; x < r.X+r.W; x++ {
-			if !cover.contains(x, y) && f.setBody(x, y, &blankBody, false) {
-				f.buf.TouchLine(x, y, 1)
-				f.dirty = true
-			}
-		}
-	}
+	f.body(&Screen{}, r, cover)
 }
 
 // cursor is where the person's cursor goes: the open box's text field, or

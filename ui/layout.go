@@ -147,7 +147,7 @@ func (m *model) layout() tea.Cmd {
 			todo = append(todo, resize{p.info.Name, w, h})
 		}
 	}
-	m.frame.invalidate()
+	m.frame.recheck()
 	m.readScreens(true)
 	if r, ok := m.office.(Remote); ok {
 		// A client of the server gives every shown pane's size at once.

@@ -82,6 +82,7 @@ type model struct {
 	boxC     cached
 	boxRect  rect
 	sepC     cached
+	railSep  placed      // the separator left of the roster rail
 	boxCaret cursorState // the caret of the open box's text field, if any
 	dirty    bool        // the frame must be composed again
 }

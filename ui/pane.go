@@ -28,6 +28,7 @@ type pane struct {
 	titleC cached
 	titleK titleKey
 	waitC  cached
+	sep    placed // the separator to the pane's left
 }
 
 // starting reports whether the agent is still starting.

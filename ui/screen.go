@@ -1,16 +1,20 @@
 package ui
 
 // screen.go is the frame: one ultraviolet cell buffer the size of the
-// person's terminal. Pane bodies are written into it cell by cell from the
-// agents' screens (a shadow copy of what each cell holds skips unchanged
-// cells, so nothing is converted or compared twice and nothing allocates
-// per cell); chrome is copied in from lipgloss renders cached until their
-// text changes. The ultraviolet renderer then writes only the cells that
-// changed, and puts the person's real cursor where the focused agent's is.
+// person's terminal. Pane bodies are written into it from the agents'
+// screens through a shadow grid of the agent cells each frame cell was
+// converted from: a row equal to its shadow costs one comparison, and in a
+// changed row only the changed cells are converted (styles and cell
+// strings come from small caches, so nothing allocates per cell) and
+// marked for the renderer. Chrome is copied in from lipgloss renders
+// cached until their text changes. The ultraviolet renderer then writes
+// only the rows marked (within a row without wide runes, only the changed
+// cells), and puts the person's real cursor where the focused agent's is.
 
 import (
 	"image/color"
 	"io"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/colorprofile"
@@ -20,8 +24,14 @@ import (
 	"office/pool"
 )
 
-// chromeMark in the shadow grid means the cell holds chrome, not a body cell.
+// chromeMark in the shadow grid means the cell holds chrome, not a body cell
+// (or, after invalidate, that what it holds is not known).
 var chromeMark = pool.Cell{Width: 255}
+
+// wideCut is the Width a shadow cell gets when its wide rune's right half
+// falls outside the pane (or under a box): a blank in its colours is drawn
+// instead, and the shadow records that, so the next compose skips it too.
+const wideCut = 254
 
 // asciiCells are the one-byte cell strings, shared by every frame.
 var asciiCells = func() (t [128]string) {
@@ -33,18 +43,49 @@ var asciiCells = func() (t [128]string) {
 
 // frame is the picture of the person's terminal.
 type frame struct {
-	w, h   int
-	buf    *uv.RenderBuffer
+	w, h int
+	buf  *uv.RenderBuffer
+	// shadow holds, for every cell, the agent cell it was converted from
+	// (chromeMark for chrome): a cell whose source did not change is
+	// neither converted nor compared again.
 	shadow []pool.Cell
 	runes  map[rune]string
+	recent [runeSlots]runeSlot // the runes last looked up, before runes
 	colors map[pool.Color]color.Color
+	styles [styleSlots]styleSlot
 	dirty  bool   // a cell changed since the last draw
-	epoch  uint64 // advances whenever every cell must be drawn again
+	epoch  uint64 // advances whenever every pane must be compared again
+	n      uint64 // advances with every compose (see placed)
+	// converted counts the agent cells converted to ultraviolet cells
+	// (the tests read it to prove unchanged cells are skipped).
+	converted int
 }
 
 // maxCache bounds the caches of non-ASCII cell strings and truecolours
 // (each is made once, then shared by every cell that shows it).
 const maxCache = 4096
+
+// styleSlots is the size of the direct-mapped cache of converted styles:
+// an agent screen uses a few dozen (colour, colour, attributes) triples.
+const styleSlots = 256
+
+// runeSlots is the size of the direct-mapped cache in front of the map of
+// cell strings.
+const runeSlots = 512
+
+// runeSlot is one rune and its cell string.
+type runeSlot struct {
+	r rune
+	s string
+}
+
+// styleSlot is one converted style and the agent style it came from.
+type styleSlot struct {
+	fg, bg pool.Color
+	attr   pool.Attr
+	ok     bool
+	st     uv.Style
+}
 
 func newFrame() *frame {
 	return &frame{buf: uv.NewRenderBuffer(0, 0), runes: map[rune]string{}, colors: map[pool.Color]color.Color{}}
@@ -62,13 +103,19 @@ func (f *frame) resize(w, h int) {
 	f.dirty = true
 }
 
-// invalidate makes the next draw rewrite every body cell.
+// invalidate forgets what every cell holds (the frame's size changed):
+// the next compose converts and touches every body cell.
 func (f *frame) invalidate() {
-	f.epoch++
+	f.recheck()
 	for i := range f.shadow {
 		f.shadow[i] = chromeMark
 	}
 }
+
+// recheck makes the next compose compare every pane with what the frame
+// holds (a box closed or moved, the layout changed), converting only the
+// cells that differ.
+func (f *frame) recheck() { f.epoch++ }
 
 // cellString is the cell content for r, without allocating in steady state.
 func (f *frame) cellString(r rune) string {
@@ -78,6 +125,10 @@ func (f *frame) cellString(r rune) string {
 		}
 		return asciiCells[r]
 	}
+	e := &f.recent[uint32(r)%runeSlots]
+	if e.r == r && e.s != "" {
+		return e.s
+	}
 	s, ok := f.runes[r]
 	if !ok {
 		if len(f.runes) >= maxCache {
@@ -86,6 +137,7 @@ func (f *frame) cellString(r rune) string {
 		s = string(r)
 		f.runes[r] = s
 	}
+	*e = runeSlot{r: r, s: s}
 	return s
 }
 
@@ -111,62 +163,66 @@ func (f *frame) color(c pool.Color) color.Color {
 	return col
 }
 
-// setBody writes an agent cell at (x, y) if it differs from what is there
-// and reports whether it did; the caller marks the row touched. wideCut:
-// the cell is the left half of a wide rune whose right half falls outside
-// the pane, so a blank in its colours is drawn instead.
-func (f *frame) setBody(x, y int, c *pool.Cell, wideCut bool) bool {
-	i := y*f.w + x
-	if !wideCut && f.shadow[i] == *c {
-		return false
+// style converts an agent cell's colours and attributes, each distinct
+// triple once (a direct-mapped cache: a miss only costs a conversion).
+func (f *frame) style(fg, bg pool.Color, a pool.Attr) *uv.Style {
+	h := (uint32(fg)*0x9e3779b1 ^ uint32(bg)*0x85ebca77 ^ uint32(a)*0xc2b2ae3d) >> 24
+	e := &f.styles[h%styleSlots]
+	if e.ok && e.fg == fg && e.bg == bg && e.attr == a {
+		return &e.st
 	}
-	f.shadow[i] = *c
-	if wideCut {
-		f.shadow[i].Width = 254 // never equal to a real cell
-	}
-	d := &f.buf.Lines[y][x]
-	d.Link = uv.Link{}
-	st := &d.Style
-	st.UnderlineColor = nil
-	st.Attrs = 0
-	st.Underline = uv.UnderlineStyleNone
-	if c.Attr&pool.AttrReverse != 0 {
+	var st uv.Style
+	if a&pool.AttrReverse != 0 {
 		// The snapshot's colours are already swapped; let the person's
 		// terminal swap the agent's own colours, defaults included.
-		st.Fg, st.Bg = f.color(c.BG), f.color(c.FG)
+		st.Fg, st.Bg = f.color(bg), f.color(fg)
 		st.Attrs |= uv.AttrReverse
 	} else {
-		st.Fg, st.Bg = f.color(c.FG), f.color(c.BG)
+		st.Fg, st.Bg = f.color(fg), f.color(bg)
 	}
-	if c.Attr&pool.AttrBold != 0 {
+	if a&pool.AttrBold != 0 {
 		st.Attrs |= uv.AttrBold
 	}
-	if c.Attr&pool.AttrDim != 0 {
+	if a&pool.AttrDim != 0 {
 		st.Attrs |= uv.AttrFaint
 	}
-	if c.Attr&pool.AttrItalic != 0 {
+	if a&pool.AttrItalic != 0 {
 		st.Attrs |= uv.AttrItalic
 	}
-	if c.Attr&pool.AttrUnderline != 0 {
+	if a&pool.AttrUnderline != 0 {
 		st.Underline = uv.UnderlineStyleSingle
 	}
+	*e = styleSlot{fg: fg, bg: bg, attr: a, ok: true, st: st}
+	return &e.st
+}
+
+// put converts an agent cell (Width wideCut: a blank in its colours) into
+// the frame cell d.
+func (f *frame) put(d *uv.Cell, c *pool.Cell) {
+	content, width := "", 0
 	switch {
 	case c.Width == 0:
-		d.Content, d.Width = "", 0
-	case wideCut || c.Rune == pool.WidePlaceholder || c.Rune == 0:
-		d.Content, d.Width = " ", 1
+		// The right half of a wide rune: not drawn.
+	case c.Width == wideCut || c.Rune == pool.WidePlaceholder || c.Rune == 0:
+		content, width = " ", 1
 	default:
-		d.Content, d.Width = f.cellString(c.Rune), int(c.Width)
+		content, width = f.cellString(c.Rune), int(c.Width)
 	}
-	return true
+	*d = uv.Cell{Content: content, Width: width, Style: *f.style(c.FG, c.BG, c.Attr)}
 }
 
 // blankBody is the cell drawn where a pane's box is larger than its screen.
 var blankBody = pool.Cell{Rune: ' ', Width: 1, FG: pool.DefaultFG, BG: pool.DefaultBG}
 
 // body draws snap into the box r (the pane's body), skipping cells under
-// cover (an open box).
+// cover (an open box). A row whose cells are those the frame already
+// holds costs one comparison of the row; in a changed row only the cells
+// that changed are converted and touched.
 func (f *frame) body(snap *Screen, r, cover rect) {
+	x0, x1 := max(r.X, 0), min(r.X+r.W, f.w)
+	if x0 >= x1 {
+		return
+	}
 	for y := 0; y < r.H; y++ {
 		fy := r.Y + y
 		if fy < 0 || fy >= f.h {
@@ -176,35 +232,79 @@ func (f *frame) body(snap *Screen, r, cover rect) {
 		if y < snap.Rows && (y+1)*snap.Cols <= len(snap.Cells) {
 			row = snap.Cells[y*snap.Cols : (y+1)*snap.Cols]
 		}
-		first, last := -1, -1
-		for x := 0; x < r.W; x++ {
-			fx := r.X + x
-			if fx >= f.w {
-				break
-			}
-			if cover.contains(fx, fy) {
-				continue
-			}
-			c := &blankBody
-			if x < len(row) {
-				c = &row[x]
-			}
-			cut := c.Width == 2 && (x+1 >= r.W || fx+1 >= f.w || cover.contains(fx+1, fy))
-			if c.Width == 0 && (x == 0 || cover.contains(fx-1, fy)) {
-				c, cut = &blankBody, false
-			}
-			if f.setBody(fx, fy, c, cut) {
-				if first < 0 {
-					first = fx
-				}
-				last = fx
-			}
-		}
-		if first >= 0 {
-			f.buf.TouchLine(first, fy, last-first+2)
-			f.dirty = true
+		if cover.W > 0 && fy >= cover.Y && fy < cover.Y+cover.H {
+			f.span(row, r.X, fy, x0, min(x1, cover.X))
+			f.span(row, r.X, fy, max(x0, cover.X+cover.W), x1)
+		} else {
+			f.span(row, r.X, fy, x0, x1)
 		}
 	}
+}
+
+// span draws frame columns [a, b) of row fy from row, whose first cell is
+// at frame column ox. A wide rune cut at b becomes a blank, a right half
+// at a becomes a blank.
+func (f *frame) span(row []pool.Cell, ox, fy, a, b int) {
+	if a >= b {
+		return
+	}
+	base := fy * f.w
+	shadow := f.shadow[base+a : base+b]
+	if lo, hi := a-ox, b-ox; hi <= len(row) && row[lo].Width != 0 && row[hi-1].Width != 2 && slices.Equal(shadow, row[lo:hi]) {
+		// Unchanged, and no wide rune is cut at either end.
+		return
+	}
+	line := f.buf.Lines[fy][:b]
+	shadow = f.shadow[:base+b]
+	first, last, n := -1, -1, 0
+	for fx := a; fx < b; fx++ {
+		want := blankBody
+		if x := fx - ox; x < len(row) {
+			want = row[x]
+		}
+		switch {
+		case want.Width == 2 && fx+1 >= b:
+			want.Width = wideCut
+		case want.Width == 0 && fx == a:
+			want = blankBody
+		}
+		sh := &shadow[base+fx]
+		if *sh == want {
+			continue
+		}
+		*sh = want
+		f.put(&line[fx], &want)
+		n++
+		if first < 0 {
+			first = fx
+		}
+		last = fx
+	}
+	if first >= 0 {
+		f.converted += n
+		f.buf.TouchLine(first, fy, last-first+2)
+		f.dirty = true
+	}
+}
+
+// placed is where a piece of chrome was last copied into the frame.
+type placed struct {
+	src      *uv.Buffer
+	x, y, h  int
+	cover    rect
+	epoch, n uint64
+}
+
+// placedAgain reports whether src is already at (x, y) (h rows of its
+// first column when h > 0), uncovered as before: the same render copied
+// to the same place in this epoch by the compose before this one, so
+// nothing has drawn over it since. It records this compose's placement.
+func (f *frame) placedAgain(p *placed, src *uv.Buffer, x, y, h int, cover rect) bool {
+	k := placed{src: src, x: x, y: y, h: h, cover: cover, epoch: f.epoch, n: f.n - 1}
+	same := src != nil && *p == k
+	k.n = f.n
+	*p = k
+	return same
 }
 
 // setChrome writes a chrome cell at (x, y) if it differs.
