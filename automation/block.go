@@ -1,6 +1,6 @@
 package automation
 
-// Block reasons and their stale windows (seed 002 §3, design.md §5).
+// Block reasons and their stale windows (seed 002 §3, docs/design.md §3).
 //
 // A picker or draft block is an inference, not a report, so each expires
 // StaleAfter (or the office file's stale, State.Stale) after the latch or the

@@ -1,6 +1,6 @@
 package automation
 
-// The status judge (design.md §3 and §9): the one place that decides an
+// The status judge (docs/design.md §4): the one place that decides an
 // agent's status from everything pool, the CLI's hooks and the clock observe,
 // and says how it got there, step by step, so `office status --explain`
 // prints the judge's own reasoning and cannot drift from it.

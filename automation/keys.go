@@ -1,7 +1,7 @@
 package automation
 
 // How one piece of the person's input acts on the line model (seed 002 §4.4,
-// design.md §5). Written as data: a chunk that is exactly one key is looked up
+// docs/design.md §3). Written as data: a chunk that is exactly one key is looked up
 // in loneKeys; anything else is decoded rune by rune, each rune is given an
 // input class, and keyActions maps (in paste?, class) to an action.
 

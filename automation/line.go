@@ -1,6 +1,6 @@
 package automation
 
-// The line model (seed 002 §4.4, design.md §5): office's belief about the
+// The line model (seed 002 §4.4, docs/design.md §3): office's belief about the
 // person's draft on the agent's prompt, kept from the person's own input
 // bytes and from the prompt row office did not type (ObservePrompt), plus the
 // picker latch and the settling window after it closes.

@@ -1,6 +1,6 @@
 package automation
 
-// The prompt-row reading (seed 002 §4, design.md §5): a row that reads empty
+// The prompt-row reading (seed 002 §4, docs/design.md §3): a row that reads empty
 // clears a keystroke draft; a row with text office did not type is the
 // person's draft, whoever put it there (see Tracker.ObservePrompt); no reading
 // is no evidence.

@@ -18,7 +18,7 @@ const (
 	// GeminiReadySettle is the same for Gemini CLI.
 	GeminiReadySettle = 500 * time.Millisecond
 	// CustomReadyQuiet is how long a custom command must be quiet after its
-	// first output to count as ready (design.md §9).
+	// first output to count as ready (docs/design.md §4).
 	CustomReadyQuiet = 2 * time.Second
 )
 

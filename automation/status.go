@@ -1,13 +1,13 @@
 package automation
 
-// Status detection and deliverability (design.md §3 and §9): which status an
+// Status detection and deliverability (docs/design.md §4): which status an
 // agent is in, judged from the signals pool observes, and which signal decided.
 
 import "time"
 
 const (
 	// QuietAfter is how long without output makes a busy agent idle when no
-	// stronger signal decides (design.md §3: 12 s quiet means idle).
+	// stronger signal decides (docs/design.md §4: 12 s quiet means idle).
 	QuietAfter = 12 * time.Second
 	// StatusDebounce is how long a raw idle must last before StatusDebouncer
 	// adopts it. Transitions away from idle are never delayed.

@@ -39,7 +39,7 @@ func (s Status) String() string {
 // Block is why automation may not type into a terminal right now.
 type Block int
 
-// The block reasons, strongest first (design.md §5: exited > picker > draft > settling).
+// The block reasons, strongest first (docs/design.md §2: exited > picker > draft > settling).
 const (
 	// BlockNone: automation may type now.
 	BlockNone Block = iota
@@ -53,7 +53,7 @@ const (
 	BlockSettling
 )
 
-// String returns the hold-reason word of design.md §9 for the block
+// String returns the hold-reason word (README, "Hold reasons") for the block
 // ("exited", "picker open", "your draft", "settling"), or "" for BlockNone.
 func (b Block) String() string {
 	switch b {

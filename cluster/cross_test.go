@@ -278,3 +278,52 @@ func TestFloorRefusalEndsItemOnSender(t *testing.T) {
 		t.Fatalf("%d cancels wait on b for mail (%v), want none: the mail was refused", waiting, err)
 	}
 }
+
+// TestFloorRefusedDialogGoesToPerson: a child's forwarded dialog to a
+// parent the other host no longer has comes back refused and goes to the
+// person on the child's host (who answers a dialog with no parent), once
+// although refused twice; a refused notice about the child is listed and
+// logged, told to no one.
+func TestFloorRefusedDialogGoesToPerson(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two clustered NATS servers (about 10 s): not under -short")
+	}
+	ctx := context.Background()
+	a, b := startFloor(t, []string{"lead", "gone"}, []string{"child"})
+	eventually(t, 20*time.Second, "b knows gone on a", func() (bool, error) {
+		_, err := cluster.Lookup(ctx, b.store, "gone")
+		return err == nil, nil
+	})
+	if err := a.store.RemoveAgent(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	dialog, err := b.svc.ForwardPermission(ctx, "gone", "child", "Run make?", []string{"1. Yes", "2. No"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := inbox.Notice{Kind: inbox.NoticeCompleted, Desc: "the child", Agent: "child", Result: "all green"}
+	if _, err := b.svc.NotifyParent(ctx, "gone", done, "turn:child:1"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 30*time.Second, "both refused back on b", func() (bool, error) {
+		rs, err := cluster.Refused(ctx, b.store)
+		return len(rs) == 2, err
+	})
+	items, err := b.svc.Items(ctx, inbox.Person)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || items[0].Kind != inbox.KindText || !strings.Contains(items[0].Body, "Run make?") ||
+		!strings.Contains(items[0].Body, "For gone on host a") || !strings.Contains(items[0].Body, "office approve child OPTION") {
+		t.Fatalf("the person's items on b: %+v, want the dialog once", items)
+	}
+	// The refusal again (a redelivery) gives the person nothing more.
+	again := cluster.Item{ID: "01JREFVSED0D1A10G000000000", Kind: cluster.KindRefused, From: "gone", FromHost: "a", To: "child", ToHost: "b",
+		Text: "refused", RefID: dialog, RefKind: cluster.KindInbox, Reason: "gone", InboxKind: inbox.KindText, Body: "Run make?"}
+	if _, err := b.node.Apply(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	if items, _ := b.svc.Items(ctx, inbox.Person); len(items) != 1 {
+		t.Fatalf("the person's items on b after a second refusal: %+v", items)
+	}
+}

@@ -17,9 +17,11 @@
 // receiver is on another host (a child's notices to its parent there), the
 // state changes of crossed mail back to its sender's host, the cancel of
 // crossed mail to its receiver's host (inbox.Remote, plugged in by the Node
-// and, for commands run with no server, by Bind), and the refusal of an
+// and, for commands run with no server, by Bind), the refusal of an
 // item the receiving host can never store, stashed in the transaction that
-// records it and acknowledged only after that commit.
+// records it and acknowledged only after that commit, and `office approve`
+// of an agent of another host, typed there by its engine and its outcome
+// sent back (Node.Approve).
 //
 // Each host publishes its agents to its roster bucket and keeps the last
 // roster it read of every other host in its store (Lookup, Roster), so a

@@ -87,6 +87,10 @@ type Options struct {
 	// engine wakes its drain and schedules inbox deliveries); it must not
 	// block.
 	Received func()
+	// Approve answers a dialog of an agent of this host for an approver
+	// of another host (the engine's `office approve`); nil refuses every
+	// such approval.
+	Approve ApproveFunc
 	// Logger receives the node's log; nil discards it.
 	Logger *slog.Logger
 }
@@ -120,6 +124,14 @@ type Node struct {
 	hosts  map[string]*HostState // other hosts, guarded by mu
 	ready  bool                  // own stream, consumer and bucket exist; guarded by mu
 	pushed map[string]string     // roster values last put, guarded by mu
+	// published: the roster was put once by this run (the keys an
+	// earlier run left were read); guarded by mu.
+	published bool
+	// clashes are this host's agent names another host has too, by name;
+	// guarded by mu.
+	clashes map[string]NameClash
+
+	approving sync.WaitGroup // approvals from other hosts being typed
 
 	closeOnce sync.Once
 }
@@ -148,7 +160,7 @@ func Open(o Options) (*Node, error) {
 		return nil, fmt.Errorf("cluster: open: %w", err)
 	}
 	n := &Node{opts: o, cfg: o.Cluster, log: log.With("host", o.Cluster.Host), wake: make(chan struct{}, 1),
-		hosts: map[string]*HostState{}, pushed: map[string]string{}}
+		hosts: map[string]*HostState{}, pushed: map[string]string{}, clashes: map[string]NameClash{}}
 	if o.Cluster.URL == "" {
 		ns, err := startServer(o.Cluster, o.StateDir)
 		if err != nil {
@@ -222,12 +234,14 @@ func (n *Node) Close() error {
 // Run publishes the roster, reads the floor's, sends the outbox and takes
 // in items until ctx ends.
 func (n *Node) Run(ctx context.Context) {
+	n.recoverApprovals(ctx)
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() { defer wg.Done(); n.runRoster(ctx) }()
 	go func() { defer wg.Done(); n.runOutbox(ctx) }()
 	go func() { defer wg.Done(); n.runInbound(ctx) }()
 	wg.Wait()
+	n.approving.Wait()
 }
 
 // ---- setup ----
@@ -321,7 +335,23 @@ func (n *Node) publishRoster(ctx context.Context, kv jetstream.KeyValue) error {
 	}
 	n.mu.Lock()
 	pushed := maps.Clone(n.pushed)
+	first := !n.published
 	n.mu.Unlock()
+	if first {
+		// What an earlier run left in the bucket: an agent gone since then
+		// (removed, or out of the office file) is deleted below.
+		keys, err := kv.ListKeys(ctx)
+		if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
+			return fmt.Errorf("list own roster: %w", err)
+		}
+		if err == nil {
+			for key := range keys.Keys() {
+				if _, ok := pushed[key]; !ok && key != heartbeatKey {
+					pushed[key] = ""
+				}
+			}
+		}
+	}
 	for name, v := range now {
 		if pushed[name] == v {
 			continue
@@ -343,7 +373,7 @@ func (n *Node) publishRoster(ctx context.Context, kv jetstream.KeyValue) error {
 		return fmt.Errorf("heartbeat: %w", err)
 	}
 	n.mu.Lock()
-	n.pushed = pushed
+	n.pushed, n.published = pushed, true
 	n.mu.Unlock()
 	return nil
 }
@@ -366,6 +396,7 @@ func (n *Node) readFloor(ctx context.Context) {
 			n.log.Debug("host's roster unreadable", "peer", h, "err", err)
 			continue
 		}
+		n.meet(h, members)
 		if err := n.saveRoster(ctx, h, members); err != nil && ctx.Err() == nil {
 			n.log.Error("saving the floor's roster", "peer", h, "err", err)
 		}
@@ -448,7 +479,12 @@ func (n *Node) saveRoster(ctx context.Context, host string, members []Member) er
 		}
 	}
 	slices.SortFunc(members, func(a, b Member) int { return strings.Compare(a.Name, b.Name) })
-	if slices.Equal(had, members) {
+	kept := make([]Member, len(members))
+	for i, m := range members {
+		m.Since = time.Time{} // not kept
+		kept[i] = m
+	}
+	if slices.Equal(had, kept) {
 		return nil
 	}
 	return n.opts.Store.Update(ctx, func(tx *queue.Tx) error {
@@ -467,6 +503,69 @@ func (n *Node) saveRoster(ctx context.Context, host string, members []Member) er
 		}
 		return nil
 	})
+}
+
+// NameClash is an agent name this host and Host both run (two `team add`
+// of one new name at the same moment, or hosts that had not met). Later is
+// the host whose agent joined last (Member.Since by each host's clock; on
+// a tie, or with a time unknown, the greater host name): both hosts name
+// the same one. Nothing is refused: each host delivers to its own agent of
+// that name, and a third host to the one it read first.
+type NameClash struct {
+	Agent string `json:"agent"`
+	Host  string `json:"host"`
+	Later string `json:"later"`
+}
+
+// meet compares host's members, just read, with this host's agents and
+// keeps (and logs, once) the names both have.
+func (n *Node) meet(host string, members []Member) {
+	local := map[string]Member{}
+	for _, m := range n.opts.Local() {
+		local[m.Name] = m
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	before := map[string]NameClash{}
+	for name, c := range n.clashes {
+		if c.Host == host {
+			before[name] = c
+			delete(n.clashes, name)
+		}
+	}
+	for _, m := range members {
+		mine, ok := local[m.Name]
+		if !ok {
+			continue
+		}
+		later := host
+		known := !mine.Since.IsZero() && !m.Since.IsZero()
+		switch {
+		case known && mine.Since.After(m.Since):
+			later = n.cfg.Host
+		case known && mine.Since.Before(m.Since):
+		case n.cfg.Host > host:
+			later = n.cfg.Host
+		}
+		c := NameClash{Agent: m.Name, Host: host, Later: later}
+		if before[m.Name] != c {
+			n.log.Error("an agent name is on two hosts: names are unique on the floor; remove one of them (office team rm)",
+				"agent", m.Name, "hosts", n.cfg.Host+" and "+host, "later", later)
+		}
+		n.clashes[m.Name] = c
+	}
+}
+
+// Clashes returns the agent names of this host another host has too, by
+// name.
+func (n *Node) Clashes() []NameClash {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := make([]NameClash, 0, len(n.clashes))
+	for _, name := range slices.Sorted(maps.Keys(n.clashes)) {
+		out = append(out, n.clashes[name])
+	}
+	return out
 }
 
 // Sync reads the floor's rosters once now (at start, before the clash
@@ -647,8 +746,12 @@ func (n *Node) runInbound(ctx context.Context) {
 		}
 		got := 0
 		for msg := range batch.Messages() {
-			if n.take(ctx, msg) {
+			if it, ok := n.take(ctx, msg); ok {
 				got++
+				if it.Kind == KindApprove {
+					n.approving.Add(1)
+					go func() { defer n.approving.Done(); n.runApproval(ctx, it) }()
+				}
 			}
 		}
 		if got > 0 {
@@ -666,26 +769,26 @@ func (n *Node) Ready() bool {
 }
 
 // take stores one item from the stream and acknowledges it only after the
-// commit. It reports whether something new was stored.
-func (n *Node) take(ctx context.Context, msg jetstream.Msg) bool {
+// commit. It returns the item and whether something new was stored.
+func (n *Node) take(ctx context.Context, msg jetstream.Msg) (Item, bool) {
 	var it Item
 	if err := json.Unmarshal(msg.Data(), &it); err != nil || it.ID == "" {
 		n.log.Error("an item that is not one; dropped", "subject", msg.Subject(), "err", err)
 		_ = msg.Term()
-		return false
+		return it, false
 	}
 	stored, err := n.Apply(ctx, it)
 	if err != nil {
 		n.log.Warn("storing an item from another host; it comes again", "id", it.ID, "err", err)
 		_ = msg.NakWithDelay(OutboxEvery)
-		return false
+		return it, false
 	}
 	actx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
 	if err := msg.DoubleAck(actx); err != nil {
 		n.log.Warn("ack of a stored item lost; its redelivery is a no-op", "id", it.ID, "err", err)
 	}
-	return stored
+	return it, stored
 }
 
 // Apply stores it in this host's queue (send) or inbox (mail, inbox item)
@@ -762,6 +865,10 @@ func (n *Node) applyTx(tx *queue.Tx, it Item) (string, error) {
 		return n.applyCancelTx(tx, it)
 	case KindRefused:
 		return n.applyRefusedTx(tx, it)
+	case KindApprove:
+		return n.applyApproveTx(tx, it)
+	case KindApproved:
+		return n.applyApprovedTx(tx, it)
 	case KindState:
 		st, ok := inbox.ParseMailState(it.State)
 		if !ok || it.MailID == "" {

@@ -35,6 +35,11 @@ type host struct {
 	store  *queue.Store
 	svc    *inbox.Service
 	agents []string
+	// approve answers approvals from other hosts (the engine's part in
+	// an office server); nil refuses them.
+	approve cluster.ApproveFunc
+	// since is when its agents joined (zero: unknown).
+	since  time.Time
 	node   *cluster.Node
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -81,11 +86,11 @@ func (h *host) start(t testing.TB) {
 		}
 		h.store, h.svc = s, svc
 	}
-	n, err := cluster.Open(cluster.Options{Cluster: h.cfg, StateDir: h.dir, Store: h.store, Inbox: h.svc,
+	n, err := cluster.Open(cluster.Options{Cluster: h.cfg, StateDir: h.dir, Store: h.store, Inbox: h.svc, Approve: h.approve,
 		Local: func() []cluster.Member {
 			var ms []cluster.Member
 			for _, a := range h.agents {
-				ms = append(ms, cluster.Member{Name: a, Profile: "shell", Status: "idle"})
+				ms = append(ms, cluster.Member{Name: a, Profile: "shell", Status: "idle", Since: h.since})
 			}
 			return ms
 		}})
@@ -459,4 +464,38 @@ func TestFloorReplyWaitsForSenderHost(t *testing.T) {
 	if got := strings.Join(states, ","); !strings.HasPrefix(got, "queued,claimed,working") || !strings.HasSuffix(got, "done") {
 		t.Fatalf("a's timeline of the request: %s", got)
 	}
+}
+
+// TestFloorNameClashSeenByBoth: two hosts that run one name (two `team add`
+// at one moment) both see the clash when their rosters meet, and both name
+// the same host as the later one: by when the agents joined, or, with that
+// unknown, by host name.
+func TestFloorNameClashSeenByBoth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two clustered NATS servers: not under -short")
+	}
+	hs := floor(t, map[string][]string{"a": {"x", "y"}, "b": {"x", "z"}}, "a", "b")
+	a, b := hs[0], hs[1]
+	now := time.Now()
+	a.since, b.since = now, now.Add(-time.Hour) // b's x joined first
+	a.start(t)
+	b.start(t)
+	eventually(t, 20*time.Second, "both hosts see the clash", func() (bool, error) {
+		return len(a.node.Clashes()) == 1 && len(b.node.Clashes()) == 1, nil
+	})
+	if got := a.node.Clashes()[0]; got != (cluster.NameClash{Agent: "x", Host: "b", Later: "a"}) {
+		t.Fatalf("a's clash: %+v, want x with b, a's the later", got)
+	}
+	if got := b.node.Clashes()[0]; got != (cluster.NameClash{Agent: "x", Host: "a", Later: "a"}) {
+		t.Fatalf("b's clash: %+v, want x with a, a's the later", got)
+	}
+
+	// a leaves the name: the clash ends on both.
+	a.stop()
+	a.agents = []string{"y"}
+	a.since = time.Time{}
+	a.start(t)
+	eventually(t, 20*time.Second, "the clash ended on both hosts", func() (bool, error) {
+		return len(a.node.Clashes()) == 0 && len(b.node.Clashes()) == 0, nil
+	})
 }

@@ -138,7 +138,7 @@ func lookupTx(tx *queue.Tx, name string) (Member, bool, error) {
 // end a loop); they are only logged.
 func refuseTx(tx *queue.Tx, log *slog.Logger, thisHost string, it Item, why string) error {
 	switch it.Kind {
-	case KindSend, KindMail, KindInbox, KindCancel:
+	case KindSend, KindMail, KindInbox, KindCancel, KindApprove:
 	default:
 		log.Error("an item from another host cannot be applied here; dropped", "id", it.ID, "kind", it.Kind, "from_host", it.FromHost, "why", why)
 		return nil
@@ -147,9 +147,13 @@ func refuseTx(tx *queue.Tx, log *slog.Logger, thisHost string, it Item, why stri
 	if to == "" {
 		to = inbox.Person
 	}
-	_, err := StashTx(tx, Item{Kind: KindRefused, From: it.To, FromHost: thisHost, To: to, ToHost: it.FromHost,
+	ref := Item{Kind: KindRefused, From: it.To, FromHost: thisHost, To: to, ToHost: it.FromHost,
 		Text:  fmt.Sprintf("%s %s refused by host %s: %s", it.Kind, it.ID, thisHost, why),
-		RefID: it.ID, RefKind: it.Kind, MailID: it.MailID, Reason: why})
+		RefID: it.ID, RefKind: it.Kind, MailID: it.MailID, Reason: why}
+	if it.Kind == KindInbox && it.InboxKind == inbox.KindText {
+		ref.InboxKind, ref.Body = it.InboxKind, it.Text
+	}
+	_, err := StashTx(tx, ref)
 	return err
 }
 
@@ -247,6 +251,25 @@ func (n *Node) applyRefusedTx(tx *queue.Tx, it Item) (string, error) {
 		}
 	case KindSend:
 		if err := tell(fmt.Sprintf("Your message %s to %s on host %s was refused there: %s.", it.RefID, it.From, it.FromHost, it.Reason)); err != nil {
+			return "", err
+		}
+	case KindInbox:
+		// A forwarded dialog (or message) whose receiver is gone there
+		// goes to the person, who answers a dialog with no parent. A
+		// notice about a child stays logged and listed: on one host too a
+		// notice whose parent is gone is dropped with a log line, and the
+		// child, its sender, did not write it.
+		if it.InboxKind != inbox.KindText || it.Body == "" {
+			n.log.Warn("a notice to a parent on another host was refused there", "id", it.RefID, "from", it.To, "to", it.From, "host", it.FromHost, "why", it.Reason)
+			break
+		}
+		body := fmt.Sprintf("For %s on host %s, who cannot take it (%s):\n%s", it.From, it.FromHost, it.Reason, it.Body)
+		_, _, err := svc.SendTx(tx, inbox.Message{To: inbox.Person, From: it.To, Kind: inbox.KindText, Body: body, HereOnly: true, DedupeKey: "refused:" + it.RefID})
+		if err != nil {
+			return "", err
+		}
+	case KindApprove:
+		if err := n.approvalEndedTx(tx, it.RefID, ApprovalOutcome{Outcome: OutcomeRefused, Detail: it.Reason}); err != nil {
 			return "", err
 		}
 	default:

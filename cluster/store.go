@@ -84,6 +84,28 @@ CREATE TABLE cluster_refused (
 	preview  TEXT    NOT NULL DEFAULT '',
 	at       INTEGER NOT NULL
 );
+`, `
+CREATE TABLE cluster_approvals (
+	id        TEXT    PRIMARY KEY,
+	agent     TEXT    NOT NULL,
+	option    TEXT    NOT NULL,
+	by        TEXT    NOT NULL,
+	from_host TEXT    NOT NULL,
+	outcome   TEXT    NOT NULL DEFAULT '',
+	at        INTEGER NOT NULL
+);
+CREATE TABLE cluster_approvals_sent (
+	id      TEXT    PRIMARY KEY,
+	agent   TEXT    NOT NULL,
+	host    TEXT    NOT NULL,
+	option  TEXT    NOT NULL,
+	by      TEXT    NOT NULL,
+	outcome TEXT    NOT NULL DEFAULT '',
+	typed   TEXT    NOT NULL DEFAULT '',
+	detail  TEXT    NOT NULL DEFAULT '',
+	waiting INTEGER NOT NULL DEFAULT 1,
+	at      INTEGER NOT NULL
+);
 `}
 }
 
@@ -105,6 +127,10 @@ type Member struct {
 	Status  string `json:"status,omitempty"`
 	// Seen is when this host last read the member from its host's roster.
 	Seen time.Time `json:"seen"`
+	// Since is when the agent joined its host (its name was registered
+	// there), by that host's clock; it orders a name clash (NameClash). It
+	// is not kept in the last-known roster.
+	Since time.Time `json:"since,omitzero"`
 }
 
 // Kinds of item that cross hosts.
@@ -127,6 +153,13 @@ const (
 	// store (or a cancel that came too late): it ends the item on the
 	// sender's host.
 	KindRefused = "refused"
+	// KindApprove is `office approve` of a dialog of an agent of another
+	// host (Text is the option): that host types it through its drain
+	// only while the dialog is still open.
+	KindApprove = "approve"
+	// KindApproved is the outcome of an approval, back to the approver's
+	// host (RefID is the approval, State its Outcome).
+	KindApproved = "approved"
 )
 
 // Item is one thing for an agent on another host, as it waits in the
@@ -160,6 +193,11 @@ type Item struct {
 	// Refused only: the refused item's id and kind.
 	RefID   string `json:"ref_id,omitempty"`
 	RefKind string `json:"ref_kind,omitempty"`
+	// Refused only, of an inbox item: its body (a forwarded dialog the
+	// parent's host refused goes to the person here; InboxKind says it).
+	Body string `json:"body,omitempty"`
+	// Approved only: the option typed.
+	Option string `json:"option,omitempty"`
 }
 
 // ErrNotOnFloor: the name is in no host's roster this host has seen (or this
@@ -283,6 +321,9 @@ const (
 	// EventRefused: another host refused an item of this host (or this
 	// host refused one of another's).
 	EventRefused = "cluster_refused"
+	// EventApproval: an approval crossed for an agent of another host, or
+	// its outcome.
+	EventApproval = "cluster_approval"
 )
 
 // ReplyTx answers, inside tx, request orig that crossed to this host

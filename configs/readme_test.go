@@ -2,7 +2,11 @@ package configs
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -58,4 +62,83 @@ func TestReadmeSettingsTable(t *testing.T) {
 		return
 	}
 	t.Errorf("README's settings table is not the settings table; run OFFICE_UPDATE_README=1 go test -run TestReadmeSettingsTable ./configs/\n got:\n%s\nwant:\n%s", got, want)
+}
+
+// TestReadmeAgentKeys checks README's table of [[agent]] keys against the
+// keys the decoder takes (the case labels of setAgentKey), so neither can
+// gain or lose a key alone.
+func TestReadmeAgentKeys(t *testing.T) {
+	const (
+		begin = "<!-- agent keys: checked against the decoder by TestReadmeAgentKeys -->\n"
+		end   = "<!-- end of agent keys -->\n"
+	)
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatalf("README has no agent keys table between %q and %q", begin, end)
+	}
+	var documented []string
+	for _, line := range strings.Split(s[i+len(begin):j], "\n") {
+		if k, ok := strings.CutPrefix(line, "| `"); ok {
+			if n := strings.Index(k, "`"); n > 0 {
+				documented = append(documented, k[:n])
+			}
+		}
+	}
+	decoded := decoderAgentKeys(t)
+	if strings.Join(documented, " ") != strings.Join(decoded, " ") {
+		t.Errorf("README's agent keys\n %v\nare not the decoder's (in its order)\n %v", documented, decoded)
+	}
+	for _, k := range decoded {
+		if known, _ := setAgentKey(&Agent{}, k, nil); !known {
+			t.Errorf("setAgentKey does not know %q", k)
+		}
+	}
+}
+
+// decoderAgentKeys returns the string case labels of setAgentKey in
+// agent.go, in source order.
+func decoderAgentKeys(t *testing.T) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "agent.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "setAgentKey" {
+			continue
+		}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			sw, ok := n.(*ast.SwitchStmt)
+			if !ok || sw.Tag == nil {
+				return true
+			}
+			if id, ok := sw.Tag.(*ast.Ident); !ok || id.Name != "key" {
+				return true
+			}
+			for _, st := range sw.Body.List {
+				for _, e := range st.(*ast.CaseClause).List {
+					if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						k, err := strconv.Unquote(lit.Value)
+						if err != nil {
+							t.Fatal(err)
+						}
+						keys = append(keys, k)
+					}
+				}
+			}
+			return false
+		})
+	}
+	if len(keys) == 0 {
+		t.Fatal("found no case labels in setAgentKey")
+	}
+	return keys
 }

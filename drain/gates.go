@@ -1,6 +1,6 @@
 package drain
 
-// The gates a head message must pass, in the order of design.md §2 and the
+// The gates a head message must pass, in the order of docs/design.md §2 and the
 // drain contract: (0) its delivery was not interrupted (by a stop of the
 // office, queue.Store.RecoverInterrupted, or held because the agent drew
 // nothing after it: set aside instead once that agent's process has been

@@ -1,6 +1,6 @@
 package drain
 
-// Sanitizing message text before it reaches a PTY (design.md §4, §9): no
+// Sanitizing message text before it reaches a PTY (docs/design.md §2): no
 // message may end a bracketed paste early or press a key. The text is
 // handled per rune, never per byte, so Chinese (any UTF-8) text survives.
 

@@ -1,6 +1,6 @@
 package drain
 
-// Checking a submit (design.md §9): after Enter, watch for up to VerifyFor
+// Checking a submit (docs/design.md §2): after Enter, watch for up to VerifyFor
 // that the prompt row emptied or the agent left idle. If neither, and nothing
 // says an Enter could do harm (no dialog, no block, our own text still on the
 // prompt row), press Enter once more after a pause and watch again. Otherwise
@@ -204,7 +204,7 @@ func withoutSpace(s string) string {
 	}, s)
 }
 
-// The evidence words a delivery note ends with (design.md §10): which record
+// The evidence words a delivery note ends with (docs/evidence.md): which record
 // showed the text, or that only the screen did.
 const (
 	// EvidenceScreen: the screen check alone confirmed the submit (the CLI

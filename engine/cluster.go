@@ -26,6 +26,8 @@ type Floor struct {
 	Name    string              `json:"name"`
 	Hosts   []cluster.HostState `json:"hosts"`
 	Members []cluster.Member    `json:"members"`
+	// Clashes are this host's agent names another host has too.
+	Clashes []cluster.NameClash `json:"clashes,omitempty"`
 }
 
 // openCluster starts the node of a clustered office (nothing without a
@@ -45,7 +47,8 @@ func (e *Engine) openCluster() error {
 			e.drain.Wake()
 			e.inbox.scheduleSoon()
 		},
-		Logger: e.log,
+		Approve: e.approveForFloor,
+		Logger:  e.log,
 	})
 	if err != nil {
 		return fmt.Errorf("engine: %w", err)
@@ -66,12 +69,27 @@ func (e *Engine) openCluster() error {
 		n.Wake()
 		return plain(ctx, req)
 	}
+	e.ops["approve"] = e.approveOnFloor(n, e.ops["approve"])
 	e.ops["cluster.floor"] = func(ctx context.Context, _ Request) (any, error) {
 		members, err := cluster.Roster(ctx, e.store)
 		if err != nil {
 			return nil, err
 		}
-		return Floor{Host: cfg.Host, Name: cfg.Name, Hosts: n.Hosts(ctx), Members: members}, nil
+		return Floor{Host: cfg.Host, Name: cfg.Name, Hosts: n.Hosts(ctx), Members: members, Clashes: n.Clashes()}, nil
+	}
+	return nil
+}
+
+// floorClash is the start-up name check of an agent added with `team add`
+// (persisted in the store, started again by the server): an error naming
+// both hosts when another host of the floor has name (by the roster read
+// when the node opened, or the last-known one); nil without a cluster.
+func (e *Engine) floorClash(ctx context.Context, name string) error {
+	if e.cluster == nil {
+		return nil
+	}
+	if err := e.cluster.Clash(ctx, []string{name}); err != nil {
+		return fmt.Errorf("engine: %w; it is not started here while the other host has that name", err)
 	}
 	return nil
 }
@@ -82,10 +100,19 @@ func (e *Engine) floorMembers() []cluster.Member {
 	for _, s := range e.Status() {
 		st[s.Name] = s.Status
 	}
+	// When each joined (its name registered here) orders a name clash.
+	since := map[string]time.Time{}
+	ctx, cancel := context.WithTimeout(context.Background(), cluster.OpTimeout)
+	defer cancel()
+	if recs, err := e.store.ListAgents(ctx); err == nil {
+		for _, r := range recs {
+			since[r.Name] = r.Added
+		}
+	}
 	var out []cluster.Member
 	for _, a := range e.Agents() {
 		out = append(out, cluster.Member{Name: a.Config.Name, Profile: a.Profile.Name, Role: a.Config.Role,
-			Parent: a.Config.Parent, Status: st[a.Config.Name]})
+			Parent: a.Config.Parent, Status: st[a.Config.Name], Since: since[a.Config.Name]})
 	}
 	return out
 }

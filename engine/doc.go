@@ -2,7 +2,7 @@
 // the durable store, one pool.Terminal per agent, the single drain, and the
 // Unix socket through which other office processes reach it.
 //
-// There is only ever one engine per state directory (design.md §9): Open takes
+// There is only ever one engine per state directory (docs/design.md §6): Open takes
 // an exclusive lock and fails with *LockedError naming the holder's pid, so
 // there is only ever one drain typing into an agent. Commands that only store
 // (send, pause, queue edits) write the SQLite file themselves and then Poke the

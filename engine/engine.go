@@ -92,7 +92,8 @@ type Engine struct {
 	hookOnce  sync.Once
 	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
 
-	hist historyLayer // the agents' pane histories (engine/history.go)
+	hist historyLayer  // the agents' pane histories (engine/history.go)
+	heap *heapReturner // gives the freed heap back when output is quiet (engine/memory.go)
 
 	addMu    sync.Mutex   // serializes addAgent
 	mu       sync.RWMutex // guards agents, byName, closing, restarts
@@ -133,7 +134,7 @@ func Open(o Options) (e *Engine, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}, stopped: make(chan struct{})}
+	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}, stopped: make(chan struct{}), heap: newHeapReturner()}
 	e.registerOps()
 	e.registerWatchOps()
 	opened := e // `return nil, err` below sets e to nil before this runs
@@ -324,6 +325,9 @@ func submitProfile(p configs.Profile) drain.SubmitProfile {
 }
 
 func (e *Engine) terminalEvent(ev pool.Event) {
+	if ev.Kind == pool.EventOutput {
+		e.heap.output()
+	}
 	if s := e.srv.Load(); s != nil {
 		s.terminalEvent(ev)
 	}

@@ -17,6 +17,7 @@ import (
 	"office/configs"
 	"office/history"
 	"office/pool"
+	"office/queue"
 )
 
 // historyBatch bounds the records written in one call.
@@ -210,7 +211,7 @@ func (e *Engine) registerHistoryOps() {
 func (e *Engine) opHistory(ctx context.Context, req Request) (any, error) {
 	a, ok := e.Agent(req.Agent)
 	if !ok {
-		return nil, fmt.Errorf("unknown agent %q", req.Agent)
+		return nil, fmt.Errorf("%w %q", queue.ErrUnknownAgent, req.Agent)
 	}
 	var args HistoryArgs
 	if err := decodeArgs(req, &args); err != nil {

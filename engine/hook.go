@@ -1,6 +1,6 @@
 package engine
 
-// hook.go is the CLI hooks' side of status (design.md §3: the strongest
+// hook.go is the CLI hooks' side of status (docs/design.md §4: the strongest
 // signal after a dialog on screen) and `office status --explain`.
 //
 // Claude Code runs `office hook EVENT` from the per-agent settings file that

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"office/queue"
 )
 
 // opFunc answers one call.
@@ -34,7 +36,7 @@ func (e *Engine) registerOps() {
 func (e *Engine) handle(req Request) (any, error) {
 	op, ok := e.ops[req.Op]
 	if !ok {
-		return nil, fmt.Errorf("unknown request %q", req.Op)
+		return nil, fmt.Errorf("%w: unknown request %q", ErrBadInput, req.Op)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
@@ -52,7 +54,7 @@ func decodeArgs(req Request, v any) error {
 		return nil
 	}
 	if err := json.Unmarshal(req.Args, v); err != nil {
-		return fmt.Errorf("%s: bad arguments: %w", req.Op, err)
+		return fmt.Errorf("%s: %w: bad arguments: %w", req.Op, ErrBadInput, err)
 	}
 	return nil
 }
@@ -77,5 +79,5 @@ func (e *Engine) opStatus(ctx context.Context, req Request) (any, error) {
 			return []AgentStatus{s}, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown agent %q", req.Agent)
+	return nil, fmt.Errorf("%w %q", queue.ErrUnknownAgent, req.Agent)
 }

@@ -1,7 +1,7 @@
 package engine
 
 // restart.go restarts an agent whose process exited when its config asks for
-// it (restart = "on-failure" or "always"; design.md §9). A restarted agent is
+// it (restart = "on-failure" or "always"; README, the agent keys). A restarted agent is
 // a new *Agent in the roster (the old one keeps its exited terminal), so
 // readers that hold an *Agent never see its fields change.
 

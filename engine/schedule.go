@@ -6,7 +6,7 @@ package engine
 // it only when safe. The store keeps at most one compaction pending per
 // agent (a second is refused as a duplicate); a profile without a compact
 // verb is skipped; and a compaction is skipped when the agent has produced
-// no output since the last one (design.md §9: no turn since, nothing to
+// no output since the last one (docs/design.md §2: no turn since, nothing to
 // compact).
 
 import (

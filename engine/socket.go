@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"office/queue"
 )
 
 // Request is one call to the engine.
@@ -32,9 +34,45 @@ type Request struct {
 // Response answers one Request: Error is set on failure, else Data holds the
 // call's result (JSON).
 type Response struct {
-	Error string          `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
+	// Input marks an Error that is the request's fault (bad input: an
+	// unknown agent, a name in use, a malformed argument); nothing was
+	// changed. Call returns such an error wrapping ErrBadInput.
+	Input bool            `json:"input,omitempty"`
 	Data  json.RawMessage `json:"data,omitempty"`
 }
+
+// ErrBadInput is what an engine call's error wraps when the engine refused
+// the request's input (Response.Input), so a command can exit 2 for it as
+// for the same refusal made locally.
+var ErrBadInput = errors.New("bad input")
+
+// badInputErrors are the sentinels whose errors are the request's fault.
+var badInputErrors = []error{ErrBadInput, ErrNameInUse, ErrConfigAgent, queue.ErrUnknownAgent,
+	queue.ErrBlank, queue.ErrNotFound, queue.ErrTooLarge, queue.ErrInvalidUTF8, queue.ErrKeyConflict,
+	queue.ErrBadKey}
+
+// isBadInput reports whether err is the request's fault.
+func isBadInput(err error) bool {
+	for _, s := range badInputErrors {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// callError is an engine's error answer as Call returns it: its text, and
+// ErrBadInput under it when the engine said it was bad input.
+type callError struct {
+	msg   string
+	input bool
+}
+
+func (c *callError) Error() string { return c.msg }
+
+// Is makes a bad-input answer match ErrBadInput.
+func (c *callError) Is(target error) bool { return c.input && target == ErrBadInput }
 
 // ErrNoEngine is returned by Call when no engine listens on the state directory.
 var ErrNoEngine = errors.New("no office is running on this state directory")
@@ -62,7 +100,7 @@ func Call(ctx context.Context, stateDir string, req Request, out any) error {
 	}
 	if resp.Error != "" {
 		// The engine's own errors already say "engine: ".
-		return errors.New("engine: " + strings.TrimPrefix(resp.Error, "engine: "))
+		return &callError{msg: "engine: " + strings.TrimPrefix(resp.Error, "engine: "), input: resp.Input}
 	}
 	if out != nil && len(resp.Data) > 0 {
 		if err := json.Unmarshal(resp.Data, out); err != nil {
@@ -123,13 +161,13 @@ func serve(ln net.Listener, handle func(Request) (any, error)) {
 			}
 			var req Request
 			if err := json.NewDecoder(bufio.NewReader(c)).Decode(&req); err != nil {
-				_ = json.NewEncoder(c).Encode(Response{Error: "bad request: " + err.Error()})
+				_ = json.NewEncoder(c).Encode(Response{Error: "bad request: " + err.Error(), Input: true})
 				return
 			}
 			data, err := handle(req)
 			var resp Response
 			if err != nil {
-				resp.Error = err.Error()
+				resp.Error, resp.Input = err.Error(), isBadInput(err)
 			} else if data != nil {
 				b, mErr := json.Marshal(data)
 				if mErr != nil {

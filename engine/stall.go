@@ -46,6 +46,10 @@ type activityWatch struct {
 type activity struct {
 	hash uint64
 	at   time.Time
+	// src and gen are the terminal and its screen generation the hash was
+	// taken from: an equal pair means the text cannot have changed.
+	src any
+	gen uint64
 }
 
 // observe records the agent's screen text at now and returns its last
@@ -70,6 +74,22 @@ func (w *activityWatch) observe(name, text string, now time.Time, remembered fun
 	return a.at
 }
 
+// unchanged reports whether the agent's screen is the one last observed, at
+// the same generation (so its text is too, and reading it can be skipped).
+func (w *activityWatch) unchanged(name string, src any, gen uint64) bool {
+	a, seen := w.last[name]
+	return seen && a.src == src && a.gen == gen
+}
+
+// stamp records the terminal and screen generation the last observation of
+// the agent read.
+func (w *activityWatch) stamp(name string, src any, gen uint64) {
+	if a, seen := w.last[name]; seen {
+		a.src, a.gen = src, gen
+		w.last[name] = a
+	}
+}
+
 // since returns the agent's last activity (zero before the first sample).
 func (w *activityWatch) since(name string) time.Time { return w.last[name].at }
 
@@ -80,10 +100,17 @@ func (e *Engine) sampleAgents(ctx context.Context, now time.Time) {
 			continue
 		}
 		name := a.Config.Name
+		// An idle screen is not read again: its generation says it did
+		// not change, so neither did its activity.
+		gen := a.Term.Generation()
+		if e.inbox.activity.unchanged(name, a.Term, gen) {
+			continue
+		}
 		e.inbox.activity.observe(name, a.Term.Text(), now, func() (time.Time, bool) {
 			since, ok, err := e.inbox.svc.StallSince(ctx, name)
 			return since, ok && err == nil
 		})
+		e.inbox.activity.stamp(name, a.Term, gen)
 	}
 }
 

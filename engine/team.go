@@ -115,7 +115,7 @@ func (e *Engine) Team(ctx context.Context) ([]TeamMember, error) {
 // mail fails with spawn_failed).
 func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error) {
 	if !teamName.MatchString(spec.Name) || spec.Name == inbox.Person || spec.Name == inbox.System {
-		return nil, fmt.Errorf("engine: team add: %q is not a valid agent name (letters, digits, _ . -; not person or system)", spec.Name)
+		return nil, fmt.Errorf("engine: team add: %w: %q is not a valid agent name (letters, digits, _ . -; not person or system)", ErrBadInput, spec.Name)
 	}
 	if _, ok := e.Agent(spec.Name); ok {
 		return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, ErrNameInUse)
@@ -136,16 +136,16 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 				return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, err)
 			}
 			if host == "" {
-				return nil, fmt.Errorf("engine: team add %q: parent %q is not an agent", spec.Name, spec.Parent)
+				return nil, fmt.Errorf("engine: team add %q: %w: parent %q is not an agent", spec.Name, ErrBadInput, spec.Parent)
 			}
 		}
 	}
 	if spec.Cwd != "" && !filepath.IsAbs(spec.Cwd) {
-		return nil, fmt.Errorf("engine: team add %q: cwd %q is not absolute", spec.Name, spec.Cwd)
+		return nil, fmt.Errorf("engine: team add %q: %w: cwd %q is not absolute", spec.Name, ErrBadInput, spec.Cwd)
 	}
 	ac := spec.agent()
 	if _, err := e.opts.Config.ProfileOf(ac); err != nil {
-		return nil, fmt.Errorf("engine: team add: %w", err)
+		return nil, fmt.Errorf("engine: team add: %w: %w", ErrBadInput, err)
 	}
 	b, err := json.Marshal(spec)
 	if err != nil {
@@ -245,6 +245,10 @@ func (e *Engine) startTeamAgents(ctx context.Context) {
 			continue
 		}
 		if _, ok := e.opts.Config.Agent(r.Name); ok {
+			continue
+		}
+		if err := e.floorClash(ctx, r.Name); err != nil {
+			e.log.Error("team agent not started", "agent", r.Name, "err", err)
 			continue
 		}
 		var spec TeamSpec

@@ -62,3 +62,33 @@ func TestActivityWatchCountsTextChangesOnly(t *testing.T) {
 		t.Fatalf("remembered stall: %v, want %v", got, before)
 	}
 }
+
+func TestActivityWatchSkipsAnUnchangedScreen(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	none := func() (time.Time, bool) { return time.Time{}, false }
+	var w activityWatch
+	term1, term2 := new(int), new(int) // two terminals (a restart)
+	if w.unchanged("a", term1, 7) {
+		t.Fatal("an agent never observed counts as unchanged")
+	}
+	w.stamp("a", term1, 7) // no observation yet: nothing to stamp
+	if w.unchanged("a", term1, 7) {
+		t.Fatal("a stamp without an observation made the screen unchanged")
+	}
+	w.observe("a", "reading", t0, none)
+	w.stamp("a", term1, 7)
+	if !w.unchanged("a", term1, 7) {
+		t.Fatal("the same terminal at the same generation is not unchanged")
+	}
+	if w.unchanged("a", term1, 8) {
+		t.Fatal("a new generation counts as unchanged")
+	}
+	if w.unchanged("a", term2, 7) {
+		t.Fatal("a restarted agent's terminal counts as unchanged")
+	}
+	// A later observation keeps the stamp until stamped again.
+	w.observe("a", "writing", t0.Add(time.Minute), none)
+	if !w.since("a").Equal(t0.Add(time.Minute)) {
+		t.Fatalf("activity %v, want the new text's time", w.since("a"))
+	}
+}

@@ -97,6 +97,9 @@ const (
 	// maxStringLen is the longest OSC payload kept; a longer string
 	// sequence is dropped whole.
 	maxStringLen = 4096
+	// oscKeep is the largest string buffer kept between strings (titles are
+	// short; a 4 KiB buffer per agent would be kept for nothing).
+	oscKeep = 256
 	// maxCSILen bounds the bytes between ESC[ and the final byte; longer
 	// sequences are dropped (vt10x cuts at 256 and would print the rest).
 	maxCSILen = 120
@@ -204,8 +207,7 @@ type Filter struct {
 	csiParams bool  // a parameter byte was seen
 
 	// OSC payload being collected.
-	osc     [maxStringLen]byte
-	oscN    int
+	osc     []byte // grown while a string is collected, up to maxStringLen
 	oscOver bool
 
 	// Parsed CSI parameters: pv[i] is -1 when empty.
@@ -500,7 +502,7 @@ func (f *Filter) escByte(dst []byte, b byte) (out []byte, again bool) {
 		f.enterCSI()
 	case b == ']':
 		f.state = stOSC
-		f.oscN = 0
+		f.osc = f.osc[:0]
 		f.oscOver = false
 	case b == 'P', b == 'X', b == '^', b == '_', b == 'k':
 		// DCS, SOS, PM, APC, and screen's title (which vt10x also
@@ -1168,9 +1170,8 @@ func (f *Filter) oscByte(dst []byte, b byte) []byte {
 		f.state = stGround
 	case b < 0x20:
 		// C0 controls inside a string are ignored.
-	case f.oscN < len(f.osc):
-		f.osc[f.oscN] = b
-		f.oscN++
+	case len(f.osc) < maxStringLen:
+		f.osc = append(f.osc, b)
 	default:
 		f.oscOver = true // dropped whole at its end
 	}
@@ -1181,10 +1182,13 @@ func (f *Filter) oscByte(dst []byte, b byte) []byte {
 // 7501 sets OSCState, 10/11 queries are answered; everything else (colour
 // sets, OSC 4/8/52/133, ...) is dropped.
 func (f *Filter) oscDispatch(dst []byte) []byte {
+	buf := f.osc
+	if cap(f.osc) > oscKeep {
+		f.osc = nil // a long string's buffer is not kept for the next title
+	}
 	if f.oscOver {
 		return dst
 	}
-	buf := f.osc[:f.oscN]
 	k, num := 0, 0
 	for k < len(buf) && buf[k] >= '0' && buf[k] <= '9' {
 		if num < 100000 {

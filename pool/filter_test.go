@@ -330,3 +330,25 @@ func TestFilterKittyKeysAndCursorShape(t *testing.T) {
 		}
 	}
 }
+
+// A long OSC string is collected whole (split across reads too), and its
+// buffer is not kept for the strings after it: a Filter holds no 4 KiB
+// string buffer per agent.
+func TestFilterLongTitleBufferNotKept(t *testing.T) {
+	f := NewFilter()
+	long := strings.Repeat("t", maxStringLen-2)
+	in := "\x1b]2;" + long + "\x07"
+	for _, part := range []string{in[:100], in[100:]} {
+		f.Process(nil, []byte(part))
+	}
+	if f.Modes().Title != long {
+		t.Fatalf("title of %d bytes, want %d", len(f.Modes().Title), len(long))
+	}
+	if cap(f.osc) > oscKeep {
+		t.Fatalf("a %d-byte string buffer kept after the string", cap(f.osc))
+	}
+	f.Process(nil, []byte("\x1b]0;short\x07"))
+	if f.Modes().Title != "short" {
+		t.Fatalf("next title %q", f.Modes().Title)
+	}
+}

@@ -26,9 +26,12 @@ const (
 	// 17 × MaxDim bytes. A History holding N lines of C columns thus holds
 	// at most N × (17 × C + 40) bytes (40: the line's own slot).
 	MaxLineBytes = 17 * MaxDim
-	// historyArena is the size of the blocks encoded lines are carved
-	// from (one allocation per block, not per line).
-	historyArena = 64 * 1024
+	// historyArena is the largest size of the blocks encoded lines are
+	// carved from (one allocation per block, not per line). The first block
+	// is historyArenaMin and each next one twice the last, so an agent with a
+	// few lines of history holds a few KiB, not 64.
+	historyArena    = 64 * 1024
+	historyArenaMin = 4 * 1024
 )
 
 // HistoryLine is one line that left the top of a Screen.
@@ -144,7 +147,8 @@ func (h *History) appendLine(at int64, rec []byte) {
 func (h *History) pushLocked(at int64, rec []byte, copyRec bool) {
 	if copyRec {
 		if cap(h.arena)-len(h.arena) < len(rec) {
-			h.arena = make([]byte, 0, max(historyArena, len(rec)))
+			size := min(historyArena, max(historyArenaMin, 2*cap(h.arena)))
+			h.arena = make([]byte, 0, max(size, len(rec)))
 		}
 		n := len(h.arena)
 		h.arena = append(h.arena, rec...)

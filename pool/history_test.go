@@ -453,3 +453,19 @@ func TestHistoryRowsAreSnapshotRows(t *testing.T) {
 		}
 	}
 }
+
+// The ring's first arena block is small: an agent with a few lines of
+// history does not hold the 64 KiB of a full block.
+func TestHistoryArenaStartsSmall(t *testing.T) {
+	h := NewHistory(100)
+	h.appendLine(0, make([]byte, 100))
+	if c := cap(h.arena); c != historyArenaMin {
+		t.Fatalf("first block %d bytes, want %d", c, historyArenaMin)
+	}
+	for range 200 {
+		h.appendLine(0, make([]byte, 1000))
+	}
+	if c := cap(h.arena); c != historyArena {
+		t.Fatalf("block after 200 KB of lines %d bytes, want %d", c, historyArena)
+	}
+}

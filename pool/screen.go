@@ -240,10 +240,14 @@ func (s *Screen) Modes() Modes {
 // recovered from (negative counts and the like; the Filter should leave none).
 func (s *Screen) Panics() int { return int(s.panics.Load()) }
 
-// Text returns the screen's text as Snapshot.Text does. It allocates; use
-// Snapshot with a reused Snapshot in loops.
+// Text returns the screen's text as Snapshot.Text does. It allocates the
+// text only: the cells are copied into a Snapshot borrowed from the pool
+// screen reads share (a copy of its own would be 75 KiB of garbage per call
+// at 120×40, and callers such as the stall sampler read every agent's text
+// every few seconds).
 func (s *Screen) Text() string {
-	var snap Snapshot
-	s.Snapshot(&snap)
+	snap := snapshots.Get().(*Snapshot)
+	defer snapshots.Put(snap)
+	s.Snapshot(snap)
 	return snap.Text()
 }

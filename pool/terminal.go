@@ -1,7 +1,8 @@
 package pool
 
 // terminal.go is one agent: its process, PTY, screen, line model, status and
-// exit, and the goroutines that serve them (reader, writer, waiter, monitor).
+// exit, and the goroutines that serve them (reader, waiter, monitor, and a
+// writer while writes are queued).
 
 import (
 	"bytes"
@@ -238,13 +239,12 @@ func Start(o Options) (*Terminal, error) {
 	t.tracker.Timing = o.Behavior.Timing
 	t.debounce.After = o.Behavior.Timing.StatusDebounce
 	t.turn.Grace = o.Behavior.Timing.TurnGrace
-	t.writes = newWriteQueue(master)
+	t.writes = newWriteQueue(master, t.done, t.closed)
 	t.screen = NewScreen(o.Cols, o.Rows, t.writes.reply)
 	t.poke() // the first judgment, before any output
 	if o.History != nil {
 		t.screen.CaptureHistory(o.History, now)
 	}
-	go t.writes.run(t.done, t.closed)
 	go t.readLoop()
 	go t.wait()
 	go t.monitor()

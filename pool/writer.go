@@ -29,16 +29,22 @@ type writeReq struct {
 
 // writeQueue serializes every write into one PTY master. Enqueueing never
 // blocks; the serving goroutine may block inside a write (a child in raw mode
-// that stops reading), which then delays only this terminal.
+// that stops reading), which then delays only this terminal. The goroutine
+// runs only while writes are queued: an idle agent has none (its stack would
+// be a few KiB per agent for nothing).
 type writeQueue struct {
-	f    *os.File
-	mu   sync.Mutex
-	reqs []*writeReq
-	sig  chan struct{}
+	f            *os.File
+	done, closed <-chan struct{} // the child reaped; the terminal closed
+	mu           sync.Mutex
+	reqs         []*writeReq
+	running      bool // a goroutine is serving reqs
 }
 
-func newWriteQueue(f *os.File) *writeQueue {
-	return &writeQueue{f: f, sig: make(chan struct{}, 1)}
+// newWriteQueue returns the queue of f. Once done is closed every queued
+// write fails with ErrExited (a write into a dead child's PTY would
+// "succeed" and vanish); once closed is closed, with ErrClosed.
+func newWriteQueue(f *os.File, done, closed <-chan struct{}) *writeQueue {
+	return &writeQueue{f: f, done: done, closed: closed}
 }
 
 // enqueue appends a copy of p; a non-zero deadline bounds its write. The
@@ -47,10 +53,11 @@ func (q *writeQueue) enqueue(p []byte, res chan<- error, deadline time.Time) *wr
 	r := &writeReq{data: append([]byte(nil), p...), res: res, deadline: deadline}
 	q.mu.Lock()
 	q.reqs = append(q.reqs, r)
+	start := !q.running
+	q.running = true
 	q.mu.Unlock()
-	select {
-	case q.sig <- struct{}{}:
-	default:
+	if start {
+		go q.run()
 	}
 	return r
 }
@@ -76,34 +83,32 @@ func (q *writeQueue) cancel(r *writeReq) (withdrawn bool) {
 // reply is the screen's non-blocking sink for query answers (DA1, CPR, ...).
 func (q *writeQueue) reply(p []byte) { q.enqueue(p, nil, time.Time{}) }
 
-// run serves the queue until the terminal is closed. Once the child has
-// exited, every queued write fails with ErrExited: a write into a dead child's
-// PTY would "succeed" and vanish.
-func (q *writeQueue) run(done, closed <-chan struct{}) {
+// run serves the queue in order until it is empty. Only one run is under
+// way at a time (running), so writes reach the PTY in the order enqueued.
+func (q *writeQueue) run() {
 	for {
 		q.mu.Lock()
 		reqs := q.reqs
 		q.reqs = nil
+		if len(reqs) == 0 {
+			q.running = false
+			q.mu.Unlock()
+			return
+		}
 		q.mu.Unlock()
 		for _, r := range reqs {
-			q.serve(r, done, closed)
-		}
-		select {
-		case <-q.sig:
-		case <-closed:
-			q.failPending(ErrClosed)
-			return
+			q.serve(r)
 		}
 	}
 }
 
 // serve writes one request, unless it was withdrawn, and sends its result.
-func (q *writeQueue) serve(r *writeReq, done, closed <-chan struct{}) {
+func (q *writeQueue) serve(r *writeReq) {
 	var err error
 	select {
-	case <-closed:
+	case <-q.closed:
 		err = ErrClosed
-	case <-done:
+	case <-q.done:
 		err = ErrExited
 	default:
 		q.mu.Lock()
@@ -131,18 +136,5 @@ func (q *writeQueue) serve(r *writeReq, done, closed <-chan struct{}) {
 	q.mu.Unlock()
 	if r.res != nil {
 		r.res <- err
-	}
-}
-
-// failPending answers every queued write with err.
-func (q *writeQueue) failPending(err error) {
-	q.mu.Lock()
-	reqs := q.reqs
-	q.reqs = nil
-	q.mu.Unlock()
-	for _, r := range reqs {
-		if r.res != nil {
-			r.res <- err
-		}
 	}
 }

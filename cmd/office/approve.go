@@ -4,6 +4,8 @@ package main
 // or question dialog with an option number or label. It is an explicit act
 // of the person (or of the parent agent, named by OFFICE_AGENT), logged with
 // who did it; the running engine types the choice. Needs a running office.
+// On a floor, an agent of another host is answered by that host's engine:
+// the approval crosses through the outbox and its outcome comes back.
 
 import (
 	"context"
@@ -41,12 +43,19 @@ func runApprove(ctx context.Context, e *env, g *globals, args []string) error {
 	if err != nil {
 		return err
 	}
-	var out struct {
-		Option string `json:"option"`
-	}
+	// An agent of another host of the floor answers with Host and ID set
+	// (engine.RemoteApproval).
+	var out engine.RemoteApproval
 	if err := engine.Call(ctx, dir, engine.Request{Op: "approve", Args: raw}, &out); err != nil {
 		return fmt.Errorf("approve %s: %w", args[0], err)
 	}
-	fmt.Fprintf(e.stdout, "answered %s's dialog with option %s\n", args[0], out.Option)
+	switch {
+	case out.Host == "":
+		fmt.Fprintf(e.stdout, "answered %s's dialog with option %s\n", args[0], out.Option)
+	case out.Stored:
+		fmt.Fprintf(e.stdout, "%s\napproval of %s's dialog stored for host %s: its outcome comes as a notice\n", out.ID, args[0], out.Host)
+	default:
+		fmt.Fprintf(e.stdout, "answered %s's dialog on host %s with option %s\n", args[0], out.Host, out.Option)
+	}
 	return nil
 }

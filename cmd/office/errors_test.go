@@ -66,6 +66,7 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 	type errCase struct {
 		args []string
 		err  string // a substring of stderr
+		code int    // the exit code, when it is checked (not 0)
 	}
 	check := func(cases []errCase) {
 		t.Helper()
@@ -74,6 +75,9 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 			msg := strings.TrimSpace(r.stderr)
 			if r.code == 0 || !strings.Contains(msg, tc.err) {
 				t.Errorf("office %q: exit %d, stderr %q; want a failure saying %q", tc.args, r.code, msg, tc.err)
+			}
+			if tc.code != 0 && r.code != tc.code {
+				t.Errorf("office %q: exit %d (%q), want %d", tc.args, r.code, msg, tc.code)
 			}
 			for _, line := range strings.Split(msg, "\n") {
 				if p := doubledPrefix(line); p != "" {
@@ -84,23 +88,23 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 	}
 	// Without an office.
 	check([]errCase{
-		{g("send", "nobody", "hi"), "unknown agent"},
-		{g("send", "a1", " "), "blank"},
-		{g("queue", "release", "999"), "not found"},
-		{g("queue", "rm", "999"), "not found"},
-		{g("queue", "clear", "nobody"), "unknown agent"},
-		{g("queue", "nobody"), "unknown agent"},
-		{g("pause", "nobody"), "unknown agent"},
-		{g("resume", "nobody"), "unknown agent"},
-		{g("mail", "send", "--to", "nobody", "hi"), "unknown receiver"},
-		{g("history", "nobody"), "unknown agent"},
-		{g("status"), "no office is running"},
-		{g("stop"), "no office is running"},
-		{g("team", "add", "c3", "--profile", "shell"), "no office is running"},
-		{g("approve", "a1", "1"), "no office is running"},
-		{[]string{"--config", bad, "--state", o.state, "send", "x", "hi"}, "no profile and no command"},
-		{[]string{"--config", filepath.Join(dir, "none.toml"), "--state", o.state, "send", "a1", "hi"}, "no such file"},
-		{[]string{"--config", o.config, "--state", notDir, "send", "a1", "hi"}, "not a directory"},
+		{g("send", "nobody", "hi"), "unknown agent", 0},
+		{g("send", "a1", " "), "blank", 0},
+		{g("queue", "release", "999"), "not found", 0},
+		{g("queue", "rm", "999"), "not found", 0},
+		{g("queue", "clear", "nobody"), "unknown agent", 0},
+		{g("queue", "nobody"), "unknown agent", 0},
+		{g("pause", "nobody"), "unknown agent", 0},
+		{g("resume", "nobody"), "unknown agent", 0},
+		{g("mail", "send", "--to", "nobody", "hi"), "unknown receiver", 0},
+		{g("history", "nobody"), "unknown agent", 0},
+		{g("status"), "no office is running", 0},
+		{g("stop"), "no office is running", 0},
+		{g("team", "add", "c3", "--profile", "shell"), "no office is running", 0},
+		{g("approve", "a1", "1"), "no office is running", 0},
+		{[]string{"--config", bad, "--state", o.state, "send", "x", "hi"}, "no profile and no command", 0},
+		{[]string{"--config", filepath.Join(dir, "none.toml"), "--state", o.state, "send", "a1", "hi"}, "no such file", 0},
+		{[]string{"--config", o.config, "--state", notDir, "send", "a1", "hi"}, "not a directory", 0},
 	})
 
 	// Against a running office.
@@ -127,16 +131,20 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	check([]errCase{
-		{g("send", "nobody", "hi"), "unknown agent"},
-		{g("team", "add", "a1", "--profile", "shell"), "already in use"},
-		{g("team", "add", "bad name", "--profile", "shell"), "not a valid agent name"},
-		{g("team", "add", "c3", "--profile", "nosuch"), "unknown profile"},
-		{g("team", "rm", "nobody"), "unknown agent"},
-		{g("status", "nobody"), "unknown agent"},
-		{g("history", "nobody"), "unknown agent"},
-		{g("approve", "a1", "1"), "no dialog is waiting"},
-		{g("approve", "nobody", "1"), "unknown agent"},
-		{g("wait", "a1", "--until", "delivered:999", "--timeout", "1s"), "no message 999"},
-		{g("serve"), "another office"},
+		// Bad input refused by the engine exits 2 as it does when refused
+		// here: the socket's answer says it was the request's fault.
+		{g("send", "nobody", "hi"), "unknown agent", 2},
+		{g("team", "add", "a1", "--profile", "shell"), "already in use", 2},
+		{g("team", "add", "bad name", "--profile", "shell"), "not a valid agent name", 2},
+		{g("team", "add", "c3", "--profile", "nosuch"), "unknown profile", 2},
+		{g("team", "add", "c3", "--profile", "shell", "--parent", "nobody"), "is not an agent", 2},
+		{g("team", "rm", "nobody"), "unknown agent", 2},
+		{g("team", "rm", "a1"), "config file", 2},
+		{g("status", "nobody"), "unknown agent", 2},
+		{g("history", "nobody"), "unknown agent", 2},
+		{g("approve", "a1", "1"), "no dialog is waiting", 1},
+		{g("approve", "nobody", "1"), "unknown agent", 2},
+		{g("wait", "a1", "--until", "delivered:999", "--timeout", "1s"), "no message 999", 0},
+		{g("serve"), "another office", 0},
 	})
 }

@@ -261,7 +261,7 @@ func isInputError(err error) bool {
 		return true
 	}
 	for _, s := range []error{queue.ErrBlank, queue.ErrUnknownAgent, queue.ErrNotFound, queue.ErrTooLarge,
-		queue.ErrInvalidUTF8, queue.ErrKeyConflict, queue.ErrBadKey, engine.ErrUnsafeStateDir} {
+		queue.ErrInvalidUTF8, queue.ErrKeyConflict, queue.ErrBadKey, engine.ErrUnsafeStateDir, engine.ErrBadInput} {
 		if errors.Is(err, s) {
 			return true
 		}

@@ -175,7 +175,14 @@ func printFloorHosts(w io.Writer, f engine.Floor, now time.Time) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", cell(h.Host, 0), reach, seen, h.Outbox)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, c := range f.Clashes {
+		fmt.Fprintf(w, "name clash: agent %s is on host %s and on host %s (host %s's joined later); names are unique on the floor: remove one (office team rm)\n",
+			cell(c.Agent, 0), cell(f.Host, 0), cell(c.Host, 0), cell(c.Later, 0))
+	}
+	return nil
 }
 
 // oneAgent picks agent's row out of the running office's statuses; an agent

@@ -102,7 +102,7 @@ func TestFloorTables(t *testing.T) {
 		{Host: "b", LastSeen: now.Add(-42 * time.Second), Outbox: 3},
 		{Host: "c", Reachable: true, LastSeen: now.Add(-time.Second)},
 		{Host: "d"},
-	}}, now); err != nil {
+	}, Clashes: []cluster.NameClash{{Agent: "x", Host: "b", Later: "a"}}}, now); err != nil {
 		t.Fatal(err)
 	}
 	want = []string{
@@ -112,6 +112,7 @@ func TestFloorTables(t *testing.T) {
 		"b     unreachable  42s ago    3",
 		"c     reachable    1s ago     0",
 		"d     unreachable  never      0",
+		"name clash: agent x is on host a and on host b (host a's joined later); names are unique on the floor: remove one (office team rm)",
 	}
 	if got := strings.TrimSuffix(b.String(), "\n"); got != strings.Join(want, "\n") {
 		t.Errorf("hosts table:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))

@@ -190,13 +190,9 @@ func teamAdd(ctx context.Context, e *env, g *globals, name string, command []str
 	}
 	var out map[string]string
 	if err := engine.Call(ctx, dir, engine.Request{Op: "team.add", Args: raw}, &out); err != nil {
-		err = fmt.Errorf("team add %s: %w", spec.Name, err)
-		if strings.Contains(err.Error(), engine.ErrNameInUse.Error()) {
-			// The engine's answer is text: a name in use (here or on
-			// another host of the floor) is bad input.
-			return &inputError{err}
-		}
-		return err
+		// A name in use (here or on another host of the floor) is bad
+		// input: the engine's answer wraps engine.ErrBadInput.
+		return fmt.Errorf("team add %s: %w", spec.Name, err)
 	}
 	fmt.Fprintf(e.stdout, "added %s (profile %s)\n", out["name"], out["profile"])
 	return nil

@@ -49,6 +49,7 @@ type flags struct {
 	noTmux  bool
 	keep    bool
 	profile string
+	env     string
 }
 
 func main() {
@@ -62,6 +63,7 @@ func main() {
 	flag.BoolVar(&f.noTmux, "no-tmux", false, "measure office only")
 	flag.BoolVar(&f.keep, "keep", false, "keep the temporary directory (configs, state, logs)")
 	flag.StringVar(&f.profile, "pprof", "", "directory to save office's CPU and heap profiles in (OFFICE_PPROF is set for the office processes)")
+	flag.StringVar(&f.env, "env", "", "comma-separated KEY=VALUE pairs added to office's environment (e.g. GOGC=50,GOMEMLIMIT=64MiB)")
 	flag.Parse()
 	if err := run(f); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -78,6 +80,7 @@ type env struct {
 	window    time.Duration
 	samples   int
 	profile   string
+	extraEnv  []string // -env: added to office's processes
 	tmuxCount int
 }
 
@@ -104,6 +107,14 @@ func run(f flags) error {
 		}
 	}
 	e := &env{dir: dir, office: bins["office"], fake: bins["fakeagent"], window: f.window, samples: f.samples, profile: f.profile}
+	if f.env != "" {
+		for _, kv := range strings.Split(f.env, ",") {
+			if !strings.Contains(kv, "=") {
+				return fmt.Errorf("-env: %q is not KEY=VALUE", kv)
+			}
+			e.extraEnv = append(e.extraEnv, strings.TrimSpace(kv))
+		}
+	}
 	if !f.noTmux {
 		if p, err := exec.LookPath("tmux"); err == nil {
 			e.tmux, _ = filepath.EvalSymlinks(p)

@@ -224,7 +224,7 @@ func (e *env) newOffice(name string, as []agent) (*officeRun, error) {
 }
 
 func (o *officeRun) env() []string {
-	env := o.e.baseEnv(o.dir)
+	env := append(o.e.baseEnv(o.dir), o.e.extraEnv...)
 	if o.e.profile != "" {
 		env = append(env, "OFFICE_PPROF="+o.e.profile)
 	}

@@ -1,0 +1,93 @@
+package engine
+
+// approve_cluster.go is `office approve AGENT OPTION` on a floor: an AGENT
+// of another host gets the approval through the outbox (package cluster),
+// and that host's engine answers it as its own `office approve` would,
+// typed by its drain only while the dialog is still open.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"office/cluster"
+	"office/drain"
+)
+
+// RemoteApproveWait is how long `office approve` of an agent of another
+// host waits for the outcome before it says the approval is stored (the
+// outcome then comes as a notice). It stays below the socket call's
+// timeout.
+const RemoteApproveWait = 4 * time.Second
+
+// RemoteApproval is the "approve" call's answer for an agent of another
+// host.
+type RemoteApproval struct {
+	Option string `json:"option,omitempty"`
+	Host   string `json:"host"`
+	ID     string `json:"id"`
+	// Stored: the outcome was not known within RemoteApproveWait.
+	Stored bool `json:"stored,omitempty"`
+}
+
+// approveOnFloor wraps the "approve" call: an agent of this host is
+// answered here (plain); one of another host through n.
+func (e *Engine) approveOnFloor(n *cluster.Node, plain opFunc) opFunc {
+	return func(ctx context.Context, req Request) (any, error) {
+		var args approveArgs
+		if err := decodeArgs(req, &args); err != nil {
+			return nil, err
+		}
+		if _, ok := e.Agent(args.Agent); ok {
+			return plain(ctx, req)
+		}
+		if _, err := cluster.Lookup(ctx, e.store, args.Agent); err != nil {
+			return plain(ctx, req) // not on the floor: the one-host answer
+		}
+		wctx, cancel := context.WithTimeout(ctx, RemoteApproveWait)
+		defer cancel()
+		ap, err := n.Approve(wctx, args.Agent, args.Option, args.By)
+		if err != nil {
+			return nil, fmt.Errorf("engine: %w", err)
+		}
+		switch ap.Outcome {
+		case cluster.OutcomeTyped:
+			return RemoteApproval{Option: ap.Option, Host: ap.Host, ID: ap.ID}, nil
+		case cluster.OutcomeStored:
+			return RemoteApproval{Host: ap.Host, ID: ap.ID, Stored: true}, nil
+		case cluster.OutcomeGone:
+			return nil, fmt.Errorf("engine: approve %q on host %s: %s", args.Agent, ap.Host, ap.Detail)
+		}
+		return nil, fmt.Errorf("engine: approve %q: refused by host %s: %s", args.Agent, ap.Host, ap.Detail)
+	}
+}
+
+// approveForFloor answers, for an approver of another host, a dialog of an
+// agent of this host (cluster.Options.Approve).
+func (e *Engine) approveForFloor(ctx context.Context, agent, option, by string) cluster.ApprovalOutcome {
+	num, err := e.Approve(ctx, agent, option, by)
+	return outcomeOf(agent, num, err)
+}
+
+// outcomeOf is the outcome of Approve(agent) that returned num, err.
+func outcomeOf(agent, num string, err error) cluster.ApprovalOutcome {
+	switch {
+	case err == nil:
+		return cluster.ApprovalOutcome{Outcome: cluster.OutcomeTyped, Option: num}
+	case errors.Is(err, ErrNoDialog) || errors.Is(err, drain.ErrDialogGone):
+		return cluster.ApprovalOutcome{Outcome: cluster.OutcomeGone, Detail: bare(err, agent)}
+	}
+	return cluster.ApprovalOutcome{Outcome: cluster.OutcomeRefused, Detail: bare(err, agent)}
+}
+
+// bare is err's message without the prefixes of this side (the approver's
+// host says `approve "AGENT" on host H: ` itself).
+func bare(err error, agent string) string {
+	msg := err.Error()
+	for _, p := range []string{"engine: ", "drain: ", "queue: ", "approve: ", fmt.Sprintf("approve %q: ", agent)} {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	return msg
+}
