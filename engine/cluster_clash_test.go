@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"path/filepath"
@@ -72,5 +73,12 @@ func TestTeamAgentWithAnotherHostsNameNotStarted(t *testing.T) {
 	waitCond(t, 20*time.Second, "team agent y started again", func() bool { _, ok := e.Agent("y"); return ok })
 	if _, ok := e.Agent("x"); ok {
 		t.Fatal("team agent x started although host a has that name")
+	}
+	// The person can still remove the agent that was not started.
+	if err := e.RemoveTeamAgent(context.Background(), "x", ""); err != nil {
+		t.Fatalf("team rm of the team agent that was not started: %v", err)
+	}
+	if err := e.RemoveTeamAgent(context.Background(), "x", ""); !errors.Is(err, queue.ErrUnknownAgent) {
+		t.Fatalf("a second team rm of x: %v, want unknown agent", err)
 	}
 }

@@ -181,7 +181,7 @@ func (e *Engine) RemoveTeamAgent(ctx context.Context, name, by string) error {
 	if _, ok := e.opts.Config.Agent(name); ok {
 		return fmt.Errorf("engine: team rm %q: %w; remove it there", name, ErrConfigAgent)
 	}
-	a, ok := e.removeAgent(name)
+	cfg, ok := e.teamAgentConfig(ctx, name)
 	if !ok {
 		return fmt.Errorf("engine: team rm: %w %q", queue.ErrUnknownAgent, name)
 	}
@@ -198,14 +198,42 @@ func (e *Engine) RemoveTeamAgent(ctx context.Context, name, by string) error {
 	if _, err := e.inbox.svc.FailUndeliverable(ctx, name, inbox.ReasonRemoved); err != nil {
 		e.log.Error("failing mail to a removed agent", "agent", name, "err", err)
 	}
-	if a.Config.Parent != "" {
-		n := inbox.Notice{Kind: inbox.NoticeCancelled, Desc: desc(a.Config), Agent: name}
-		if _, err := e.inbox.svc.NotifyParent(ctx, a.Config.Parent, n, ""); err != nil {
+	if cfg.Parent != "" {
+		n := inbox.Notice{Kind: inbox.NoticeCancelled, Desc: desc(cfg), Agent: name}
+		if _, err := e.inbox.svc.NotifyParent(ctx, cfg.Parent, n, ""); err != nil {
 			e.log.Error("notifying the parent", "agent", name, "err", err)
 		}
 	}
 	e.inbox.scheduleSoon()
 	return nil
+}
+
+// teamAgentConfig stops a team agent's process and drops it from the
+// roster, and returns its config: that of the running agent, or, for one
+// recorded but not running (not started because another host of the floor
+// has its name, or its record could not start), the one its record keeps,
+// so `team rm` can remove it too. ok is false for a name with no team agent.
+func (e *Engine) teamAgentConfig(ctx context.Context, name string) (cfg configs.Agent, ok bool) {
+	if a, running := e.removeAgent(name); running {
+		return a.Config, true
+	}
+	recs, err := e.store.ListAgents(ctx)
+	if err != nil {
+		e.log.Error("listing team agents", "err", err)
+		return cfg, false
+	}
+	for _, r := range recs {
+		if r.Name != name || r.Spec == "" || r.Removed {
+			continue
+		}
+		var spec TeamSpec
+		if err := json.Unmarshal([]byte(r.Spec), &spec); err != nil {
+			e.log.Error("team agent's record is unreadable", "agent", name, "err", err)
+		}
+		spec.Name = name
+		return spec.agent(), true
+	}
+	return cfg, false
 }
 
 // removeAgent drops name from the roster and stops its process. It reports
