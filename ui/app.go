@@ -140,7 +140,14 @@ func (a *App) Run(ctx context.Context) error {
 	profile := colorprofile.Detect(a.opts.Out, env)
 	m := newModel(a.office, a.opts)
 	m.out = newOutput(a.opts.Out, env, profile)
-	prog := tea.NewProgram(m, tea.WithInput(a.opts.In), tea.WithOutput(a.opts.Out), tea.WithoutRenderer(),
+	// Frames go through office's own renderer (m.out), drawn when output
+	// arrives. Bubble Tea still runs a ticker at its frame rate to flush
+	// the sequences its commands queue; office issues none (it writes its
+	// terminal modes itself, above), so the ticker only costs wakeups: 60
+	// a second were 1.2 % of a core for an idle attached UI (test/bench
+	// idle part). Once a second is enough should a command ever queue one
+	// (the clipboard, too, is written by office directly).
+	prog := tea.NewProgram(m, tea.WithInput(a.opts.In), tea.WithOutput(a.opts.Out), tea.WithoutRenderer(), tea.WithFPS(1),
 		tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithWindowSize(cols, rows), tea.WithEnvironment(a.opts.Env),
 		tea.WithColorProfile(profile))
 	m.notify = newNotifier(func(c changedMsg) { prog.Send(c) })
