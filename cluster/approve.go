@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oklog/ulid/v2"
+
 	"office/inbox"
 	"office/queue"
 )
@@ -66,8 +68,11 @@ type Approval struct {
 }
 
 // ApproveFunc answers agent's dialog with option for by (an agent as
-// AGENT@HOST, or the person), as `office approve` does on that host.
-type ApproveFunc func(ctx context.Context, agent, option, by string) ApprovalOutcome
+// AGENT@HOST, or the person), as `office approve` does on that host. made
+// is when the approver made it (its host's clock: the item's ULID time): an
+// approval that arrives later, after the agent restarted or a newer dialog
+// opened, answers a dialog the approver never saw and must type nothing.
+type ApproveFunc func(ctx context.Context, agent, option, by string, made time.Time) ApprovalOutcome
 
 // Approve sends the approval of agent's dialog, agent being of another
 // host by the last-known roster, to that host, and waits until its outcome
@@ -186,10 +191,19 @@ func (n *Node) runApproval(ctx context.Context, it Item) {
 	out := ApprovalOutcome{Outcome: OutcomeRefused, Detail: "host " + n.cfg.Host + " answers no dialogs"}
 	if n.opts.Approve != nil {
 		actx, cancel := context.WithTimeout(ctx, ApproveTimeout)
-		out = n.opts.Approve(actx, it.To, it.Text, it.From+"@"+it.FromHost)
+		out = n.opts.Approve(actx, it.To, it.Text, it.From+"@"+it.FromHost, itemTime(it.ID))
 		cancel()
 	}
-	if err := n.endApproval(ctx, it.ID, out); err != nil && ctx.Err() == nil {
+	if ctx.Err() != nil && out.Outcome != OutcomeTyped {
+		// This host is stopping and nothing was typed: the next start
+		// ends it as gone (recoverApprovals), its agents restarted.
+		return
+	}
+	// A typed one is recorded even when this host is stopping meanwhile:
+	// it must not be reported "not typed" at the next start.
+	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), OpTimeout)
+	defer cancel()
+	if err := n.endApproval(ectx, it.ID, out); err != nil {
 		n.log.Error("sending an approval's outcome back", "id", it.ID, "agent", it.To, "err", err)
 	}
 }
@@ -308,4 +322,14 @@ func describe(out ApprovalOutcome) string {
 		return "sent, its outcome not known yet"
 	}
 	return "refused: " + out.Detail
+}
+
+// itemTime is when item id was made on its sender's host (its ULID's time),
+// or the zero time for an id that is no ULID.
+func itemTime(id string) time.Time {
+	u, err := ulid.ParseStrict(id)
+	if err != nil {
+		return time.Time{}
+	}
+	return ulid.Time(u.Time())
 }

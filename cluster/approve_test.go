@@ -20,7 +20,7 @@ type dialogs struct {
 	calls []string // agent option by
 }
 
-func (d *dialogs) approve(_ context.Context, agent, option, by string) cluster.ApprovalOutcome {
+func (d *dialogs) approve(_ context.Context, agent, option, by string, _ time.Time) cluster.ApprovalOutcome {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.calls = append(d.calls, agent+" "+option+" "+by)
@@ -137,7 +137,7 @@ func TestFloorApprovalCutByRestartNeverTyped(t *testing.T) {
 	took := make(chan struct{}, 1)
 	// b's engine is slow: the server stops while the drain waits for its
 	// pass.
-	b.approve = func(actx context.Context, agent, option, by string) cluster.ApprovalOutcome {
+	b.approve = func(actx context.Context, agent, option, by string, _ time.Time) cluster.ApprovalOutcome {
 		mu.Lock()
 		asked++
 		mu.Unlock()

@@ -66,9 +66,43 @@ func (e *Engine) approveOnFloor(n *cluster.Node, plain opFunc) opFunc {
 
 // approveForFloor answers, for an approver of another host, a dialog of an
 // agent of this host (cluster.Options.Approve).
-func (e *Engine) approveForFloor(ctx context.Context, agent, option, by string) cluster.ApprovalOutcome {
+func (e *Engine) approveForFloor(ctx context.Context, agent, option, by string, made time.Time) cluster.ApprovalOutcome {
+	if gone := e.newerThanApproval(agent, made); gone != "" {
+		return cluster.ApprovalOutcome{Outcome: cluster.OutcomeGone, Detail: gone}
+	}
 	num, err := e.Approve(ctx, agent, option, by)
 	return outcomeOf(agent, num, err)
+}
+
+// newerThanApproval says why an approval made at made (the approver's
+// host's clock) cannot be for agent's dialog now, or "": the agent's process
+// started after it, or the dialog now open was first seen after it (the
+// one the approver saw was answered or closed, and this is another). Clocks
+// of the floor's hosts are assumed to agree to well under the seconds a
+// person takes to approve; a skew only ever refuses (nothing typed).
+func (e *Engine) newerThanApproval(agent string, made time.Time) string {
+	if made.IsZero() {
+		return ""
+	}
+	a, ok := e.Agent(agent)
+	if !ok || a.Term == nil || e.inbox == nil {
+		return "" // Approve says why
+	}
+	if a.Term.Spawned().After(made) {
+		return "the agent restarted after the approval was made; nothing typed"
+	}
+	d, ok := e.inbox.dialogs.get(agent)
+	switch {
+	case !ok:
+		// Not forwarded yet, so the approver cannot have seen it (or it
+		// is not a dialog at all: Approve would say so).
+		if isWaiting(a) {
+			return "the dialog open now was not forwarded before the approval was made; nothing typed"
+		}
+	case d.seen.After(made):
+		return "the dialog open now appeared after the approval was made; nothing typed"
+	}
+	return ""
 }
 
 // outcomeOf is the outcome of Approve(agent) that returned num, err.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"office/automation"
+	"office/cluster"
 	"office/engine"
 	"office/queue"
 )
@@ -85,4 +86,54 @@ func TestApproveTypesIntoTheOpenDialogOnlyAndNothingAfterItClosed(t *testing.T) 
 	if got := permissionAnswers(t, logPath); len(got) != 2 || got[0] != "yes" || got[1] != "no" {
 		t.Fatalf("answers %q, want [yes no]", got)
 	}
+}
+
+// TestApprovalFromAnotherHostOnlyForTheDialogItSaw: an approval made on
+// another host of the floor is typed only when the dialog open now was
+// forwarded before it was made and the agent has not restarted since; a
+// delayed one (the other host or the route was down meanwhile) types
+// nothing into a dialog its approver never saw.
+func TestApprovalFromAnotherHostOnlyForTheDialogItSaw(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := fakeConfig(t, dir, 1, "--permission", "--busy", "100ms")
+	e := open(t, c, filepath.Join(dir, "state"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.Run(ctx)
+	logPath := filepath.Join(dir, "a0.jsonl")
+	a, _ := e.Agent("a0")
+	approve := func(made time.Time) cluster.ApprovalOutcome {
+		actx, acancel := context.WithTimeout(ctx, 4*time.Second)
+		defer acancel()
+		return e.ApproveForFloor(actx, "a0", "1", "lead@b", made)
+	}
+
+	if _, err := e.Store().Enqueue(ctx, "a0", "first", queue.EnqueueOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.Wake()
+	waitCond(t, 30*time.Second, "the dialog forwarded", func() bool {
+		_, ok := e.DialogSeen("a0")
+		return ok && a.Term.Status() == automation.StatusWaiting
+	})
+	seen, _ := e.DialogSeen("a0")
+	for _, c := range []struct {
+		made time.Time
+		why  string
+	}{
+		{a.Term.Spawned().Add(-time.Second), "restarted"},
+		{seen.Add(-time.Millisecond), "appeared after the approval"},
+	} {
+		if out := approve(c.made); out.Outcome != cluster.OutcomeGone || !strings.Contains(out.Detail, c.why) {
+			t.Fatalf("an approval made at %v: %+v, want gone (%s)", c.made, out, c.why)
+		}
+	}
+	if got := permissionAnswers(t, logPath); len(got) != 0 {
+		t.Fatalf("answers typed for approvals made before the dialog: %q", got)
+	}
+	if out := approve(time.Now()); out.Outcome != cluster.OutcomeTyped || out.Option != "1" {
+		t.Fatalf("an approval made after the dialog was forwarded: %+v, want option 1 typed", out)
+	}
+	waitCond(t, 10*time.Second, "the answer", func() bool { return len(permissionAnswers(t, logPath)) == 1 })
 }

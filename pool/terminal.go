@@ -889,12 +889,11 @@ func (t *Terminal) judge(now time.Time, forced bool) time.Time {
 	if !t.behavior.readsScreen() {
 		t.readModesLocked()
 	}
-	if !forced && !t.unjudged && t.steadyLocked(now) {
+	// A changed prompt reading is judged: it can bring a deadline of its
+	// own (the echo grace of text that appeared) that t.wake lacks.
+	if !forced && !t.unjudged && !gateChanged && t.steadyLocked(now) {
 		next := t.wake
 		t.mu.Unlock()
-		if gateChanged {
-			t.emit(EventGate)
-		}
 		return next
 	}
 	t.judgments.Add(1)

@@ -114,7 +114,13 @@ func (m *model) compose() {
 		}
 	}
 	if len(m.vis) == 0 {
-		f.clearArea(rect{W: m.width, H: bodyH}, box)
+		// The grid's area only: the rail and its separator beside it are
+		// chrome, copied again only when they changed or moved.
+		w := m.width
+		if m.rail.W > 0 {
+			w = m.rail.X - 1
+		}
+		f.clearArea(rect{W: w, H: bodyH}, box)
 	}
 	if r := m.rail; r.W > 0 {
 		if !f.placedAgain(&m.railSep, blank, r.X-1, r.Y, r.H, box) {

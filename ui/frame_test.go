@@ -134,21 +134,52 @@ func TestIncrementalFrameIsTheFreshFrame(t *testing.T) {
 	for _, s := range steps {
 		s.do()
 		h.changed()
-		old := h.m.frame
-		got := old.styled(colorprofile.TrueColor)
-		restore := keepDrawState(h.m)
-		fresh := newFrame()
-		// Past every epoch and compose the old frame counted, so no pane
-		// or chrome takes itself for drawn.
-		fresh.epoch, fresh.n = old.epoch+1<<20, old.n+1<<20
-		h.m.frame = fresh
+		sameAsFresh(t, h, s.name)
+	}
+}
+
+// sameAsFresh fails the test when h's kept frame is not the frame drawn
+// afresh from the same state.
+func sameAsFresh(t *testing.T, h *harness, after string) {
+	t.Helper()
+	old := h.m.frame
+	got := old.styled(colorprofile.TrueColor)
+	restore := keepDrawState(h.m)
+	fresh := newFrame()
+	// Past every epoch and compose the old frame counted, so no pane
+	// or chrome takes itself for drawn.
+	fresh.epoch, fresh.n = old.epoch+1<<20, old.n+1<<20
+	h.m.frame = fresh
+	h.m.dirty = true
+	h.m.draw()
+	if want := fresh.styled(colorprofile.TrueColor); got != want {
+		t.Fatalf("after %q the kept frame differs from a fresh one:\n--- kept:\n%s\n--- fresh:\n%s", after, got, want)
+	}
+	h.m.frame = old
+	restore()
+}
+
+// TestIncrementalFrameWithNoAgents: with no pane, the body is cleared each
+// frame, and the rail drawn beside it stays (it was cleared with the body
+// and not copied again from the second frame on).
+func TestIncrementalFrameWithNoAgents(t *testing.T) {
+	h := newHarness(t)
+	h.size(150, 40)
+	for _, s := range []struct {
+		name string
+		do   func()
+	}{
+		{"start", func() {}},
+		{"rail", func() { h.keys("\x1dr") }},
+		{"a redraw", func() {}},
+		{"help open", func() { h.keys("\x1d?") }},
+		{"help closed", func() { h.keys("\x1d?") }},
+		{"another redraw", func() {}},
+	} {
+		s.do()
 		h.m.dirty = true
-		h.m.draw()
-		if want := fresh.styled(colorprofile.TrueColor); got != want {
-			t.Fatalf("after %q the kept frame differs from a fresh one:\n--- kept:\n%s\n--- fresh:\n%s", s.name, got, want)
-		}
-		h.m.frame = old
-		restore()
+		h.changed()
+		sameAsFresh(t, h, s.name)
 	}
 }
 

@@ -1,0 +1,20 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"office/cluster"
+)
+
+// ApproveForFloor is approveForFloor for the engine_test package: an
+// approval made at made on another host of the floor.
+func (e *Engine) ApproveForFloor(ctx context.Context, agent, option, by string, made time.Time) cluster.ApprovalOutcome {
+	return e.approveForFloor(ctx, agent, option, by, made)
+}
+
+// DialogSeen reports when agent's open dialog was recorded (forwarded).
+func (e *Engine) DialogSeen(agent string) (time.Time, bool) {
+	d, ok := e.inbox.dialogs.get(agent)
+	return d.seen, ok
+}
