@@ -327,3 +327,32 @@ func TestFloorRefusedDialogGoesToPerson(t *testing.T) {
 		t.Fatalf("the person's items on b after a second refusal: %+v", items)
 	}
 }
+
+// TestSenderOfAnItemJoinsTheLastKnownRoster: a message from an agent of
+// another host makes that agent known here at once (an answer to it, such
+// as `office approve` of the dialog it forwarded, finds it), before that
+// host's roster is read; a message from the person adds no one.
+func TestSenderOfAnItemJoinsTheLastKnownRoster(t *testing.T) {
+	ctx := context.Background()
+	a := floor(t, map[string][]string{"a": {"lead"}}, "a")[0]
+	a.start(t)
+	if _, err := cluster.Lookup(ctx, a.store, "newbie"); !errors.Is(err, cluster.ErrNotOnFloor) {
+		t.Fatalf("newbie before any item: %v, want not on the floor", err)
+	}
+	items := []cluster.Item{
+		{ID: "01KB0000000000000000000001", Kind: cluster.KindInbox, From: "newbie", FromHost: "b", To: "lead", ToHost: "a",
+			Text: "<permission-request>", InboxKind: inbox.KindText},
+		{ID: "01KB0000000000000000000002", Kind: cluster.KindSend, From: inbox.Person, FromHost: "c", To: "lead", ToHost: "a", Text: "hi"},
+	}
+	for _, it := range items {
+		if stored, err := a.node.Apply(ctx, it); !stored || err != nil {
+			t.Fatalf("apply %s: stored %v, %v", it.ID, stored, err)
+		}
+	}
+	if m, err := cluster.Lookup(ctx, a.store, "newbie"); err != nil || m.Host != "b" {
+		t.Fatalf("newbie after its notice: %+v, %v; want on host b", m, err)
+	}
+	if _, err := cluster.Lookup(ctx, a.store, inbox.Person); !errors.Is(err, cluster.ErrNotOnFloor) {
+		t.Fatalf("the person joined the roster: %v", err)
+	}
+}

@@ -809,6 +809,9 @@ func (n *Node) Apply(ctx context.Context, it Item) (stored bool, err error) {
 		if err != nil {
 			return err
 		}
+		if err := n.learnSenderTx(tx, it); err != nil {
+			return err
+		}
 		stored = true
 		if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO cluster_received (id, local_id, from_host, at) VALUES (?, ?, ?, ?)`,
 			it.ID, local, it.FromHost, tx.Now().UnixNano()); err != nil {
@@ -839,6 +842,26 @@ func (n *Node) Apply(ctx context.Context, it Item) (stored bool, err error) {
 		return false, rerr
 	}
 	return stored, err
+}
+
+// learnSenderTx adds the sender of a message, mail or notice to the
+// last-known roster when that has no agent of its name yet: the item proves
+// the agent runs on its host, and an answer to it (a reply, `office approve`
+// of the dialog it forwarded) must find it there although that host's
+// roster, read on its own schedule, has not brought it yet. The next read
+// of that host's roster replaces the row with the full entry.
+func (n *Node) learnSenderTx(tx *queue.Tx, it Item) error {
+	switch it.Kind {
+	case KindSend, KindMail, KindInbox:
+	default:
+		return nil
+	}
+	if it.From == inbox.Person || it.From == inbox.System || it.FromHost == "" || it.FromHost == n.cfg.Host {
+		return nil
+	}
+	_, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO cluster_roster (name, host, seen) SELECT ?, ?, ?
+		WHERE NOT EXISTS (SELECT 1 FROM cluster_roster WHERE name = ?)`, it.From, it.FromHost, tx.Now().UnixNano(), it.From)
+	return err
 }
 
 // applyTx stores the item as what it is and returns its local id.
