@@ -79,24 +79,7 @@ func TestMailDeadlineTickerRunsOnTheInboxClock(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	svc := e.inbox.svc
-	id, err := svc.SendMail(ctx, inbox.MailRequestArgs{To: "dev", From: inbox.Person, Title: "t", Text: "do it"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.Schedule(ctx); err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := e.store.List(ctx, "dev")
-	if err != nil || len(msgs) != 1 || msgs[0].Kind != queue.KindInbox {
-		t.Fatalf("inbox delivery: %+v %v", msgs, err)
-	}
-	ds := inbox.DrainStore{Store: e.store, Svc: svc}
-	if _, err := ds.Attempt(ctx, msgs[0].ID); err != nil {
-		t.Fatal(err)
-	}
-	if err := ds.Delivered(ctx, msgs[0].ID, "test"); err != nil {
-		t.Fatal(err)
-	}
+	id := workingMail(ctx, t, e, "dev")
 	state := func() inbox.MailState {
 		m, _, err := svc.GetMail(ctx, id)
 		if err != nil {
@@ -151,4 +134,31 @@ func (c *manualClock) set(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = t
+}
+
+// workingMail sends a mail from the person to agent, delivers it through
+// the inbox's drain store as the drain would, and returns its id: the mail
+// is then working.
+func workingMail(ctx context.Context, t *testing.T, e *Engine, agent string) string {
+	t.Helper()
+	svc := e.inbox.svc
+	id, err := svc.SendMail(ctx, inbox.MailRequestArgs{To: agent, From: inbox.Person, Title: "t", Text: "do it"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Schedule(ctx); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := e.store.List(ctx, agent)
+	if err != nil || len(msgs) != 1 || msgs[0].Kind != queue.KindInbox {
+		t.Fatalf("inbox delivery: %+v %v", msgs, err)
+	}
+	ds := inbox.DrainStore{Store: e.store, Svc: svc}
+	if _, err := ds.Attempt(ctx, msgs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Delivered(ctx, msgs[0].ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

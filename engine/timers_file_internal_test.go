@@ -15,7 +15,6 @@ import (
 	"office/automation"
 	"office/configs"
 	"office/inbox"
-	"office/queue"
 )
 
 // eventually polls cond for up to 10 s of real time.
@@ -82,24 +81,7 @@ func TestMailSweepAndStallSampleFromTheFile(t *testing.T) {
 	}
 	ctx := context.Background()
 	svc := e.inbox.svc
-	id, err := svc.SendMail(ctx, inbox.MailRequestArgs{To: "dev", From: inbox.Person, Title: "t", Text: "do it"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.Schedule(ctx); err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := e.store.List(ctx, "dev")
-	if err != nil || len(msgs) != 1 || msgs[0].Kind != queue.KindInbox {
-		t.Fatalf("inbox delivery: %+v %v", msgs, err)
-	}
-	ds := inbox.DrainStore{Store: e.store, Svc: svc}
-	if _, err := ds.Attempt(ctx, msgs[0].ID); err != nil {
-		t.Fatal(err)
-	}
-	if err := ds.Delivered(ctx, msgs[0].ID, "test"); err != nil {
-		t.Fatal(err)
-	}
+	id := workingMail(ctx, t, e, "dev")
 	mail := func() inbox.Mail {
 		m, _, err := svc.GetMail(ctx, id)
 		if err != nil {
