@@ -377,3 +377,25 @@ func TestUIWithoutATerminalStartsNoServer(t *testing.T) {
 		t.Fatalf("attach --start without --stdio: exit %d, want 2", r.code)
 	}
 }
+
+// TestStartRefusesABadOfficeFile: `office start` (and `serve --background`,
+// `attach --stdio --start`, what ssh runs) says what is wrong with the
+// office file, at its line, exit 2, before a server is spawned, rather than
+// "the server exited at once; see office.log".
+func TestStartRefusesABadOfficeFile(t *testing.T) {
+	t.Parallel()
+	o := newTestOffice(t)
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(bad, []byte("[[agent]]\nname = \"a\"\ncommand = [\"sh\"]\nrole = \"bad\xffrole\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"start"}, {"serve", "--background"}, {"attach", "--stdio", "--start"}} {
+		r := o.exec(nil, append(args, "--config", bad, "--state", o.state)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "bad.toml:4: TOML syntax: invalid UTF-8") {
+			t.Errorf("office %v with a bad file: exit %d, %q; want 2 naming bad.toml:4", args, r.code, r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(o.state, "office.log")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a server was spawned (its log exists): %v", err)
+	}
+}
