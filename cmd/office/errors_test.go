@@ -138,6 +138,8 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 		{g("team", "add", "bad name", "--profile", "shell"), "not a valid agent name", 2},
 		{g("team", "add", "c3", "--profile", "nosuch"), "unknown profile", 2},
 		{g("team", "add", "c3", "--profile", "shell", "--parent", "nobody"), "is not an agent", 2},
+		{g("team", "add", "c3", "--profile", "shell", "--cwd", filepath.Join(dir, "nowhere")), "does not exist", 2},
+		{g("team", "add", "c3", "--profile", "shell", "--cwd", notDir), "is not a directory", 2},
 		{g("team", "rm", "nobody"), "unknown agent", 2},
 		{g("team", "rm", "a1"), "config file", 2},
 		{g("status", "nobody"), "unknown agent", 2},
