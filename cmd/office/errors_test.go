@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // prefixRE finds the "word: " prefixes of an error line.
@@ -108,28 +105,7 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 	})
 
 	// Against a running office.
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan int, 1)
-	var serveErr bytes.Buffer
-	go func() {
-		e := &env{stdin: strings.NewReader(""), stdout: new(bytes.Buffer), stderr: &serveErr,
-			getenv: func(k string) string { return o.env[k] }, bin: "office"}
-		served <- run(ctx, e, g("serve"))
-	}()
-	t.Cleanup(func() { cancel(); <-served })
-	// Ready once it answers (the socket listens after the lock is taken).
-	deadline := time.Now().Add(20 * time.Second)
-	for o.exec(strings.NewReader(""), g("status")...).code != 0 {
-		select {
-		case code := <-served:
-			t.Fatalf("office serve ended with %d: %s", code, serveErr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("office serve did not answer within 20 s: %s", serveErr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	o.serve()
 	check([]errCase{
 		// Bad input refused by the engine exits 2 as it does when refused
 		// here: the socket's answer says it was the request's fault.

@@ -17,7 +17,11 @@ import (
 )
 
 // openStore opens the state dir's store and registers the config's agents, so
-// a name from the config is known even before the office first ran.
+// a name from the config is known even before the office first ran. With no
+// --config while a server runs on the state dir, nothing is registered: the
+// running office registered its own agents, and the embedded default's
+// (say, "shell") would make a send to an agent it does not run succeed and
+// wait for ever.
 func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, error) {
 	cfg, _, err := loadConfig(g, e)
 	if err != nil {
@@ -33,6 +37,9 @@ func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, e
 	s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{})
 	if err != nil {
 		return nil, "", err
+	}
+	if g.config == "" && engine.Running(dir) {
+		return s, dir, nil
 	}
 	if err := s.EnsureAgents(ctx, agentNames(cfg)); err != nil {
 		s.Close()
