@@ -85,7 +85,7 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 	}
 	// Without an office.
 	check([]errCase{
-		{g("send", "nobody", "hi"), "unknown agent", 0},
+		{g("send", "nobody", "hi"), `unknown agent "nobody" (the office's agents: a1, b2)`, 2},
 		{g("send", "a1", " "), "blank", 0},
 		{g("queue", "release", "999"), "not found", 0},
 		{g("queue", "rm", "999"), "not found", 0},
