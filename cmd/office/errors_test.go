@@ -96,6 +96,7 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 		{g("mail", "send", "--to", "nobody", "hi"), "unknown receiver", 0},
 		{g("history", "nobody"), "unknown agent", 0},
 		{g("status"), "no office is running", 0},
+		{g("team"), "start it with 'office start'", 1},
 		{g("stop"), "no office is running", 0},
 		{g("team", "add", "c3", "--profile", "shell"), "no office is running", 0},
 		{g("approve", "a1", "1"), "no office is running", 0},

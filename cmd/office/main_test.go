@@ -453,3 +453,16 @@ func TestStoreCommandsWithoutConfigKeepTheRunningRoster(t *testing.T) {
 		t.Fatalf("send to the default's agent the running office does not run: exit %d, %q; want 2, unknown agent", r.code, r.stderr)
 	}
 }
+
+// TestStopWithNoServerSaysNoStartHint: "start it with 'office start'" follows
+// a command that needs a server when none runs, but not `office stop`.
+func TestStopWithNoServerSaysNoStartHint(t *testing.T) {
+	t.Parallel()
+	o := newTestOffice(t)
+	if r := o.cmd("", "stop"); r.code != 1 || strings.Contains(r.stderr, "office start") {
+		t.Fatalf("stop with no server: exit %d, %q", r.code, r.stderr)
+	}
+	if r := o.cmd("", "status"); r.code != 1 || !strings.Contains(r.stderr, "start it with 'office start'") {
+		t.Fatalf("status with no server: exit %d, %q", r.code, r.stderr)
+	}
+}
