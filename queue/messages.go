@@ -789,22 +789,38 @@ func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verd
 // the office stopped, or held at run time (Hold).
 const unsettled = `(in_flight = 1 OR (interrupted = 1 AND set_aside = 0))`
 
-// SetAsideHeld sets aside message id, held at run time (Hold), once the
-// agent's process it was typed into has ended (the agent was restarted):
-// nothing of it can still wait unread in an input, so it no longer holds
-// its agent's queue; it may or may not have arrived, so it waits for the
-// person (release or remove) as a message set aside at recovery does. It
-// logs "interrupted" with evidence. ErrNotFound if the message is not
-// queued or not held.
-func (s *Store) SetAsideHeld(ctx context.Context, id int64, evidence string) error {
-	m, err := s.Get(ctx, id)
-	if err == nil && (!m.Interrupted || m.SetAside) {
-		err = ErrNotFound
+// SetAsideHeld sets aside m, held at run time (Hold), once the agent's
+// process it was typed into has ended (the agent was restarted): nothing of
+// it can still wait unread in an input, so it no longer holds its agent's
+// queue; it may or may not have arrived, so it waits for the person (release
+// or remove) as a message set aside at recovery does. It logs "interrupted"
+// with evidence.
+//
+// m is the message as the caller read it (Head) and decided on: it is set
+// aside in one conditional write only if it is still queued, still held and
+// not set aside, not in flight, from the same typing (its Writing stamp).
+// Otherwise nothing is written and the error is ErrNotFound: the person
+// removed or released it meanwhile (or it was typed again since), so the
+// caller must not report it set aside.
+func (s *Store) SetAsideHeld(ctx context.Context, m Message, evidence string) error {
+	op := fmt.Sprintf("set aside held message %d", m.ID)
+	if m.Writing.IsZero() {
+		return opErr(op, fmt.Errorf("%w: it was never typed", ErrNotFound))
 	}
-	if err != nil {
-		return opErr(fmt.Sprintf("set aside held message %d", id), err)
-	}
-	return s.settle(ctx, m, Verdict{Settle: SettleAside, Evidence: evidence}, "held (the agent drew nothing after it), then its process ended")
+	return s.update(ctx, op, func(t *Tx) error {
+		var agent string
+		err := t.queryRow(`UPDATE messages SET set_aside = 1, evidence = ?
+			WHERE id = ? AND interrupted = 1 AND set_aside = 0 AND in_flight = 0 AND writing = ?
+			RETURNING agent`, evidence, m.ID, toNanos(m.Writing)).Scan(&agent)
+		if errors.Is(err, sql.ErrNoRows) {
+			return opErr(op, fmt.Errorf("%w: not held from the typing it was read in (removed, released or typed again since)", ErrNotFound))
+		}
+		if err != nil {
+			return opErr(op, err)
+		}
+		return t.appendEvent(Event{Agent: agent, MsgID: m.ID, Kind: EventInterrupted,
+			Detail: "held (the agent drew nothing after it), then its process ended; set aside until released or removed: " + evidence})
+	})
 }
 
 // settle applies one verdict, if the message is still unsettled; what says
