@@ -169,7 +169,8 @@ func dedupeHit(tx *queue.Tx, key string) (string, bool, error) {
 }
 
 // checkReceiver reports ErrUnknownReceiver unless name is the person or a
-// registered agent that is not removed.
+// registered agent that is not removed and not run elsewhere (another host
+// of the floor has its name: queue.AgentRecord.Elsewhere).
 func checkReceiver(tx *queue.Tx, name string) error {
 	if name == Person {
 		return nil
@@ -178,7 +179,8 @@ func checkReceiver(tx *queue.Tx, name string) error {
 		return fmt.Errorf("receiver is %w (%w)", ErrBlankBody, queue.ErrBlank)
 	}
 	var removed int
-	err := tx.SQL().QueryRowContext(tx.Context(), `SELECT removed FROM agents WHERE name = ?`, name).Scan(&removed)
+	var elsewhere string
+	err := tx.SQL().QueryRowContext(tx.Context(), `SELECT removed, elsewhere FROM agents WHERE name = ?`, name).Scan(&removed, &elsewhere)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("%w %q (%w)", ErrUnknownReceiver, name, queue.ErrUnknownAgent)
@@ -186,6 +188,9 @@ func checkReceiver(tx *queue.Tx, name string) error {
 		return err
 	case removed != 0:
 		return fmt.Errorf("%w %q: removed from the team (%w)", ErrUnknownReceiver, name, queue.ErrUnknownAgent)
+	case elsewhere != "":
+		// Not run here: host elsewhere has the name (the Remote sends there).
+		return fmt.Errorf("%w %q: not run on this host, host %s has that name (%w)", ErrUnknownReceiver, name, elsewhere, queue.ErrUnknownAgent)
 	}
 	return nil
 }

@@ -128,7 +128,9 @@ func (s *Store) IsCompaction(text string) bool { return s.compactVerbs[firstToke
 // Nothing is written when: the text is blank (ErrBlank), over MaxBody bytes
 // (ErrTooLarge) or not valid UTF-8 (ErrInvalidUTF8); opt.Key was used
 // before (*KeyUsedError, ErrKeyConflict); the agent is absent
-// or removed (ErrUnknownAgent, naming the agent); the text is a compaction
+// or removed (ErrUnknownAgent, naming the agent), or not run here because
+// another host of the floor has its name (*ElsewhereError, also
+// ErrUnknownAgent); the text is a compaction
 // command and the agent already has one pending (one set aside does not
 // count), or opt.Kind is KindInbox and
 // the agent already has an inbox delivery pending (an unwrapped
@@ -172,13 +174,17 @@ func (t *Tx) Enqueue(agent, text string, opt EnqueueOptions) (int64, error) {
 	}
 	// One read for the registry check and the next position.
 	var removed sql.NullInt64
+	var elsewhere sql.NullString
 	var pos int64
-	if err := t.queryRow(`SELECT (SELECT removed FROM agents WHERE name = ?),
-		(SELECT COALESCE(MAX(position), 0) + 1 FROM messages WHERE agent = ?)`, agent, agent).Scan(&removed, &pos); err != nil {
+	if err := t.queryRow(`SELECT (SELECT removed FROM agents WHERE name = ?), (SELECT elsewhere FROM agents WHERE name = ?),
+		(SELECT COALESCE(MAX(position), 0) + 1 FROM messages WHERE agent = ?)`, agent, agent, agent).Scan(&removed, &elsewhere, &pos); err != nil {
 		return 0, opErr(op, err)
 	}
 	if !removed.Valid || removed.Int64 != 0 {
 		return 0, opErr("enqueue", unknownAgent(agent, removed.Valid))
+	}
+	if elsewhere.String != "" {
+		return 0, opErr("enqueue", &ElsewhereError{Agent: agent, Host: elsewhere.String})
 	}
 	verb := firstToken(text)
 	if t.s.compactVerbs[verb] {
