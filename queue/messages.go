@@ -739,8 +739,11 @@ const (
 // and is delivered again (EvidenceNotSubmitted). What is left may or may not
 // have reached the agent. Each logs "interrupted" with the evidence, or
 // "delivered" for SettleDelivered. The judge runs outside any transaction;
-// each settlement commits on its own. Only the engine calls it, at start-up,
-// under its lock, before the drain runs.
+// each settlement commits on its own, only if the message is still as it
+// was read (the person may remove or release it meanwhile, from another
+// process: then it is left as the person left it and not returned, so no
+// one is told it was set aside or delivered). Only the engine calls it, at
+// start-up, under its lock, before the drain runs.
 //
 // A message held at run time (Hold: typed, and the agent drew nothing after
 // it) is settled the same way (it is returned with Interrupted set): it held
@@ -783,10 +786,13 @@ func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verd
 		if m.Interrupted {
 			what = "held (the agent drew nothing after it), then the office stopped"
 		}
-		if err := s.settle(ctx, m, v, what); err != nil {
+		changed, err := s.settle(ctx, m, v, what)
+		if err != nil {
 			return out, err
 		}
-		out = append(out, Recovered{Message: m, Verdict: v})
+		if changed {
+			out = append(out, Recovered{Message: m, Verdict: v})
+		}
 	}
 	return out, nil
 }
@@ -829,19 +835,24 @@ func (s *Store) SetAsideHeld(ctx context.Context, m Message, evidence string) er
 	})
 }
 
-// settle applies one verdict, if the message is still unsettled; what says
-// how it came to be unsettled, for the event log.
-func (s *Store) settle(ctx context.Context, m Message, v Verdict, what string) error {
+// settle applies one verdict, if the message is still unsettled and as m
+// was read (the same typing, not released or set aside since), and reports
+// whether it did; what says how it came to be unsettled, for the event log.
+func (s *Store) settle(ctx context.Context, m Message, v Verdict, what string) (changed bool, err error) {
 	op := fmt.Sprintf("recover interrupted message %d", m.ID)
-	return s.update(ctx, op, func(t *Tx) error {
+	err = s.update(ctx, op, func(t *Tx) error {
+		changed = false
 		var n int
-		err := t.queryRow(`SELECT COUNT(*) FROM messages WHERE id = ? AND `+unsettled, m.ID).Scan(&n)
+		err := t.queryRow(`SELECT COUNT(*) FROM messages WHERE id = ? AND `+unsettled+`
+			AND last_attempt = ? AND writing = ? AND interrupted = ? AND set_aside = ? AND manual = ?`,
+			m.ID, toNanos(m.LastAttempt), toNanos(m.Writing), boolInt(m.Interrupted), boolInt(m.SetAside), boolInt(m.Manual)).Scan(&n)
 		if err != nil {
 			return opErr(op, err)
 		}
 		if n == 0 {
 			return nil
 		}
+		changed = true
 		switch v.Settle {
 		case SettleDelivered:
 			if _, err := t.deleteMsg(m.ID, EventDelivered, "after "+what+": received, evidence="+v.Evidence); err != nil {
@@ -861,6 +872,7 @@ func (s *Store) settle(ctx context.Context, m Message, v Verdict, what string) e
 		return t.appendEvent(Event{Agent: m.Agent, MsgID: m.ID, Kind: EventInterrupted,
 			Detail: what + "; set aside until released or removed: " + v.Evidence})
 	})
+	return changed && err == nil, err
 }
 
 // Entering records, durably, that the first Enter of message id's attempt is

@@ -165,3 +165,75 @@ func TestSetAsideHeldOnlyTheHoldItRead(t *testing.T) {
 		t.Fatalf("SetAsideHeld of a message never typed: %v, want ErrNotFound", err)
 	}
 }
+
+// typedInFlight enqueues text for agent and leaves it as a stop of the
+// office leaves a message it was typing: attempted, written, its Enter
+// begun, never settled.
+func typedInFlight(t testing.TB, s *Store, agent, text string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	id := mustEnqueue(t, s, agent, text, EnqueueOptions{})
+	if _, err := s.Attempt(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Writing(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Entering(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestRecoveryLeavesWhatThePersonChangedMeanwhile: while recovery judges the
+// deliveries the last stop interrupted (reading the CLIs' records, outside
+// any transaction), the person removes one and releases another from
+// another process (`office queue rm` / `release`, a Store of its own on the
+// same file). Each is left as the person left it and not returned, so the
+// engine tells no one they were set aside; the one nobody touched is set
+// aside and returned.
+func TestRecoveryLeavesWhatThePersonChangedMeanwhile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "queue.db")
+	engine := openAt(t, path, Options{}, "a", "b", "c")
+	cli := openAt(t, path, Options{})
+	ctx := context.Background()
+	removed := typedInFlight(t, engine, "a", "removed meanwhile")
+	released := typedInFlight(t, engine, "b", "released meanwhile")
+	untouched := typedInFlight(t, engine, "c", "untouched")
+	got, err := engine.RecoverInterrupted(ctx, func(m Message) Verdict {
+		switch m.ID {
+		case removed:
+			if err := cli.Remove(ctx, m.ID, "person"); err != nil {
+				t.Error(err)
+			}
+		case released:
+			if err := cli.Release(ctx, m.ID); err != nil {
+				t.Error(err)
+			}
+		}
+		return Verdict{Settle: SettleAside, Evidence: "no record"}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].ID != untouched {
+		t.Fatalf("recovered %+v: want only message %d (the others changed while judged)", got, untouched)
+	}
+	if _, err := engine.Get(ctx, removed); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("removed message: %v, want gone", err)
+	}
+	if m, err := engine.Get(ctx, released); err != nil || m.SetAside || m.Interrupted || !m.Manual {
+		t.Fatalf("released message %+v, %v: want as released (manual, neither held nor set aside)", m, err)
+	}
+	if h, ok, _ := engine.Head(ctx, "b"); !ok || h.ID != released {
+		t.Fatalf("b's head %+v: want the released message", h)
+	}
+	if m, _ := engine.Get(ctx, untouched); !m.SetAside {
+		t.Fatalf("untouched message %+v: want set aside", m)
+	}
+	for _, id := range []int64{removed, released} {
+		if n := setAsideEvents(t, engine, id); n != 0 {
+			t.Fatalf("message %d: %d set-aside events, want none", id, n)
+		}
+	}
+}
