@@ -76,9 +76,9 @@ func TestTeamAgentWithAnotherHostsNameNotStarted(t *testing.T) {
 		t.Fatal("team agent x started although host a has that name")
 	}
 	ctx := context.Background()
-	// x is no receiver here while host a has the name: nothing for it
-	// waits in this host's queue; what this host's inbox sends it goes to
-	// host a.
+	// x is no receiver here of what is sent to its name while host a has
+	// it: nothing for it waits in this host's queue. A notice for this
+	// host's x itself (from its child) is kept for it, not sent to a's x.
 	waitCond(t, 20*time.Second, "x recorded as run on host a", func() bool {
 		r, err := e.Store().Agent(ctx, "x")
 		return err == nil && r.Elsewhere == "a"
@@ -87,17 +87,17 @@ func TestTeamAgentWithAnotherHostsNameNotStarted(t *testing.T) {
 	if _, err := e.Store().Enqueue(ctx, "x", "hello", queue.EnqueueOptions{}); !errors.As(err, &elsewhere) || elsewhere.Host != "a" || !errors.Is(err, queue.ErrUnknownAgent) {
 		t.Fatalf("enqueue to x: %v, want refused naming host a", err)
 	}
-	if _, _, err := e.Inbox().Send(ctx, inbox.Message{To: "x", From: inbox.Person, Body: "for x"}); err != nil {
-		t.Fatalf("inbox send to x: %v, want it stored for host a", err)
+	if _, err := e.Inbox().NotifyParent(ctx, "x", inbox.Notice{Kind: inbox.NoticeCancelled, Desc: "kid", Agent: "y"}, ""); err != nil {
+		t.Fatalf("notice to x as y's parent: %v", err)
 	}
-	if p, err := cluster.Pending(ctx, e.Store()); err != nil || p["a"] != 1 {
-		t.Fatalf("outbox %v, %v: want the item for host a", p, err)
+	if p, err := cluster.Pending(ctx, e.Store()); err != nil || p["a"] != 0 {
+		t.Fatalf("outbox %v, %v: nothing for a's x", p, err)
 	}
 	if n, err := e.Store().List(ctx, "x"); err != nil || len(n) != 0 {
 		t.Fatalf("x's queue here %+v, %v: want empty", n, err)
 	}
-	if items, err := e.Inbox().Items(ctx, "x"); err != nil || len(items) != 0 {
-		t.Fatalf("x's inbox here %+v, %v: want empty", items, err)
+	if items, err := e.Inbox().Items(ctx, "x"); err != nil || len(items) != 1 {
+		t.Fatalf("x's inbox here %+v, %v: want the notice", items, err)
 	}
 	// Host a's agent x is gone from the floor's roster: a change of the
 	// roster starts this host's x, a receiver here again.

@@ -169,8 +169,7 @@ func dedupeHit(tx *queue.Tx, key string) (string, bool, error) {
 }
 
 // checkReceiver reports ErrUnknownReceiver unless name is the person or a
-// registered agent that is not removed and not run elsewhere (another host
-// of the floor has its name: queue.AgentRecord.Elsewhere).
+// registered agent that is not removed.
 func checkReceiver(tx *queue.Tx, name string) error {
 	if name == Person {
 		return nil
@@ -179,8 +178,7 @@ func checkReceiver(tx *queue.Tx, name string) error {
 		return fmt.Errorf("receiver is %w (%w)", ErrBlankBody, queue.ErrBlank)
 	}
 	var removed int
-	var elsewhere string
-	err := tx.SQL().QueryRowContext(tx.Context(), `SELECT removed, elsewhere FROM agents WHERE name = ?`, name).Scan(&removed, &elsewhere)
+	err := tx.SQL().QueryRowContext(tx.Context(), `SELECT removed FROM agents WHERE name = ?`, name).Scan(&removed)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("%w %q (%w)", ErrUnknownReceiver, name, queue.ErrUnknownAgent)
@@ -188,9 +186,6 @@ func checkReceiver(tx *queue.Tx, name string) error {
 		return err
 	case removed != 0:
 		return fmt.Errorf("%w %q: removed from the team (%w)", ErrUnknownReceiver, name, queue.ErrUnknownAgent)
-	case elsewhere != "":
-		// Not run here: host elsewhere has the name (the Remote sends there).
-		return fmt.Errorf("%w %q: not run on this host, host %s has that name (%w)", ErrUnknownReceiver, name, elsewhere, queue.ErrUnknownAgent)
 	}
 	return nil
 }

@@ -26,8 +26,10 @@ type AgentRecord struct {
 	// Elsewhere is the host of the floor that has this agent's name while
 	// this host does not run its own agent of that name (a name clash the
 	// other host keeps: docs/cluster.md); "" when it runs here, or may.
-	// While it is set the agent is no receiver here: Enqueue refuses it
-	// (*ElsewhereError), and the inbox sends to it through the floor.
+	// While it is set the agent is no receiver here of what is sent to its
+	// name: Enqueue refuses it (*ElsewhereError). The inbox still keeps
+	// what is for this host's agent itself (a child's notices, replies to
+	// its requests) until it runs here or is removed.
 	Elsewhere string
 }
 
@@ -228,6 +230,20 @@ func (s *Store) SetElsewhere(ctx context.Context, name, host string) error {
 		}
 		return t.appendEvent(e)
 	})
+}
+
+// Elsewhere returns, inside t, the host recorded for name by SetElsewhere
+// ("" when it runs here, or may, and for a name not registered).
+func (t *Tx) Elsewhere(name string) (string, error) {
+	var host string
+	err := t.queryRow(`SELECT elsewhere FROM agents WHERE name = ?`, name).Scan(&host)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", opErr(fmt.Sprintf("agent %q", name), err)
+	}
+	return host, nil
 }
 
 const agentCols = `name, removed, paused, spec, added, elsewhere`
