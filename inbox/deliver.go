@@ -153,9 +153,10 @@ const (
 	// instead of looking each agent's leased ones up.
 	orphanLeases = `SELECT i.seq FROM agents a CROSS JOIN inbox_items i ON i.receiver = a.name AND i.state = ?
 		WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = i.lease_msg)`
-	// needDelivery: the agents (not removed) with a pending item and no
-	// pending inbox delivery (args: StatePending, queue.KindInbox).
-	needDelivery = `SELECT a.name FROM agents a WHERE a.removed = 0
+	// needDelivery: the agents (not removed, not run elsewhere:
+	// queue.AgentRecord.Elsewhere) with a pending item and no pending inbox
+	// delivery (args: StatePending, queue.KindInbox).
+	needDelivery = `SELECT a.name FROM agents a WHERE a.removed = 0 AND a.elsewhere = ''
 		AND EXISTS (SELECT 1 FROM inbox_items i WHERE i.receiver = a.name AND i.state = ?)
 		AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.agent = a.name AND m.kind = ?)
 		ORDER BY a.name`
