@@ -206,14 +206,15 @@ type styleRun struct {
 }
 
 // put converts an agent cell (Width wideCut: a blank in its colours) into
-// the frame cell d, writing d's fields in place.
+// the frame cell d, writing d's fields in place (every field of uv.Cell:
+// TestPutWritesEveryCellField).
 func (f *frame) put(d *uv.Cell, c *pool.Cell, run *styleRun) {
 	switch {
+	case c.Width == 1 && c.Rune >= 0x20 && c.Rune < utf8.RuneSelf:
+		d.Content, d.Width = asciiCells[c.Rune], 1
 	case c.Width == 0:
 		// The right half of a wide rune: not drawn.
 		d.Content, d.Width = "", 0
-	case c.Rune >= 0x20 && c.Rune < utf8.RuneSelf && c.Width == 1:
-		d.Content, d.Width = asciiCells[c.Rune], 1
 	case c.Width == wideCut || c.Rune == pool.WidePlaceholder || c.Rune == 0:
 		d.Content, d.Width = " ", 1
 	default:
@@ -278,13 +279,15 @@ func (f *frame) span(row []pool.Cell, ox, fy, a, b int) {
 			src = &row[x]
 		}
 		var cut pool.Cell
-		switch {
-		case src.Width == 2 && fx+1 >= b:
-			cut = *src
-			cut.Width = wideCut
-			src = &cut
-		case src.Width == 0 && fx == a:
-			src = &blankBody
+		if src.Width != 1 {
+			switch {
+			case src.Width == 2 && fx+1 >= b:
+				cut = *src
+				cut.Width = wideCut
+				src = &cut
+			case src.Width == 0 && fx == a:
+				src = &blankBody
+			}
 		}
 		sh := &shadow[fx]
 		if *sh == *src {
