@@ -4,9 +4,11 @@ package ui
 // person's terminal. Pane bodies are written into it from the agents'
 // screens through a shadow grid of the agent cells each frame cell was
 // converted from: a row equal to its shadow costs one comparison, and in a
-// changed row only the changed cells are converted (styles and cell
-// strings come from small caches, so nothing allocates per cell) and
-// marked for the renderer. Chrome is copied in from lipgloss renders
+// changed row only the changed cells are converted (written field by
+// field into the frame's cell; styles and cell strings come from small
+// caches, and a run of cells in one style reuses the style converted for
+// its first cell, so nothing allocates per cell) and marked for the
+// renderer. Chrome is copied in from lipgloss renders
 // cached until their text changes. The ultraviolet renderer then writes
 // only the rows marked (within a row without wide runes, only the changed
 // cells), and puts the person's real cursor where the focused agent's is.
