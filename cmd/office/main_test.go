@@ -434,9 +434,10 @@ func TestStartRefusesABadOfficeFile(t *testing.T) {
 
 // TestStoreCommandsWithoutConfigKeepTheRunningRoster: a store-only command
 // run without --config against a running office (a second shell where the
-// person forgot --config) does not register the embedded default's agents
-// in that office's store, so a send to one of them is refused (exit 2)
-// rather than accepted and held "unknown agent" for ever.
+// person forgot --config), or with another office file, does not register
+// that file's agents in the running office's store, so a send to one of
+// them is refused (exit 2) rather than accepted and held "unknown agent"
+// for ever.
 func TestStoreCommandsWithoutConfigKeepTheRunningRoster(t *testing.T) {
 	t.Parallel()
 	o := newTestOffice(t)
@@ -451,6 +452,14 @@ func TestStoreCommandsWithoutConfigKeepTheRunningRoster(t *testing.T) {
 	// The default office here is the shell fallback (no agent CLI on PATH).
 	if r := bare("send", "shell", "hi"); r.code != 2 || !strings.Contains(r.stderr, `unknown agent "shell"`) {
 		t.Fatalf("send to the default's agent the running office does not run: exit %d, %q; want 2, unknown agent", r.code, r.stderr)
+	}
+	// Nor does another office file's agent join it.
+	other := filepath.Join(t.TempDir(), "other.toml")
+	if err := os.WriteFile(other, []byte("[[agent]]\nname = \"z9\"\ncommand = [\"cat\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := o.exec(nil, "--config", other, "--state", o.state, "send", "z9", "hi"); r.code != 2 || !strings.Contains(r.stderr, `unknown agent "z9"`) {
+		t.Fatalf("send to another file's agent the running office does not run: exit %d, %q; want 2, unknown agent", r.code, r.stderr)
 	}
 }
 

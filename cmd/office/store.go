@@ -17,11 +17,11 @@ import (
 )
 
 // openStore opens the state dir's store and registers the config's agents, so
-// a name from the config is known even before the office first ran. With no
-// --config while a server runs on the state dir, nothing is registered: the
-// running office registered its own agents, and the embedded default's
-// (say, "shell") would make a send to an agent it does not run succeed and
-// wait for ever.
+// a name from the config is known even before the office first ran. While a
+// server runs on the state dir nothing is registered: the running office
+// registered its own agents, and those of another file (or of the embedded
+// default, say "shell", when --config was forgotten) would make a send to an
+// agent it does not run succeed and wait for ever.
 func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, error) {
 	cfg, _, err := loadConfig(g, e)
 	if err != nil {
@@ -38,7 +38,7 @@ func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, e
 	if err != nil {
 		return nil, "", err
 	}
-	if g.config == "" && engine.Running(dir) {
+	if engine.Running(dir) {
 		return s, dir, nil
 	}
 	if err := s.EnsureAgents(ctx, agentNames(cfg)); err != nil {
