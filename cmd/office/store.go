@@ -18,8 +18,8 @@ import (
 
 // openStore opens the state dir's store and registers the config's agents, so
 // a name from the config is known even before the office first ran. While a
-// server runs on the state dir nothing is registered: the running office
-// registered its own agents, and those of another file (or of the embedded
+// server runs on the state dir (and has registered its agents) nothing is
+// registered: the running office registered its own agents, and those of another file (or of the embedded
 // default, say "shell", when --config was forgotten) would make a send to an
 // agent it does not run succeed and wait for ever.
 func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, error) {
@@ -39,7 +39,11 @@ func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, e
 		return nil, "", err
 	}
 	if engine.Running(dir) {
-		return s, dir, nil
+		// A server that is still starting on a new store may not have
+		// registered its agents yet: then the file's are registered here.
+		if known, err := rosterNames(ctx, s); err == nil && len(known) > 0 {
+			return s, dir, nil
+		}
 	}
 	if err := s.EnsureAgents(ctx, agentNames(cfg)); err != nil {
 		s.Close()
