@@ -107,6 +107,10 @@ func decodeAgents(c *Config, v any, dir string, ix *srcIndex, probs *problems) {
 		probs.add(ix.line("agent"), "agent: want [[agent]] tables (note the double brackets), got %s", tomlType(v))
 		return
 	}
+	if len(tables) > MaxAgents {
+		probs.add(ix.elem("agent", MaxAgents), "agent #%d: more than %d agents (the most one office runs, its file's and team-added ones together)", MaxAgents+1, MaxAgents)
+		return
+	}
 	labels := make([]string, len(tables))
 	for i, t := range tables {
 		a := Agent{Line: ix.elem("agent", i)}

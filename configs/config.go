@@ -7,6 +7,7 @@ package configs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,6 +19,29 @@ import (
 
 // DefaultPrefix is the UI prefix key when the file sets no prefix.
 const DefaultPrefix = "C-]"
+
+// Bounds of what an office file may ask for. They are protection against a
+// file (or an agent running `office team add` in a loop) that would take the
+// machine down, not policy, so they are named constants here and not rows of
+// the settings table (see settings.go). Both are far above what a person
+// writes by hand or a demanding office runs:
+const (
+	// MaxFileBytes is the largest office file read: 1 MiB. An [[agent]]
+	// table with a role, a command, a cwd and a few env entries is about
+	// 300 bytes, so MaxAgents of them take about 150 KB; a file past 1 MiB
+	// is a mistake (a log or a binary given as --config), and it is read
+	// only up to this bound.
+	MaxFileBytes = 1 << 20
+	// MaxAgents is the most agents one office runs: those of its file and
+	// those `office team add` added, together. The server's own memory is
+	// about 245 KiB per agent and an attached client's about 75 KiB (README,
+	// Performance: 100 agents measured), so 500 agents cost the server about
+	// 120 MiB and each window 37 MiB, and the CLIs themselves (a Node process
+	// of 100-300 MB each for Claude Code, Codex and Gemini CLI) far more:
+	// five times the 100 the benchmarks run, which no office reaches by
+	// accident, while 5000 would be gigabytes before one agent did anything.
+	MaxAgents = 500
+)
 
 // ParsePrefix reads a prefix key as the person writes it: "C-]", "C-a",
 // "Ctrl-B", "^A" (any control key), or one printable ASCII character. It
@@ -96,9 +120,9 @@ type Config struct {
 // read failure is returned wrapped (errors.Is works with fs.ErrNotExist); a
 // content problem is an *Error naming path and line.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
-		return nil, fmt.Errorf("configs: %w", err)
+		return nil, err
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -112,6 +136,30 @@ func Load(path string) (*Config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// readBounded reads the file at path, at most MaxFileBytes of it: a larger
+// file is refused (an *Error naming path and the bound) without reading the
+// rest.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("configs: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("configs: %w", err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, tooLarge(path)
+	}
+	return data, nil
+}
+
+// tooLarge is the error for an office file past MaxFileBytes.
+func tooLarge(name string) error {
+	return &Error{File: name, Err: fmt.Errorf("the file is larger than %d bytes (1 MiB, the most an office file may hold): is it the office file?", MaxFileBytes)}
 }
 
 // checkRunnable expands "~/" cwds with home and reports an office with no
@@ -161,6 +209,9 @@ func Parse(name string, data []byte) (*Config, error) {
 // parse is Parse with the directory for relative cwds given ("" leaves
 // them relative).
 func parse(name, dir string, data []byte) (*Config, error) {
+	if len(data) > MaxFileBytes {
+		return nil, tooLarge(name)
+	}
 	doc, err := decodeTOML(name, data)
 	if err != nil {
 		return nil, err

@@ -99,6 +99,12 @@ type Engine struct {
 	// roster changed).
 	teamStart sync.Mutex
 
+	// teamMu serializes AddTeamAgent's count check and its add.
+	teamMu sync.Mutex
+	// maxAgents is configs.MaxAgents (a test lowers it, as running 500
+	// agents to reach it would take a test minutes).
+	maxAgents int
+
 	addMu    sync.Mutex   // serializes addAgent
 	mu       sync.RWMutex // guards agents, byName, closing, restarts
 	agents   []*Agent
@@ -138,7 +144,7 @@ func Open(o Options) (e *Engine, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}, stopped: make(chan struct{}), heap: newHeapReturner()}
+	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}, stopped: make(chan struct{}), heap: newHeapReturner(), maxAgents: configs.MaxAgents}
 	e.registerOps()
 	e.registerWatchOps()
 	opened := e // `return nil, err` below sets e to nil before this runs

@@ -22,3 +22,7 @@ func (e *Engine) DialogSeen(agent string) (time.Time, bool) {
 // StartYielded is startYielded (what a change of the floor's roster runs)
 // for the engine_test package.
 func (e *Engine) StartYielded(ctx context.Context) { e.startYielded(ctx) }
+
+// SetMaxAgents lowers the most agents e runs (configs.MaxAgents), so a test
+// reaches the bound with a few agents.
+func (e *Engine) SetMaxAgents(n int) { e.maxAgents = n }

@@ -113,7 +113,8 @@ func (e *Engine) Team(ctx context.Context) ([]TeamMember, error) {
 // floor has or last had); the profile must exist; the parent, if any, must be a
 // running agent or an agent of another host of the floor (its notices cross
 // there); the cwd, if any, must be an existing directory, as the office
-// file's loader requires of every cwd. An agent whose process cannot start is still added (its
+// file's loader requires of every cwd; an office that already runs
+// configs.MaxAgents agents refuses it (ErrBadInput). An agent whose process cannot start is still added (its
 // mail fails with spawn_failed).
 func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error) {
 	if !teamName.MatchString(spec.Name) || spec.Name == inbox.Person || spec.Name == inbox.System {
@@ -160,6 +161,13 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 	ac := spec.agent()
 	if _, err := e.opts.Config.ProfileOf(ac); err != nil {
 		return nil, fmt.Errorf("engine: team add: %w: %w", ErrBadInput, err)
+	}
+	// The count is checked and the agent added under one lock, so two adds
+	// at once cannot both take the last place.
+	e.teamMu.Lock()
+	defer e.teamMu.Unlock()
+	if n := len(e.Agents()); n >= e.maxAgents {
+		return nil, fmt.Errorf("engine: team add %q: %w: the office already runs %d agents, the most one office runs (configs.MaxAgents); remove one first (office team rm)", spec.Name, ErrBadInput, n)
 	}
 	b, err := json.Marshal(spec)
 	if err != nil {

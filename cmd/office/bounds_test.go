@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"office/configs"
+)
+
+// TestOfficeFileBounds: an office file past configs.MaxFileBytes, or with
+// more than configs.MaxAgents [[agent]] tables, is refused by `office
+// start` with exit 2, naming the file (and the line of the first table past
+// the bound), before a server is spawned.
+func TestOfficeFileBounds(t *testing.T) {
+	t.Parallel()
+	o := newTestOffice(t)
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.toml")
+	if err := os.WriteFile(big, []byte("[[agent]]\nname = \"a\"\ncommand = [\"cat\"]\n#"+strings.Repeat("x", configs.MaxFileBytes)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := range configs.MaxAgents + 1 {
+		fmt.Fprintf(&b, "[[agent]]\nname = \"a%d\"\ncommand = [\"cat\"]\n", i)
+	}
+	many := filepath.Join(dir, "many.toml")
+	if err := os.WriteFile(many, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{
+		big:  big + ": the file is larger than 1048576 bytes",
+		many: fmt.Sprintf("%s:%d: agent #%d: more than %d agents", many, 3*configs.MaxAgents+1, configs.MaxAgents+1, configs.MaxAgents),
+	} {
+		r := o.exec(nil, "start", "--config", file, "--state", o.state)
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("office start --config %s: exit %d, %q; want 2 with %q", filepath.Base(file), r.code, r.stderr, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(o.state, "office.log")); err == nil {
+		t.Error("a server was spawned (its log exists)")
+	}
+}
