@@ -114,6 +114,15 @@ func Running(dir string) bool {
 	return lk.Type != unix.F_UNLCK
 }
 
+// ServerPid returns the pid of the engine holding dir's lock, as it
+// recorded it there, or 0 when none runs or its pid cannot be read.
+func ServerPid(dir string) int {
+	if !Running(dir) {
+		return 0
+	}
+	return readPid(filepath.Join(dir, LockFile))
+}
+
 // unlockState releases the lock taken by lockState, then closes its file.
 // The explicit unlock matters: a child this process is starting holds a copy
 // of every descriptor between fork and exec (close-on-exec ones are closed

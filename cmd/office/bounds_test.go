@@ -43,3 +43,20 @@ func TestOfficeFileBounds(t *testing.T) {
 		t.Error("a server was spawned (its log exists)")
 	}
 }
+
+// TestServeWhileAServerRuns: a second `office serve` on a state directory
+// whose server runs is not bad input: exit 1, naming the running server's
+// pid and socket; `office start` says the same and succeeds (exit 0).
+func TestServeWhileAServerRuns(t *testing.T) {
+	t.Parallel()
+	o := newTestOffice(t)
+	o.serve()
+	sock := filepath.Join(o.state, "client.sock")
+	want := fmt.Sprintf("a server already runs on %s (pid %d, socket %s)", o.state, os.Getpid(), sock)
+	if r := o.cmd("", "serve"); r.code != 1 || !strings.Contains(r.stderr, want) {
+		t.Errorf("second serve: exit %d, %q; want 1 with %q", r.code, r.stderr, want)
+	}
+	if r := o.cmd("", "start"); r.code != 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("start while one runs: exit %d, %q; want 0 with %q", r.code, r.stderr, want)
+	}
+}

@@ -124,6 +124,6 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 		{g("approve", "a1", "1"), "no dialog is waiting", 1},
 		{g("approve", "nobody", "1"), "unknown agent", 2},
 		{g("wait", "a1", "--until", "delivered:999", "--timeout", "1s"), "no message 999", 0},
-		{g("serve"), "another office", 0},
+		{g("serve"), "a server already runs on", 1},
 	})
 }

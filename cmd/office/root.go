@@ -256,8 +256,7 @@ func (i *inputError) Unwrap() error { return i.err }
 // isInputError reports whether err is bad input (exit 2).
 func isInputError(err error) bool {
 	var ie *inputError
-	var le *engine.LockedError
-	if errors.As(err, &ie) || errors.As(err, &le) {
+	if errors.As(err, &ie) {
 		return true
 	}
 	for _, s := range []error{queue.ErrBlank, queue.ErrUnknownAgent, queue.ErrNotFound, queue.ErrTooLarge,

@@ -58,9 +58,23 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 	eng, err := engine.Open(o)
 	if err != nil {
 		logf.Close()
+		if le := (*engine.LockedError)(nil); errors.As(err, &le) {
+			// Not bad input (exit 1): the command was right, the
+			// directory is taken.
+			return nil, nil, "", fmt.Errorf("%s; 'office' attaches to it, 'office stop' stops it", runningServer(dir))
+		}
 		return nil, nil, "", err
 	}
 	return eng, logf, notice, nil
+}
+
+// runningServer names the server running on dir: its pid and socket.
+func runningServer(dir string) string {
+	sock := filepath.Join(dir, engine.ClientSocketFile)
+	if pid := engine.ServerPid(dir); pid > 0 {
+		return fmt.Sprintf("a server already runs on %s (pid %d, socket %s)", dir, pid, sock)
+	}
+	return fmt.Sprintf("a server already runs on %s (socket %s)", dir, sock)
 }
 
 func newServeCmd(e *env, g *globals) *cobra.Command {

@@ -58,7 +58,7 @@ func startServer(ctx context.Context, e *env, g *globals, say io.Writer) error {
 		return err
 	}
 	if engine.Running(dir) {
-		fmt.Fprintf(say, "office: already running on %s\n", dir)
+		fmt.Fprintf(say, "office: %s\n", runningServer(dir))
 		return nil
 	}
 	// A bad office file is said here, with its file and line (exit 2), not
