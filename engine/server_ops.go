@@ -90,8 +90,10 @@ func (e *Engine) opQueueList(ctx context.Context, req Request) (any, error) {
 			q.Held = string(holds[m.Agent])
 		case (floor || isPaused[m.Agent]) && !m.Manual:
 			q.Held = string(drain.HoldPaused)
+		case head && !m.Writing.IsZero():
+			q.Held = "delivering" // the drain is typing it now
 		case head:
-			q.Held = "delivering"
+			q.Held = "next" // nothing holds it; the drain has not begun it
 		default:
 			q.Held = "queued"
 		}

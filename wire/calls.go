@@ -14,7 +14,8 @@ type QueuedMessage struct {
 	LastError string    `json:"last_error,omitempty"`
 	Manual    bool      `json:"manual,omitempty"`
 	// Held is why it is not typed now: the drain's hold reason for the
-	// head, "queued" behind it, "interrupted", "paused" or "delivering".
+	// head, "queued" behind it, "interrupted", "paused", "next" (the head,
+	// nothing holds it, not begun) or "delivering" (being typed now).
 	Held string `json:"held"`
 }
 

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"office/configs"
+	"office/engine"
+	"office/queue"
 )
 
 // TestOfficeFileBounds: an office file past configs.MaxFileBytes, or with
@@ -58,5 +62,67 @@ func TestServeWhileAServerRuns(t *testing.T) {
 	}
 	if r := o.cmd("", "start"); r.code != 0 || !strings.Contains(r.stderr, want) {
 		t.Errorf("start while one runs: exit %d, %q; want 0 with %q", r.code, r.stderr, want)
+	}
+}
+
+// TestQueueLabelsTheHeadByWhatIsTrue: with an office running and nothing
+// holding the head, `office queue` labels it "next" until the drain has
+// begun typing it (Writing stamped), then "delivering"; the rest "queued".
+func TestQueueLabelsTheHeadByWhatIsTrue(t *testing.T) {
+	t.Parallel()
+	o := newTestOffice(t)
+	cfg, err := configs.Load(o.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(o.state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Open without Run: the engine holds the directory (running), and no
+	// drain pass records a hold or begins an attempt.
+	eng, err := engine.Open(engine.Options{Config: cfg, StateDir: o.state, HostEnv: []string{"PATH=/usr/bin:/bin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	s, err := queue.Open(filepath.Join(o.state, "office.db"), queue.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	var ids []int64
+	for _, text := range []string{"one", "two"} {
+		id, err := s.Enqueue(ctx, "a1", text, queue.EnqueueOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	labels := func() []string {
+		rows, err := queueRows(ctx, s, o.state, "a1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rows {
+			out = append(out, r.Held)
+		}
+		return out
+	}
+	if got := labels(); !slices.Equal(got, []string{"next", "queued"}) {
+		t.Errorf("before the drain touched it: %q, want [next queued]", got)
+	}
+	if _, err := s.Attempt(ctx, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got := labels(); !slices.Equal(got, []string{"next", "queued"}) {
+		t.Errorf("attempt begun, nothing typed: %q, want [next queued]", got)
+	}
+	if err := s.Writing(ctx, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got := labels(); !slices.Equal(got, []string{"delivering", "queued"}) {
+		t.Errorf("being typed: %q, want [delivering queued]", got)
 	}
 }

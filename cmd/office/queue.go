@@ -153,8 +153,9 @@ func listQueue(ctx context.Context, e *env, g *globals, agent string, asJSON boo
 }
 
 // queueRows lists messages with the reason each is held: the running engine's
-// recorded hold for the head, "queued" behind it, "paused" or "office not
-// running" when no engine runs.
+// recorded hold for the head, "delivering" for a head the drain is typing,
+// "next" for one nothing holds that it has not begun, "queued" behind it,
+// "paused", or "office not running" when no engine runs.
 func queueRows(ctx context.Context, s *queue.Store, dir, agent string) ([]queueRow, error) {
 	msgs, err := s.List(ctx, agent)
 	if err != nil {
@@ -188,8 +189,10 @@ func queueRows(ctx context.Context, s *queue.Store, dir, agent string) ([]queueR
 			r.Held = string(drain.HoldPaused)
 		case !running:
 			r.Held = "office not running"
+		case head && !m.Writing.IsZero():
+			r.Held = "delivering" // the drain is typing it now
 		case head:
-			r.Held = "delivering"
+			r.Held = "next" // nothing holds it; the drain has not begun it
 		default:
 			r.Held = "queued"
 		}
