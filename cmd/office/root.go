@@ -136,7 +136,7 @@ Exit codes: 0 done; 2 a bad command line or bad input (nothing was written);
 		return &usageError{msg: fmt.Sprintf("%s: %v", c.CommandPath(), err)}
 	})
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.config, "config", "", "the office file (default: the embedded default office)")
+	pf.StringVar(&g.config, "config", "", "the office file (default: the one the state directory last ran, else the embedded default office)")
 	pf.StringVar(&g.state, "state", "", "the state directory (default $OFFICE_STATE, else $XDG_STATE_HOME/office, else ~/.local/state/office)")
 	pf.StringVar(&g.prefix, "prefix", "", "the UI's prefix key, C-] or C-a (default $OFFICE_PREFIX, else the config's, else C-])")
 	uf.add(root)
@@ -283,15 +283,21 @@ func exitCode(err error) int {
 
 // ---- shared helpers ----
 
-// loadConfig reads --config, or the embedded default resolved against PATH.
-// The notice (may be "") says which default agents were left out.
+// loadConfig reads --config; without it, the office file the state
+// directory's server last ran (lastfile.go), else the embedded default
+// resolved against PATH. The notice (may be "") says which file was taken
+// from the state directory, or which default agents were left out.
 func loadConfig(g *globals, e *env) (*configs.Config, string, error) {
-	if g.config != "" {
-		c, err := configs.Load(g.config)
+	path, remembered, err := rememberedFile(g, e)
+	if err != nil {
+		return nil, "", err
+	}
+	if path != "" {
+		c, err := configs.Load(path)
 		if err != nil {
 			return nil, "", &inputError{err}
 		}
-		return c, "", nil
+		return c, remembered, nil
 	}
 	c, err := configs.Default()
 	if err != nil {
@@ -301,7 +307,18 @@ func loadConfig(g *globals, e *env) (*configs.Config, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return rc, notice, nil
+	return rc, joinNotices(remembered, notice), nil
+}
+
+// joinNotices joins the notices that are not empty.
+func joinNotices(ns ...string) string {
+	var out []string
+	for _, n := range ns {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // stateDir resolves --state / OFFICE_STATE / XDG, creates a missing state

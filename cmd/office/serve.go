@@ -28,6 +28,10 @@ import (
 // openEngine loads the config and starts the engine on the state dir, logging
 // to STATE/office.log. The caller must Close the engine and the log.
 func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) (*engine.Engine, *os.File, string, error) {
+	path, _, err := rememberedFile(g, e)
+	if err != nil {
+		return nil, nil, "", err
+	}
 	cfg, notice, err := loadConfig(g, e)
 	if err != nil {
 		return nil, nil, "", err
@@ -64,6 +68,16 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 			return nil, nil, "", fmt.Errorf("%s; 'office' attaches to it, 'office stop' stops it", runningServer(dir))
 		}
 		return nil, nil, "", err
+	}
+	// The next start without --config runs this office again.
+	if path != "" {
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+	}
+	if err := recordOfficeFile(dir, path); err != nil {
+		o.Logger.Warn("the office file is not remembered", "err", err)
+		fmt.Fprintln(e.stderr, "office:", err)
 	}
 	return eng, logf, notice, nil
 }

@@ -64,14 +64,21 @@ func startServer(ctx context.Context, e *env, g *globals, say io.Writer) error {
 	// A bad office file is said here, with its file and line (exit 2), not
 	// in the log of a server that exits at once; over ssh (attach --stdio
 	// --start) this is the only place the person sees it.
+	path, remembered, err := rememberedFile(g, e)
+	if err != nil {
+		return err
+	}
 	if _, _, err := loadConfig(g, e); err != nil {
 		return err
 	}
+	if remembered != "" {
+		fmt.Fprintln(say, "office:", remembered)
+	}
 	args := []string{"serve", "--state", dir}
-	if g.config != "" {
-		cfg, err := filepath.Abs(g.config)
+	if path != "" {
+		cfg, err := filepath.Abs(path)
 		if err != nil {
-			return fmt.Errorf("start: config %q: %w", g.config, err)
+			return fmt.Errorf("start: config %q: %w", path, err)
 		}
 		args = append(args, "--config", cfg)
 	}

@@ -1,0 +1,138 @@
+package main
+
+// lastfile.go: the state directory remembers the office file its server
+// last ran, so `office`, `office start` and `office serve` without --config
+// run that office again instead of the embedded default (whose agents would
+// leave the old agents' queued messages waiting as "unknown agent").
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"office/configs"
+	"office/engine"
+	"office/queue"
+)
+
+// lastFileName is the file in the state directory that holds the absolute
+// path of the office file the server last ran (absent: the embedded
+// default).
+const lastFileName = "office-file"
+
+// maxLastFile bounds what is read of it: a path (PATH_MAX is 4096).
+const maxLastFile = 4096
+
+// lastOfficeFile returns the office file the state directory's server last
+// ran, "" when it ran the embedded default or never ran.
+func lastOfficeFile(dir string) (string, error) {
+	f, err := os.OpenFile(filepath.Join(dir, lastFileName), os.O_RDONLY|unix.O_NOFOLLOW, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("state directory %s: %w", dir, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxLastFile+1))
+	if err != nil {
+		return "", fmt.Errorf("state directory %s: %w", dir, err)
+	}
+	if len(b) > maxLastFile {
+		return "", &inputError{fmt.Errorf("%s: longer than %d bytes: not a path office wrote (remove it)", f.Name(), maxLastFile)}
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// recordOfficeFile remembers path (absolute; "" for the embedded default)
+// as the office file dir's server runs, replacing the record atomically.
+func recordOfficeFile(dir, path string) error {
+	name := filepath.Join(dir, lastFileName)
+	if path == "" {
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("record the office file: %w", err)
+		}
+		return nil
+	}
+	tmp, err := os.CreateTemp(dir, lastFileName+".*")
+	if err != nil {
+		return fmt.Errorf("record the office file: %w", err)
+	}
+	_, werr := tmp.WriteString(path + "\n")
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("record the office file: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("record the office file: %w", err)
+	}
+	return nil
+}
+
+// rememberedFile resolves a missing --config from the state directory's
+// record: the path of the office file to load ("" for the embedded default)
+// and a notice saying what was chosen, or "" when there is nothing to say.
+// A remembered file that is gone leaves the default, with a notice naming
+// the file and the messages still queued for agents the default does not
+// run.
+func rememberedFile(g *globals, e *env) (path, notice string, err error) {
+	if g.config != "" {
+		return g.config, "", nil
+	}
+	dir, err := engine.StateDir(g.state, e.getenv)
+	if err != nil {
+		return "", "", err
+	}
+	last, err := lastOfficeFile(dir)
+	if err != nil || last == "" {
+		return "", "", err
+	}
+	if _, err := os.Stat(last); err == nil {
+		return last, fmt.Sprintf("running %s, the office file %s last ran (--config FILE runs another)", last, dir), nil
+	}
+	return "", goneNotice(dir, last), nil
+}
+
+// goneNotice says that dir's last office file is gone and which messages
+// wait for its agents.
+func goneNotice(dir, last string) string {
+	n := fmt.Sprintf("%s last ran %s, which is gone: running the embedded default office", dir, last)
+	def, err := configs.Default()
+	if err != nil {
+		return n
+	}
+	s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{})
+	if err != nil {
+		return n
+	}
+	defer s.Close()
+	msgs, err := s.List(context.Background(), "")
+	if err != nil {
+		return n
+	}
+	waiting, agents := 0, []string{}
+	for _, m := range msgs {
+		if _, ok := def.Agent(m.Agent); ok {
+			continue
+		}
+		waiting++
+		if !slices.Contains(agents, m.Agent) {
+			agents = append(agents, m.Agent)
+		}
+	}
+	if waiting == 0 {
+		return n
+	}
+	return fmt.Sprintf("%s; %d queued message(s) wait for agents it does not run (%s): run 'office stop', then 'office --config FILE' with a file that has them",
+		n, waiting, strings.Join(agents, ", "))
+}
