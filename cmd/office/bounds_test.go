@@ -126,3 +126,48 @@ func TestQueueLabelsTheHeadByWhatIsTrue(t *testing.T) {
 		t.Errorf("being typed: %q, want [delivering queued]", got)
 	}
 }
+
+// TestCompletionOfIDsAndUntil: `queue rm|release ID` completes the queued
+// messages' ids (with agent and text), never file names; `wait --until` its
+// values, delivered:ID from the agent's queue; with no store, nothing.
+func TestCompletionOfIDsAndUntil(t *testing.T) {
+	t.Parallel()
+	o := newTestOffice(t)
+	complete := func(args ...string) string {
+		t.Helper()
+		r := o.exec(nil, append([]string{"__complete", "--state", o.state}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("__complete %q: exit %d, %q", args, r.code, r.stderr)
+		}
+		return r.stdout
+	}
+	// :4 is ShellCompDirectiveNoFileComp.
+	if got := complete("queue", "rm", ""); got != ":4\n" {
+		t.Errorf("ids with no store: %q, want none and no files", got)
+	}
+	if _, err := os.Stat(o.state); !os.IsNotExist(err) {
+		t.Errorf("completion created the state directory: %v", err)
+	}
+	for _, a := range [][]string{{"a1", "hello\tthere"}, {"b2", "build it"}} {
+		if r := o.cmd("", "send", a[0], a[1]); r.code != 0 {
+			t.Fatalf("send: %d %q", r.code, r.stderr)
+		}
+	}
+	for _, sub := range []string{"rm", "release"} {
+		if got, want := complete("queue", sub, ""), "1\ta1: hello there\n2\tb2: build it\n:4\n"; got != want {
+			t.Errorf("queue %s ids: %q, want %q", sub, got, want)
+		}
+	}
+	if got, want := complete("queue", "rm", "2"), "2\tb2: build it\n:4\n"; got != want {
+		t.Errorf("queue rm 2<TAB>: %q, want %q", got, want)
+	}
+	if got, want := complete("wait", "a1", "--until", ""), "idle\nexited\ndelivered:\ta message id\n:4\n"; got != want {
+		t.Errorf("--until values: %q, want %q", got, want)
+	}
+	if got, want := complete("wait", "a1", "--until", "d"), "delivered:\ta message id\n:6\n"; got != want {
+		t.Errorf("--until d: %q, want %q (no space after it)", got, want)
+	}
+	if got, want := complete("wait", "a1", "--until", "delivered:"), "delivered:1\ta1: hello there\n:4\n"; got != want {
+		t.Errorf("--until delivered: for a1: %q, want %q", got, want)
+	}
+}

@@ -6,7 +6,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,9 +39,10 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	edit := func(use, short string, fn func(ctx context.Context, s *queue.Store, id int64) error) *cobra.Command {
 		return &cobra.Command{
-			Use:   use + " ID",
-			Short: short,
-			Args:  exactArgs(1),
+			Use:               use + " ID",
+			Short:             short,
+			Args:              exactArgs(1),
+			ValidArgsFunction: completeMessageID(e, g),
 			RunE: func(c *cobra.Command, args []string) error {
 				id, err := strconv.ParseInt(args[0], 10, 64)
 				if err != nil {
@@ -210,4 +214,58 @@ func age(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 	}
+}
+
+// completeMessageID completes a queued message's id from the state
+// directory's queue, each with its agent and the start of its text; nothing
+// (and no file names) when there is no store yet. It only reads: no state
+// directory or store is created, no agent registered.
+func completeMessageID(e *env, g *globals) cobra.CompletionFunc {
+	return func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		dir, err := engine.StateDir(g.state, e.getenv)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		path := filepath.Join(dir, engine.StoreFile)
+		if _, err := os.Stat(path); err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		s, err := queue.Open(path, queue.Options{})
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer s.Close()
+		msgs, err := s.List(c.Context(), "")
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []cobra.Completion
+		for _, m := range msgs {
+			id := strconv.FormatInt(m.ID, 10)
+			if strings.HasPrefix(id, toComplete) {
+				out = append(out, cobra.CompletionWithDesc(id, m.Agent+": "+completionPreview(m.Text)))
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completionPreview is the first line of text, at most 40 runes, with
+// control characters and tabs (which end a completion's description) made
+// spaces.
+func completionPreview(text string) string {
+	line, _, _ := strings.Cut(text, "\n")
+	r := []rune(line)
+	if len(r) > 40 {
+		r = append(r[:39], '…')
+	}
+	for i, c := range r {
+		if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 {
+			r[i] = ' '
+		}
+	}
+	return string(r)
 }

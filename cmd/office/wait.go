@@ -43,6 +43,7 @@ or message). --ssh HOST waits on the office on HOST through your ssh.`,
 		},
 	}
 	c.Flags().StringVar(&until, "until", "", "idle, exited or delivered:ID")
+	_ = c.RegisterFlagCompletionFunc("until", completeUntil(e, g))
 	c.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (exit 1), e.g. 30s or 5m; default: wait forever")
 	rf.add(c)
 	return c
@@ -135,4 +136,38 @@ func fateDone(f wire.MessageFate, agent string) (bool, error) {
 		return true, fmt.Errorf("wait: message %d will not be delivered: %s %s", f.ID, f.State, f.Detail)
 	}
 	return false, nil
+}
+
+// completeUntil completes --until: idle, exited, and delivered:ID for each
+// message queued for the agent named (any agent's when none is yet).
+func completeUntil(e *env, g *globals) cobra.CompletionFunc {
+	ids := completeMessageID(e, g)
+	return func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		var out []cobra.Completion
+		for _, v := range []string{"idle", "exited"} {
+			if strings.HasPrefix(v, toComplete) {
+				out = append(out, v)
+			}
+		}
+		const delivered = "delivered:"
+		if !strings.HasPrefix(toComplete, delivered) {
+			dir := cobra.ShellCompDirectiveNoFileComp
+			if strings.HasPrefix(delivered, toComplete) {
+				out = append(out, cobra.CompletionWithDesc(delivered, "a message id"))
+				if len(out) == 1 { // the id follows at once
+					dir |= cobra.ShellCompDirectiveNoSpace
+				}
+			}
+			return out, dir
+		}
+		msgs, _ := ids(c, nil, strings.TrimPrefix(toComplete, delivered))
+		for _, m := range msgs {
+			id, desc, _ := strings.Cut(string(m), "\t")
+			if len(args) > 0 && !strings.HasPrefix(desc, args[0]+": ") {
+				continue
+			}
+			out = append(out, cobra.CompletionWithDesc(delivered+id, desc))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
 }
