@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -366,5 +367,62 @@ func TestStartingPaneSaysWhatItWaitsFor(t *testing.T) {
 	}
 	if !strings.Contains(h.text(), "no prompt after 36s") {
 		t.Fatalf("pane past the grace:\n%s", h.text())
+	}
+}
+
+// TestFocusSurvivesAReconnect: after a server restart the new roster comes
+// after the connection (empty at first) and with new start times; the
+// person's focus, and so its page, stays on the agent they had (it jumped
+// back to page 1). Once they move focus themselves, the old one is not
+// taken back.
+func TestFocusSurvivesAReconnect(t *testing.T) {
+	var names []string
+	for i := range 12 {
+		names = append(names, fmt.Sprintf("a%d", i))
+	}
+	h := newHarness(t, names...)
+	h.size(120, 40)
+	h.keys("\x1d>") // page 2
+	h.keys("\x1d2") // its second pane: a10
+	if h.focusedName() != "a10" {
+		t.Fatalf("focus %s, want a10", h.focusedName())
+	}
+	agents := h.o.agents
+	h.o.mu.Lock()
+	h.o.agents = nil // the new connection, before its roster
+	h.o.mu.Unlock()
+	h.o.emit(Change{Kind: ChangeRoster})
+	h.changed()
+	h.o.mu.Lock()
+	h.o.agents = agents[:4] // a roster without a10 yet
+	h.o.mu.Unlock()
+	h.o.emit(Change{Kind: ChangeRoster})
+	h.changed()
+	h.o.mu.Lock()
+	for _, a := range agents {
+		a.info.Started = a.info.Started.Add(time.Minute) // new processes
+	}
+	h.o.agents = agents
+	h.o.mu.Unlock()
+	h.o.emit(Change{Kind: ChangeRoster})
+	h.changed()
+	if page, _ := h.m.page(); h.focusedName() != "a10" || page != 1 {
+		t.Fatalf("after the reconnect: focus %s on page %d, want a10 on page 2", h.focusedName(), page+1)
+	}
+
+	// Moved by the person while a10 is away: a10's return does not take it.
+	h.o.mu.Lock()
+	h.o.agents = agents[:4]
+	h.o.mu.Unlock()
+	h.o.emit(Change{Kind: ChangeRoster})
+	h.changed()
+	h.keys("\x1d2")
+	h.o.mu.Lock()
+	h.o.agents = agents
+	h.o.mu.Unlock()
+	h.o.emit(Change{Kind: ChangeRoster})
+	h.changed()
+	if h.focusedName() != "a1" {
+		t.Fatalf("focus %s, want a1 (the person's own choice)", h.focusedName())
 	}
 }

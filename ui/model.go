@@ -48,14 +48,19 @@ type model struct {
 	dark   bool
 	nocol  bool
 
-	panes  []*pane
-	vis    []int // indexes of the panes on screen, in reading order
-	focus  int
-	zoom   bool
-	roster bool
-	rail   rect
-	width  int
-	height int
+	panes []*pane
+	vis   []int // indexes of the panes on screen, in reading order
+	focus int
+	// refocus is the agent the person had focused while it is not in the
+	// roster (a reconnect: the new server's roster arrives after the
+	// connection, its team-added agents later still): focus moves to it,
+	// with its page, when it is back, unless the person moved focus since.
+	refocus string
+	zoom    bool
+	roster  bool
+	rail    rect
+	width   int
+	height  int
 
 	prefixPending  bool
 	overlay        overlayKind
@@ -316,8 +321,8 @@ func (m *model) syncRoster() bool {
 	if same {
 		return false
 	}
-	focused := ""
-	if f := m.focused(); f != nil {
+	focused := m.refocus
+	if f := m.focused(); f != nil && focused == "" {
 		focused = f.info.Name
 	}
 	old := make(map[string]*pane, len(m.panes))
@@ -325,7 +330,7 @@ func (m *model) syncRoster() bool {
 		old[p.info.Name] = p
 	}
 	panes := make([]*pane, 0, len(as))
-	m.focus = 0
+	m.focus, m.refocus = 0, focused
 	for i, a := range as {
 		p := old[a.Name]
 		if p == nil || !p.info.Started.Equal(a.Started) {
@@ -333,7 +338,7 @@ func (m *model) syncRoster() bool {
 		}
 		p.info, p.stale = a, true
 		if a.Name == focused {
-			m.focus = i
+			m.focus, m.refocus = i, ""
 		}
 		panes = append(panes, p)
 	}
@@ -378,7 +383,7 @@ func (m *model) setFocus(i int) tea.Cmd {
 		return nil
 	}
 	oldPage := m.focus / maxPerPage
-	m.focus = i
+	m.focus, m.refocus = i, ""
 	m.focusChanged()
 	m.dirty = true
 	if m.zoom || i/maxPerPage != oldPage {
