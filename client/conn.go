@@ -449,9 +449,21 @@ func (c *Conn) SetView(focus string, panes map[string]wire.Size, resized bool) e
 // CallError is an error the server answered a call with.
 type CallError struct {
 	Op, Msg string
+	// Reason is what was wrong without the server's context (its
+	// wire.Reply.Reason), "" when the server gave none.
+	Reason string
 }
 
 func (e *CallError) Error() string { return e.Msg }
+
+// PersonMessage is what to show a person: the server's Reason when it gave
+// one, else the whole message.
+func (e *CallError) PersonMessage() string {
+	if e.Reason != "" {
+		return e.Reason
+	}
+	return e.Msg
+}
 
 // Call runs op on the server with args (any JSON-encodable value, or nil)
 // and decodes the answer into out (may be nil).
@@ -485,7 +497,7 @@ func (c *Conn) Call(ctx context.Context, op, agent string, args, out any) error 
 			return fmt.Errorf("%s: %w", op, c.Err())
 		}
 		if r.Error != "" {
-			return &CallError{Op: op, Msg: r.Error}
+			return &CallError{Op: op, Msg: r.Error, Reason: r.Reason}
 		}
 		if out != nil && len(r.Data) > 0 {
 			if err := json.Unmarshal(r.Data, out); err != nil {

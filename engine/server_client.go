@@ -415,6 +415,10 @@ func (c *client) call(m wire.Call) {
 		r := wire.Reply{ID: m.ID}
 		if err != nil {
 			r.Error = err.Error()
+			var rf *Refusal
+			if errors.As(err, &rf) {
+				r.Reason = rf.Reason()
+			}
 		} else if data != nil {
 			b, mErr := json.Marshal(data)
 			if mErr != nil {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"office/configs"
 	"office/inbox"
@@ -107,6 +108,31 @@ func (e *Engine) Team(ctx context.Context) ([]TeamMember, error) {
 	return out, nil
 }
 
+// Refusal is a request refused for its input: Error is the whole message
+// with its context (for the command line and the log), Reason what was
+// wrong, without the layers' prefixes, for a person (the UI's add form).
+// The server sends Reason beside the error (wire.Reply.Reason).
+type Refusal struct {
+	err    error
+	reason string
+}
+
+func (r *Refusal) Error() string { return r.err.Error() }
+
+// Unwrap returns the wrapped error (ErrBadInput, ErrNameInUse, ...).
+func (r *Refusal) Unwrap() error { return r.err }
+
+// Reason is what was wrong, said to a person.
+func (r *Refusal) Reason() string { return r.reason }
+
+// refused is err with the person's reason.
+func refused(err error, reason string) error { return &Refusal{err: err, reason: reason} }
+
+// refuse is a team add of name refused as bad input for reason.
+func refuse(name, reason string) error {
+	return refused(fmt.Errorf("engine: team add %q: %w: %s", name, ErrBadInput, reason), reason)
+}
+
 // AddTeamAgent records spec in the store and starts it (a new pane). The
 // name must be valid and not in use (ErrNameInUse, also for a config agent
 // not running and, in a clustered office, for an agent another host of the
@@ -118,18 +144,22 @@ func (e *Engine) Team(ctx context.Context) ([]TeamMember, error) {
 // mail fails with spawn_failed).
 func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error) {
 	if !teamName.MatchString(spec.Name) || spec.Name == inbox.Person || spec.Name == inbox.System {
-		return nil, fmt.Errorf("engine: team add: %w: %q is not a valid agent name (letters, digits, _ . -; not person or system)", ErrBadInput, spec.Name)
+		return nil, refused(fmt.Errorf("engine: team add: %w: %q is not a valid agent name (letters, digits, _ . -; not person or system)", ErrBadInput, spec.Name),
+			fmt.Sprintf("%q is not a valid agent name (letters, digits, _ . -; not person or system)", spec.Name))
 	}
 	if _, ok := e.Agent(spec.Name); ok {
-		return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, ErrNameInUse)
+		return nil, refused(fmt.Errorf("engine: team add %q: %w", spec.Name, ErrNameInUse),
+			fmt.Sprintf("the name %q is already in use", spec.Name))
 	}
 	if _, ok := e.opts.Config.Agent(spec.Name); ok {
-		return nil, fmt.Errorf("engine: team add %q: %w (by the config file)", spec.Name, ErrNameInUse)
+		return nil, refused(fmt.Errorf("engine: team add %q: %w (by the config file)", spec.Name, ErrNameInUse),
+			fmt.Sprintf("the name %q is already in use (by the office file)", spec.Name))
 	}
 	if host, err := e.floorOwner(ctx, spec.Name); err != nil {
 		return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, err)
 	} else if host != "" {
-		return nil, fmt.Errorf("engine: team add %q: %w by an agent of host %s (names are unique on the floor)", spec.Name, ErrNameInUse, host)
+		return nil, refused(fmt.Errorf("engine: team add %q: %w by an agent of host %s (names are unique on the floor)", spec.Name, ErrNameInUse, host),
+			fmt.Sprintf("the name %q is already in use by an agent of host %s (names are unique on the floor)", spec.Name, host))
 	}
 	if spec.Parent != "" {
 		if _, ok := e.Agent(spec.Parent); !ok {
@@ -139,35 +169,35 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 				return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, err)
 			}
 			if host == "" {
-				return nil, fmt.Errorf("engine: team add %q: %w: parent %q is not an agent", spec.Name, ErrBadInput, spec.Parent)
+				return nil, refuse(spec.Name, fmt.Sprintf("parent %q is not an agent", spec.Parent))
 			}
 		}
 	}
 	if spec.Cwd != "" && !filepath.IsAbs(spec.Cwd) {
-		return nil, fmt.Errorf("engine: team add %q: %w: cwd %q is not absolute", spec.Name, ErrBadInput, spec.Cwd)
+		return nil, refuse(spec.Name, fmt.Sprintf("cwd %q is not absolute", spec.Cwd))
 	}
 	if spec.Cwd != "" {
 		// As the office file's loader checks every cwd: a missing one
 		// would only show as the program "not found" when it starts.
 		switch fi, err := os.Stat(spec.Cwd); {
 		case errors.Is(err, os.ErrNotExist):
-			return nil, fmt.Errorf("engine: team add %q: %w: cwd %q does not exist", spec.Name, ErrBadInput, spec.Cwd)
+			return nil, refuse(spec.Name, fmt.Sprintf("cwd %q does not exist", spec.Cwd))
 		case err != nil:
-			return nil, fmt.Errorf("engine: team add %q: %w: cwd: %v", spec.Name, ErrBadInput, err)
+			return nil, refuse(spec.Name, fmt.Sprintf("cwd: %v", err))
 		case !fi.IsDir():
-			return nil, fmt.Errorf("engine: team add %q: %w: cwd %q is not a directory", spec.Name, ErrBadInput, spec.Cwd)
+			return nil, refuse(spec.Name, fmt.Sprintf("cwd %q is not a directory", spec.Cwd))
 		}
 	}
 	ac := spec.agent()
 	if _, err := e.opts.Config.ProfileOf(ac); err != nil {
-		return nil, fmt.Errorf("engine: team add: %w: %w", ErrBadInput, err)
+		return nil, refused(fmt.Errorf("engine: team add: %w: %w", ErrBadInput, err), strings.TrimPrefix(err.Error(), "configs: "))
 	}
 	// The count is checked and the agent added under one lock, so two adds
 	// at once cannot both take the last place.
 	e.teamMu.Lock()
 	defer e.teamMu.Unlock()
 	if n := len(e.Agents()); n >= e.maxAgents {
-		return nil, fmt.Errorf("engine: team add %q: %w: the office already runs %d agents, the most one office runs (configs.MaxAgents); remove one first (office team rm)", spec.Name, ErrBadInput, n)
+		return nil, refuse(spec.Name, fmt.Sprintf("the office already runs %d agents, the most one office runs (configs.MaxAgents); remove one first (office team rm)", n))
 	}
 	b, err := json.Marshal(spec)
 	if err != nil {
@@ -175,7 +205,8 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 	}
 	if err := e.store.AddAgent(ctx, queue.AgentRecord{Name: spec.Name, Spec: string(b)}); err != nil {
 		if errors.Is(err, queue.ErrAgentExists) {
-			return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, ErrNameInUse)
+			return nil, refused(fmt.Errorf("engine: team add %q: %w", spec.Name, ErrNameInUse),
+				fmt.Sprintf("the name %q is already in use", spec.Name))
 		}
 		return nil, fmt.Errorf("engine: team add: %w", err)
 	}

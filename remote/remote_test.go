@@ -422,3 +422,33 @@ func TestRemoteSaysTheServerIsGoneAndStartsIt(t *testing.T) {
 }
 
 func touch(path string) error { return os.WriteFile(path, nil, 0o600) }
+
+// TestRemoteAddAgentRefusalSaysTheReason: a team add the server refuses
+// (from the UI's add form) reads, for the person, as what was wrong,
+// without the server's package prefixes; the whole error stays its text.
+func TestRemoteAddAgentRefusalSaysTheReason(t *testing.T) {
+	_, state := startEngine(t)
+	_, r := open(t, client.Local(state), remote.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, tc := range []struct {
+		spec ui.AgentSpec
+		want string
+	}{
+		{ui.AgentSpec{Name: "x1", Profile: "shell", Cwd: "rel"}, `cwd "rel" is not absolute`},
+		{ui.AgentSpec{Name: "a", Profile: "shell"}, `the name "a" is already in use`},
+		{ui.AgentSpec{Name: "x2", Profile: "nope"}, `agent "x2": unknown profile "nope"`},
+	} {
+		err := r.AddAgent(ctx, tc.spec)
+		var p interface{ PersonMessage() string }
+		if err == nil || !errors.As(err, &p) {
+			t.Fatalf("add %+v: %v, want a refusal with a person's message", tc.spec, err)
+		}
+		if got := p.PersonMessage(); !strings.HasPrefix(got, tc.want) || strings.Contains(got, "engine:") || strings.Contains(got, "bad input") {
+			t.Errorf("add %+v: the person reads %q, want %q without prefixes", tc.spec, got, tc.want)
+		}
+		if !strings.HasPrefix(err.Error(), "engine: team add") {
+			t.Errorf("add %+v: the error %q lost its context", tc.spec, err)
+		}
+	}
+}

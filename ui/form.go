@@ -6,6 +6,7 @@ package ui
 // question (prefix R), which names a turn that is running.
 
 import (
+	"errors"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -81,7 +82,7 @@ func (m *model) added(msg addedMsg) tea.Cmd {
 	m.form.pending = false
 	m.dirty = true
 	if msg.err != nil {
-		m.form.err = msg.err.Error()
+		m.form.err = personMessage(msg.err)
 		return nil
 	}
 	if m.overlay == overlayForm {
@@ -129,4 +130,16 @@ func (m *model) restartView(w int) boxView {
 	v.lines = append(v.lines, boxLine{st: m.pal.boxText})
 	v.lines = append(v.lines, boxLine{text: "y restart · any other key keeps it running", st: m.pal.boxDim})
 	return v
+}
+
+// personMessage is what the person reads of an office's error: the
+// server's reason without its layers' prefixes when the error carries one
+// (a PersonMessage method, as the client's call errors have), else the
+// error's text. The whole error stays in the server's log and the CLI's.
+func personMessage(err error) string {
+	var p interface{ PersonMessage() string }
+	if errors.As(err, &p) {
+		return p.PersonMessage()
+	}
+	return err.Error()
 }

@@ -426,3 +426,23 @@ func TestFocusSurvivesAReconnect(t *testing.T) {
 		t.Fatalf("focus %s, want a1 (the person's own choice)", h.focusedName())
 	}
 }
+
+// personErr is an office error with a person's message, as the client's
+// call errors carry the server's reason.
+type personErr struct{ full, reason string }
+
+func (e personErr) Error() string         { return e.full }
+func (e personErr) PersonMessage() string { return e.reason }
+
+// TestAddAgentFormShowsThePersonsMessage: the add form shows the reason of
+// a refusal, not the error's package prefixes.
+func TestAddAgentFormShowsThePersonsMessage(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(120, 40)
+	h.o.addErr = personErr{full: `engine: team add "x1": bad input: cwd "rel" is not absolute`, reason: `cwd "rel" is not absolute`}
+	h.keys("\x1da")
+	h.keys("x1\r")
+	if text := h.text(); !strings.Contains(text, `cwd "rel" is not absolute`) || strings.Contains(text, "engine:") || strings.Contains(text, "bad input") {
+		t.Fatalf("the form does not show the reason alone:\n%s", text)
+	}
+}

@@ -144,6 +144,9 @@ type Reply struct {
 	ID    int64           `json:"id"`
 	Error string          `json:"error,omitempty"`
 	Data  json.RawMessage `json:"data,omitempty"`
+	// Reason, with an Error that refused the call's input, is what was
+	// wrong without the server's layers of context: what a person reads.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Agent is one member of the roster.
