@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -79,6 +80,12 @@ var ErrNoEngine = errors.New("no office is running on this state directory")
 
 // callTimeout bounds one socket call.
 const callTimeout = 5 * time.Second
+
+// maxRequest bounds the bytes of one socket request read: the largest
+// request is a body of queue.MaxBody (1 MiB), which JSON may write at up to
+// six bytes a byte (\u00XX for a control character), so 8 MiB holds any
+// valid request and nothing from outside is read unbounded.
+const maxRequest = 8 << 20
 
 // Call sends req to the engine on stateDir and decodes its answer into out
 // (out may be nil). It returns an error wrapping ErrNoEngine when none runs.
@@ -160,7 +167,7 @@ func serve(ln net.Listener, handle func(Request) (any, error)) {
 				return
 			}
 			var req Request
-			if err := json.NewDecoder(bufio.NewReader(c)).Decode(&req); err != nil {
+			if err := json.NewDecoder(bufio.NewReader(io.LimitReader(c, maxRequest))).Decode(&req); err != nil {
 				_ = json.NewEncoder(c).Encode(Response{Error: "bad request: " + err.Error(), Input: true})
 				return
 			}
