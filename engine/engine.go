@@ -96,11 +96,11 @@ type Engine struct {
 	heap *heapReturner // gives the freed heap back when output is quiet (engine/memory.go)
 
 	// teamStart serializes startTeamAgents (at start, and when the floor's
-	// roster changed).
+	// roster changed) with AddTeamAgent (its count check and its add) and
+	// RemoveTeamAgent, so a start from the store's records never runs an
+	// agent a team add or rm is changing.
 	teamStart sync.Mutex
 
-	// teamMu serializes AddTeamAgent's count check and its add.
-	teamMu sync.Mutex
 	// maxAgents is configs.MaxAgents (a test lowers it, as running 500
 	// agents to reach it would take a test minutes).
 	maxAgents int

@@ -194,8 +194,8 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 	}
 	// The count is checked and the agent added under one lock, so two adds
 	// at once cannot both take the last place.
-	e.teamMu.Lock()
-	defer e.teamMu.Unlock()
+	e.teamStart.Lock()
+	defer e.teamStart.Unlock()
 	if n := len(e.Agents()); n >= e.maxAgents {
 		return nil, refuse(spec.Name, fmt.Sprintf("the office already runs %d agents, the most one office runs (configs.MaxAgents); remove one first (office team rm)", n))
 	}
@@ -231,6 +231,8 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 // parent is told it was cancelled. Config agents are refused
 // (ErrConfigAgent).
 func (e *Engine) RemoveTeamAgent(ctx context.Context, name, by string) error {
+	e.teamStart.Lock() // not while startRecorded starts from the records
+	defer e.teamStart.Unlock()
 	if _, ok := e.opts.Config.Agent(name); ok {
 		return fmt.Errorf("engine: team rm %q: %w; remove it there", name, ErrConfigAgent)
 	}
