@@ -163,6 +163,42 @@ func genStream(limit int) []byte {
 	}
 }
 
+// genSpinnerStream is about size bytes of the stream test/bench times (its
+// inkStream, written the same way here so the benchmarks can run without it):
+// an Ink live region erased line by line and redrawn, a coloured spinner, a
+// box of box-drawing runes, and a line committed above every 16th frame. Most
+// of its bytes are box-drawing runes, where the recorded stream is mostly SGR.
+func genSpinnerStream(size int) []byte {
+	var b bytes.Buffer
+	spin := []string{"·", "✢", "✳", "✶", "✻", "✽"}
+	bar := strings.Repeat("─", 98)
+	live := 0
+	for f := 0; b.Len() < size; f++ {
+		for i := 0; i < live; i++ {
+			b.WriteString("\x1b[2K\x1b[1A")
+		}
+		if live > 0 {
+			b.WriteString("\x1b[2K\x1b[G")
+		}
+		if f%16 == 0 {
+			fmt.Fprintf(&b, "\x1b[38;5;%dm●\x1b[39m \x1b[1mRead\x1b[22m(src/pkg%03d/file_%d.go) \x1b[2m⎿ %d lines · 読み込み完了\x1b[22m\n", 33+f%6, f%997, f, 40+f%300)
+		}
+		lines := []string{
+			"",
+			fmt.Sprintf("\x1b[38;5;%dm%s\x1b[39m \x1b[38;5;174mWorking…\x1b[39m \x1b[2m(%ds · ↓ %d tokens · esc to interrupt)\x1b[22m", 208+f%6, spin[f%len(spin)], f/60, f*7),
+			"",
+			"\x1b[2m╭" + bar + "╮\x1b[22m",
+			fmt.Sprintf("\x1b[2m│\x1b[22m > %-95s\x1b[2m│\x1b[22m", fmt.Sprintf("refactor the parser so it streams %d", f%1000)),
+			"\x1b[2m╰" + bar + "╯\x1b[22m",
+			fmt.Sprintf("  \x1b[2m? for shortcuts\x1b[22m%80s", fmt.Sprintf("\x1b[38;5;%dm◯ IDE\x1b[39m", 70+f%3)),
+		}
+		b.WriteString(strings.Join(lines, "\n"))
+		b.WriteString("\n")
+		live = len(lines)
+	}
+	return b.Bytes()
+}
+
 func TestGenerateStream(t *testing.T) {
 	t.Parallel()
 	data := genStream(streamLimit)
@@ -273,8 +309,9 @@ func BenchmarkVT10xRaw(b *testing.B) {
 }
 
 // BenchmarkScreenFeed is Filter plus vt10x through Screen.Feed, 4 KiB at a time.
-func BenchmarkScreenFeed(b *testing.B) {
-	data := mustStream(b)
+func BenchmarkScreenFeed(b *testing.B) { benchScreenFeed(b, mustStream(b)) }
+
+func benchScreenFeed(b *testing.B, data []byte) {
 	s := NewScreen(120, 40, func([]byte) {})
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
@@ -291,8 +328,16 @@ func BenchmarkScreenFeed(b *testing.B) {
 }
 
 // BenchmarkFilterOnly is the Filter alone, 4 KiB at a time.
-func BenchmarkFilterOnly(b *testing.B) {
-	data := mustStream(b)
+func BenchmarkFilterOnly(b *testing.B) { benchFilter(b, mustStream(b)) }
+
+// BenchmarkFilterOnlySpinner is the Filter alone on test/bench's stream
+// (genSpinnerStream), 4 KiB at a time.
+func BenchmarkFilterOnlySpinner(b *testing.B) { benchFilter(b, genSpinnerStream(1<<20)) }
+
+// BenchmarkScreenFeedSpinner is Screen.Feed on test/bench's stream.
+func BenchmarkScreenFeedSpinner(b *testing.B) { benchScreenFeed(b, genSpinnerStream(1<<20)) }
+
+func benchFilter(b *testing.B, data []byte) {
 	f := NewFilter()
 	dst := make([]byte, 0, 2*benchChunk)
 	b.SetBytes(int64(len(data)))
