@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -477,4 +478,45 @@ func BenchmarkFilterOverhead(b *testing.B) {
 		screen += time.Since(t1)
 	}
 	b.ReportMetric(100*(float64(screen)/float64(raw)-1), "overhead-%")
+}
+
+// BenchmarkTerminalCat is the whole path from a real PTY: a Terminal runs
+// cat of test/bench's stream (genSpinnerStream, 4 MiB) and the benchmark
+// waits for its reader to reach the end, with history captured as the
+// server does. cpu-ms/op is the process's user+system CPU per run (less
+// disturbed by other load on the machine than the wall time), wakeups/MiB the
+// monitor's judgments.
+func BenchmarkTerminalCat(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "spinner.stream")
+	data := genSpinnerStream(4 << 20)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	var cpu time.Duration
+	var judgments uint64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c0 := processCPU()
+		term, err := Start(Options{Name: "cat", Argv: []string{"cat", path}, Cols: 120, Rows: 40,
+			Env: []string{"PATH=/usr/local/bin:/usr/bin:/bin"}, History: NewHistory(1000)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		<-term.readDone
+		cpu += processCPU() - c0
+		judgments += term.Judgments()
+		b.StopTimer()
+		_ = term.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(judgments)/float64(b.N)/float64(len(data)>>20), "judgments/MiB")
+}
+
+// processCPU is the user+system CPU time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
