@@ -87,6 +87,10 @@ type Options struct {
 	// engine wakes its drain and schedules inbox deliveries); it must not
 	// block.
 	Received func()
+	// RosterChanged, if set, is called (on the node's roster goroutine,
+	// with Run's context) after the last-known roster of another host
+	// changed in the store.
+	RosterChanged func(ctx context.Context)
 	// Approve answers a dialog of an agent of this host for an approver
 	// of another host (the engine's `office approve`); nil refuses every
 	// such approval.
@@ -309,7 +313,9 @@ func (n *Node) runRoster(ctx context.Context) {
 				n.log.Warn("publishing the roster", "err", err)
 			}
 		}
-		n.readFloor(ctx)
+		if n.readFloor(ctx) && n.opts.RosterChanged != nil {
+			n.opts.RosterChanged(ctx)
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -379,8 +385,9 @@ func (n *Node) publishRoster(ctx context.Context, kv jetstream.KeyValue) error {
 }
 
 // readFloor reads every other host's roster it can reach and writes the
-// changes into the store's last-known roster.
-func (n *Node) readFloor(ctx context.Context) {
+// changes into the store's last-known roster. It reports whether the store's
+// roster changed.
+func (n *Node) readFloor(ctx context.Context) (changed bool) {
 	hosts := n.knownHosts(ctx)
 	for _, h := range hosts {
 		members, err := n.readRoster(ctx, h)
@@ -397,10 +404,13 @@ func (n *Node) readFloor(ctx context.Context) {
 			continue
 		}
 		n.meet(h, members)
-		if err := n.saveRoster(ctx, h, members); err != nil && ctx.Err() == nil {
+		saved, err := n.saveRoster(ctx, h, members)
+		if err != nil && ctx.Err() == nil {
 			n.log.Error("saving the floor's roster", "peer", h, "err", err)
 		}
+		changed = changed || saved
 	}
+	return changed
 }
 
 // knownHosts is every other host: those whose roster bucket NATS lists now,
@@ -462,12 +472,13 @@ func (n *Node) readRoster(ctx context.Context, host string) ([]Member, error) {
 }
 
 // saveRoster replaces host's members in the store's last-known roster when
-// they changed. A name another host already holds there keeps that host
-// (the clash is the newer host's to resolve; see Clash).
-func (n *Node) saveRoster(ctx context.Context, host string, members []Member) error {
+// they changed, and reports whether it wrote. A name another host already
+// holds there keeps that host (the clash is the newer host's to resolve; see
+// Clash).
+func (n *Node) saveRoster(ctx context.Context, host string, members []Member) (bool, error) {
 	old, err := Roster(ctx, n.opts.Store)
 	if err != nil {
-		return err
+		return false, err
 	}
 	var had []Member
 	owner := map[string]string{}
@@ -485,9 +496,9 @@ func (n *Node) saveRoster(ctx context.Context, host string, members []Member) er
 		kept[i] = m
 	}
 	if slices.Equal(had, kept) {
-		return nil
+		return false, nil
 	}
-	return n.opts.Store.Update(ctx, func(tx *queue.Tx) error {
+	err = n.opts.Store.Update(ctx, func(tx *queue.Tx) error {
 		if _, err := tx.SQL().ExecContext(tx.Context(), `DELETE FROM cluster_roster WHERE host = ?`, host); err != nil {
 			return err
 		}
@@ -503,6 +514,7 @@ func (n *Node) saveRoster(ctx context.Context, host string, members []Member) er
 		}
 		return nil
 	})
+	return err == nil, err
 }
 
 // NameClash is an agent name this host and Host both run (two `team add`
@@ -874,6 +886,17 @@ func (n *Node) applyTx(tx *queue.Tx, it Item) (string, error) {
 		}
 		return fmt.Sprint(id), nil
 	case KindMail:
+		if it.InReplyTo == "" {
+			// New mail is sent to a name: one this host does not run is
+			// another host's (a reply is for this host's agent itself).
+			host, err := tx.Elsewhere(it.To)
+			if err != nil {
+				return "", err
+			}
+			if host != "" {
+				return "", fmt.Errorf("cluster: mail %s: %w", it.ID, &queue.ElsewhereError{Agent: it.To, Host: host})
+			}
+		}
 		id, err := n.opts.Inbox.SendMailTx(tx, inbox.MailRequestArgs{ID: it.ID, To: it.To, From: it.From, Title: it.Title, Text: it.Text,
 			Request: it.Request, Deadline: it.Deadline, InReplyTo: it.InReplyTo})
 		if err != nil {

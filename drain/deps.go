@@ -44,10 +44,13 @@ type Store interface {
 	// reached the agent unseen, so only the person may have it typed again.
 	// note says why, for the event log.
 	Hold(ctx context.Context, id int64, note string) error
-	// SetAsideHeld sets aside a message Hold held, once the agent's process
-	// it was typed into has ended: it no longer holds the queue, and waits
-	// for the person (queue.Store.SetAsideHeld).
-	SetAsideHeld(ctx context.Context, id int64, evidence string) error
+	// SetAsideHeld sets aside m, a message Hold held, as read at the head,
+	// once the agent's process it was typed into has ended: it no longer
+	// holds the queue, and waits for the person. Only if it is still held
+	// from that same typing, decided in one write; else (removed, released
+	// meanwhile) nothing changes and the error is queue.ErrNotFound
+	// (queue.Store.SetAsideHeld).
+	SetAsideHeld(ctx context.Context, m queue.Message, evidence string) error
 	// TypedNotSubmitted removes a message whose text reached the agent's
 	// prompt but was not submitted by office: it sits there as a draft and
 	// is never typed again (recorded with reason DropTypedNotSubmitted).

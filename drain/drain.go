@@ -203,11 +203,11 @@ func (d *Drainer) consider(ctx context.Context, name string) (coolsAt time.Time)
 			}
 			continue // no cooldown was stamped: the next message may go now
 		case v.aside:
-			if !d.setAsideHeld(ctx, name, m) {
+			if ok, changed := d.setAsideHeld(ctx, name, m); !ok && !changed {
 				d.setHold(ctx, name, HoldInterrupted)
 				return time.Time{}
 			}
-			continue
+			continue // set aside, or removed/released meanwhile: look at the head again
 		case v.hold != HoldNone:
 			d.setHold(ctx, name, v.hold)
 			return v.coolsAt
@@ -232,17 +232,23 @@ func (d *Drainer) drop(ctx context.Context, name string, m queue.Message, reason
 }
 
 // setAsideHeld sets aside m, held for name, whose process has ended since it
-// was typed, and tells the person. It reports whether the store did.
-func (d *Drainer) setAsideHeld(ctx context.Context, name string, m queue.Message) bool {
-	if err := d.cfg.Store.SetAsideHeld(ctx, m.ID, restartedEvidence); err != nil {
+// was typed, and tells the person. ok reports whether the store set it
+// aside; changed, that it did not because the message was removed or
+// released meanwhile (no notice: it was not set aside).
+func (d *Drainer) setAsideHeld(ctx context.Context, name string, m queue.Message) (ok, changed bool) {
+	if err := d.cfg.Store.SetAsideHeld(ctx, m, restartedEvidence); err != nil {
+		if errors.Is(err, queue.ErrNotFound) {
+			d.log.Info("held message not set aside: it changed meanwhile", "agent", name, "msg", m.ID, "why", err)
+			return false, true
+		}
 		d.log.Error("setting aside a held message", "agent", name, "msg", m.ID, "err", err)
-		return false
+		return false, false
 	}
 	d.log.Warn("held message set aside: the agent's process it was typed into has ended", "agent", name, "msg", m.ID)
 	d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: NoticeSetAside,
 		Text: fmt.Sprintf("message %d set aside: %s was restarted after it drew nothing; the rest of its queue goes on (office queue release %d or rm %d)",
 			m.ID, name, m.ID, m.ID)})
-	return true
+	return true, false
 }
 
 // start marks the agent in flight and delivers m on a goroutine of its own.

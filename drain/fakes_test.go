@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -54,6 +55,9 @@ type fakeStore struct {
 	renderAt func(queue.Message) string
 	// onAttempt, if set, runs (unlocked) after an attempt is stamped.
 	onAttempt func()
+	// beforeSetAside, if set, runs (unlocked) when SetAsideHeld is called,
+	// before it decides: what the person does in that instant.
+	beforeSetAside func(id int64)
 	// deliveredErrs is how many Delivered calls fail before one succeeds.
 	deliveredErrs int
 }
@@ -80,14 +84,16 @@ func (s *fakeStore) enqueue(agent, text string, edit ...func(*queue.Message)) in
 	return m.ID
 }
 
-// sendNow marks message id manual and moves it to the front of its queue.
+// sendNow is the person's release (queue.Store.Release): message id is
+// marked manual, no longer held or set aside, and moved to the front of its
+// queue.
 func (s *fakeStore) sendNow(id int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for agent, q := range s.queues {
 		for i, m := range q {
 			if m.ID == id {
-				m.Manual = true
+				m.Manual, m.Interrupted, m.SetAside, m.Evidence = true, false, false, ""
 				s.queues[agent] = append([]queue.Message{m}, slices.Delete(q, i, i+1)...)
 				return
 			}
@@ -153,7 +159,8 @@ func (s *fakeStore) find(id int64) *queue.Message {
 	return nil
 }
 
-var errNotFound = errors.New("fake store: message not queued")
+// errNotFound is queue.ErrNotFound, as the store wraps it.
+var errNotFound = fmt.Errorf("fake store: message not queued: %w", queue.ErrNotFound)
 
 func (s *fakeStore) PendingAgents(ctx context.Context) ([]string, error) {
 	s.mu.Lock()
@@ -228,16 +235,21 @@ func (s *fakeStore) Writing(ctx context.Context, id int64) error {
 	return nil
 }
 
-// SetAsideHeld sets a held message aside: Head skips it from now on.
-func (s *fakeStore) SetAsideHeld(ctx context.Context, id int64, evidence string) error {
+// SetAsideHeld sets a held message aside (Head skips it from now on), as the
+// store does: only if it is still queued and held from the typing read
+// (read's Writing stamp), else errNotFound and nothing changes.
+func (s *fakeStore) SetAsideHeld(ctx context.Context, read queue.Message, evidence string) error {
+	if f := s.beforeSetAside; f != nil {
+		f(read.ID)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m := s.find(id)
-	if m == nil || !m.Interrupted || m.SetAside {
+	m := s.find(read.ID)
+	if m == nil || !m.Interrupted || m.SetAside || m.Writing.IsZero() || !m.Writing.Equal(read.Writing) {
 		return errNotFound
 	}
 	m.SetAside, m.Evidence = true, evidence
-	s.record(call{op: "SetAsideHeld", id: id, agent: m.Agent, arg: evidence})
+	s.record(call{op: "SetAsideHeld", id: read.ID, agent: m.Agent, arg: evidence})
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"office/cluster"
+	"office/queue"
 )
 
 // ClashCheckWait bounds the roster read at start that checks this host's
@@ -48,7 +49,10 @@ func (e *Engine) openCluster() error {
 			e.inbox.scheduleSoon()
 		},
 		Approve: e.approveForFloor,
-		Logger:  e.log,
+		// A team agent not run here for another host's agent of its name
+		// starts once that agent is gone.
+		RosterChanged: e.startYielded,
+		Logger:        e.log,
 	})
 	if err != nil {
 		return fmt.Errorf("engine: %w", err)
@@ -92,6 +96,29 @@ func (e *Engine) floorClash(ctx context.Context, name string) error {
 		return fmt.Errorf("engine: %w; it is not started here while the other host has that name", err)
 	}
 	return nil
+}
+
+// yieldName records that team agent r is not run here because another host
+// of the floor has its name (clash, from floorClash): the name is no local
+// receiver while that lasts, so a send to it goes to that host
+// (queue.Store.SetElsewhere). It is logged at start, and on a retry
+// (retry: the floor's roster changed) only when the host changed.
+func (e *Engine) yieldName(ctx context.Context, r queue.AgentRecord, clash error, retry bool) {
+	host, err := e.floorOwner(ctx, r.Name)
+	if err != nil || host == "" {
+		e.log.Error("team agent not started", "agent", r.Name, "err", clash, "owner_err", err)
+		return
+	}
+	if retry && r.Elsewhere == host {
+		return
+	}
+	e.log.Error("team agent not started: sends to its name go to the other host", "agent", r.Name, "host", host, "err", clash)
+	if r.Elsewhere == host {
+		return
+	}
+	if err := e.store.SetElsewhere(ctx, r.Name, host); err != nil {
+		e.log.Error("recording a team agent not run here", "agent", r.Name, "err", err)
+	}
 }
 
 // floorMembers is this host's roster as the floor sees it.

@@ -12,6 +12,7 @@ import (
 	"office/cluster"
 	"office/configs"
 	"office/engine"
+	"office/inbox"
 	"office/queue"
 )
 
@@ -73,6 +74,45 @@ func TestTeamAgentWithAnotherHostsNameNotStarted(t *testing.T) {
 	waitCond(t, 20*time.Second, "team agent y started again", func() bool { _, ok := e.Agent("y"); return ok })
 	if _, ok := e.Agent("x"); ok {
 		t.Fatal("team agent x started although host a has that name")
+	}
+	ctx := context.Background()
+	// x is no receiver here of what is sent to its name while host a has
+	// it: nothing for it waits in this host's queue. A notice for this
+	// host's x itself (from its child) is kept for it, not sent to a's x.
+	waitCond(t, 20*time.Second, "x recorded as run on host a", func() bool {
+		r, err := e.Store().Agent(ctx, "x")
+		return err == nil && r.Elsewhere == "a"
+	})
+	var elsewhere *queue.ElsewhereError
+	if _, err := e.Store().Enqueue(ctx, "x", "hello", queue.EnqueueOptions{}); !errors.As(err, &elsewhere) || elsewhere.Host != "a" || !errors.Is(err, queue.ErrUnknownAgent) {
+		t.Fatalf("enqueue to x: %v, want refused naming host a", err)
+	}
+	if _, err := e.Inbox().NotifyParent(ctx, "x", inbox.Notice{Kind: inbox.NoticeCancelled, Desc: "kid", Agent: "y"}, ""); err != nil {
+		t.Fatalf("notice to x as y's parent: %v", err)
+	}
+	if p, err := cluster.Pending(ctx, e.Store()); err != nil || p["a"] != 0 {
+		t.Fatalf("outbox %v, %v: nothing for a's x", p, err)
+	}
+	if n, err := e.Store().List(ctx, "x"); err != nil || len(n) != 0 {
+		t.Fatalf("x's queue here %+v, %v: want empty", n, err)
+	}
+	if items, err := e.Inbox().Items(ctx, "x"); err != nil || len(items) != 1 {
+		t.Fatalf("x's inbox here %+v, %v: want the notice", items, err)
+	}
+	// Host a's agent x is gone from the floor's roster: a change of the
+	// roster starts this host's x, a receiver here again.
+	if _, err := e.Store().DB().Exec(`DELETE FROM cluster_roster WHERE name = 'x'`); err != nil {
+		t.Fatal(err)
+	}
+	e.StartYielded(ctx)
+	if _, ok := e.Agent("x"); !ok {
+		t.Fatal("x not started once no other host has its name")
+	}
+	if r, err := e.Store().Agent(ctx, "x"); err != nil || r.Elsewhere != "" {
+		t.Fatalf("x's record %+v, %v: want run here", r, err)
+	}
+	if _, err := e.Store().Enqueue(ctx, "x", "hello", queue.EnqueueOptions{}); err != nil {
+		t.Fatalf("enqueue to x run here: %v", err)
 	}
 	// The person can still remove the agent that was not started.
 	if err := e.RemoveTeamAgent(context.Background(), "x", ""); err != nil {

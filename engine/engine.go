@@ -95,6 +95,10 @@ type Engine struct {
 	hist historyLayer  // the agents' pane histories (engine/history.go)
 	heap *heapReturner // gives the freed heap back when output is quiet (engine/memory.go)
 
+	// teamStart serializes startTeamAgents (at start, and when the floor's
+	// roster changed).
+	teamStart sync.Mutex
+
 	addMu    sync.Mutex   // serializes addAgent
 	mu       sync.RWMutex // guards agents, byName, closing, restarts
 	agents   []*Agent

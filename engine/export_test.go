@@ -18,3 +18,7 @@ func (e *Engine) DialogSeen(agent string) (time.Time, bool) {
 	d, ok := e.inbox.dialogs.get(agent)
 	return d.seen, ok
 }
+
+// StartYielded is startYielded (what a change of the floor's roster runs)
+// for the engine_test package.
+func (e *Engine) StartYielded(ctx context.Context) { e.startYielded(ctx) }

@@ -258,15 +258,28 @@ func (e *Engine) removeAgent(name string) (*Agent, bool) {
 }
 
 // startTeamAgents starts the agents recorded with `office team add` (not
-// removed, not in the config file, not already running).
-func (e *Engine) startTeamAgents(ctx context.Context) {
+// removed, not in the config file, not already running). One whose name
+// another host of the floor has is not started and is recorded as run
+// elsewhere (yieldName: no receiver here, sends to it go to that host).
+func (e *Engine) startTeamAgents(ctx context.Context) { e.startRecorded(ctx, false) }
+
+// startYielded starts the team agents recorded as run elsewhere whose name
+// no other host of the floor has any more (its agent there was removed):
+// called when the floor's roster changed.
+func (e *Engine) startYielded(ctx context.Context) { e.startRecorded(ctx, true) }
+
+// startRecorded is startTeamAgents, of only the agents recorded as run
+// elsewhere when yielded is set. Calls are serialized.
+func (e *Engine) startRecorded(ctx context.Context, yielded bool) {
+	e.teamStart.Lock()
+	defer e.teamStart.Unlock()
 	recs, err := e.store.ListAgents(ctx)
 	if err != nil {
 		e.log.Error("listing team agents", "err", err)
 		return
 	}
 	for _, r := range recs {
-		if r.Spec == "" || r.Removed {
+		if r.Spec == "" || r.Removed || (yielded && r.Elsewhere == "") {
 			continue
 		}
 		if _, ok := e.Agent(r.Name); ok {
@@ -276,8 +289,16 @@ func (e *Engine) startTeamAgents(ctx context.Context) {
 			continue
 		}
 		if err := e.floorClash(ctx, r.Name); err != nil {
-			e.log.Error("team agent not started", "agent", r.Name, "err", err)
+			e.yieldName(ctx, r, err, yielded)
 			continue
+		}
+		if r.Elsewhere != "" {
+			// No other host has the name any more: it is this host's
+			// receiver again, started or not (a record that cannot
+			// start is one host's case).
+			if err := e.store.SetElsewhere(ctx, r.Name, ""); err != nil {
+				e.log.Error("recording a team agent run here again", "agent", r.Name, "err", err)
+			}
 		}
 		var spec TeamSpec
 		if err := json.Unmarshal([]byte(r.Spec), &spec); err != nil {

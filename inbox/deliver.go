@@ -120,19 +120,13 @@ func (s *Service) Schedule(ctx context.Context) ([]string, error) {
 			return err
 		}
 		for _, w := range ws {
-			var n int
-			if err := tx.SQL().QueryRowContext(tx.Context(), `SELECT count(*) FROM inbox_items WHERE receiver = ? AND state = ?`,
-				w, StatePending).Scan(&n); err != nil {
-				return err
-			}
-			_, err := tx.Enqueue(w, placeholder(n), queue.EnqueueOptions{Kind: queue.KindInbox, Precondition: Precondition, Source: "inbox"})
-			if errors.Is(err, queue.ErrDuplicate) {
-				continue
-			}
+			ok, err := scheduleTx(tx, w)
 			if err != nil {
 				return err
 			}
-			queued = append(queued, w)
+			if ok {
+				queued = append(queued, w)
+			}
 		}
 		return nil
 	})
@@ -140,6 +134,25 @@ func (s *Service) Schedule(ctx context.Context) ([]string, error) {
 		return nil, fmt.Errorf("inbox: schedule deliveries: %w", err)
 	}
 	return queued, nil
+}
+
+// scheduleTx queues, inside tx, the inbox delivery of agent's pending items
+// and reports whether it did: not when it has none pending, already has a
+// delivery queued, or is no receiver here (removed, run elsewhere).
+func scheduleTx(tx *queue.Tx, agent string) (bool, error) {
+	var n int
+	if err := tx.SQL().QueryRowContext(tx.Context(), `SELECT count(*) FROM inbox_items WHERE receiver = ? AND state = ?`,
+		agent, StatePending).Scan(&n); err != nil {
+		return false, err
+	}
+	if n == 0 {
+		return false, nil
+	}
+	_, err := tx.Enqueue(agent, placeholder(n), queue.EnqueueOptions{Kind: queue.KindInbox, Precondition: Precondition, Source: "inbox"})
+	if errors.Is(err, queue.ErrDuplicate) || errors.Is(err, queue.ErrUnknownAgent) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // The queries of Schedule. Each is bounded by the number of agents and of
@@ -153,9 +166,10 @@ const (
 	// instead of looking each agent's leased ones up.
 	orphanLeases = `SELECT i.seq FROM agents a CROSS JOIN inbox_items i ON i.receiver = a.name AND i.state = ?
 		WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = i.lease_msg)`
-	// needDelivery: the agents (not removed) with a pending item and no
-	// pending inbox delivery (args: StatePending, queue.KindInbox).
-	needDelivery = `SELECT a.name FROM agents a WHERE a.removed = 0
+	// needDelivery: the agents (not removed, not run elsewhere:
+	// queue.AgentRecord.Elsewhere) with a pending item and no pending inbox
+	// delivery (args: StatePending, queue.KindInbox).
+	needDelivery = `SELECT a.name FROM agents a WHERE a.removed = 0 AND a.elsewhere = ''
 		AND EXISTS (SELECT 1 FROM inbox_items i WHERE i.receiver = a.name AND i.state = ?)
 		AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.agent = a.name AND m.kind = ?)
 		ORDER BY a.name`

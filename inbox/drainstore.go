@@ -236,7 +236,13 @@ func (d DrainStore) drop(ctx context.Context, id int64, reason drain.DropReason,
 			its, err = d.Svc.AckTx(tx, id)
 			return err
 		}
-		n, err = d.Svc.ReleaseTx(tx, id, string(reason))
+		if n, err = d.Svc.ReleaseTx(tx, id, string(reason)); err != nil || n > 0 || m.Kind != queue.KindInbox {
+			return err // what it released is scheduled again (DeliveryReleased)
+		}
+		// It carried nothing (its precondition failed: its items were
+		// gone when the drain looked), but an item may have arrived since,
+		// which the scheduler left to this delivery: it gets its own.
+		_, err = scheduleTx(tx, m.Agent)
 		return err
 	})
 	if err != nil {

@@ -23,7 +23,29 @@ type AgentRecord struct {
 	Spec string
 	// Added is when the name was (last) registered.
 	Added time.Time
+	// Elsewhere is the host of the floor that has this agent's name while
+	// this host does not run its own agent of that name (a name clash the
+	// other host keeps: docs/cluster.md); "" when it runs here, or may.
+	// While it is set the agent is no receiver here of what is sent to its
+	// name: Enqueue refuses it (*ElsewhereError). The inbox still keeps
+	// what is for this host's agent itself (a child's notices, replies to
+	// its requests) until it runs here or is removed.
+	Elsewhere string
 }
+
+// ElsewhereError: Agent is registered here but not run here, because Host,
+// another host of the floor, has its name (SetElsewhere). It is
+// ErrUnknownAgent for errors.Is: no receiver here.
+type ElsewhereError struct {
+	Agent, Host string
+}
+
+func (e *ElsewhereError) Error() string {
+	return fmt.Sprintf("%s %q: not run on this host, host %s has that name", ErrUnknownAgent, e.Agent, e.Host)
+}
+
+// Is makes an ElsewhereError ErrUnknownAgent.
+func (e *ElsewhereError) Is(target error) bool { return target == ErrUnknownAgent }
 
 // agentState reads whether name exists and whether it is removed.
 func (t *Tx) agentState(name string) (exists, removed bool, err error) {
@@ -130,7 +152,7 @@ func (t *Tx) AddAgent(a AgentRecord) error {
 		added = t.now
 	}
 	if _, err := t.exec(`INSERT INTO agents (name, removed, paused, spec, added) VALUES (?, 0, ?, ?, ?)
-		ON CONFLICT (name) DO UPDATE SET removed = 0, paused = excluded.paused, spec = excluded.spec, added = excluded.added`,
+		ON CONFLICT (name) DO UPDATE SET removed = 0, elsewhere = '', paused = excluded.paused, spec = excluded.spec, added = excluded.added`,
 		a.Name, boolInt(a.Paused), a.Spec, toNanos(added)); err != nil {
 		return opErr(op, err)
 	}
@@ -162,7 +184,7 @@ func (t *Tx) RemoveAgent(name string) error {
 	if !exists || removed {
 		return opErr("remove agent", unknownAgent(name, removed))
 	}
-	if _, err := t.exec(`UPDATE agents SET removed = 1 WHERE name = ?`, name); err != nil {
+	if _, err := t.exec(`UPDATE agents SET removed = 1, elsewhere = '' WHERE name = ?`, name); err != nil {
 		return opErr(op, err)
 	}
 	if _, err := t.exec(`DELETE FROM holds WHERE agent = ?`, name); err != nil {
@@ -178,7 +200,53 @@ func (t *Tx) RemoveAgent(name string) error {
 	return nil
 }
 
-const agentCols = `name, removed, paused, spec, added`
+// SetElsewhere records that this host does not run its agent name because
+// host, another host of the floor, has that name (a name clash the other
+// host keeps); host "" records that it runs here again. While it is set,
+// name is no receiver here (Enqueue: *ElsewhereError). A change logs
+// "agent_elsewhere" (or "agent_here"); setting what is already recorded
+// writes nothing. An absent or removed agent is ErrUnknownAgent. Returns
+// once durable.
+func (s *Store) SetElsewhere(ctx context.Context, name, host string) error {
+	op := fmt.Sprintf("set agent %q elsewhere", name)
+	return s.update(ctx, op, func(t *Tx) error {
+		exists, removed, err := t.agentState(name)
+		if err != nil {
+			return opErr(op, err)
+		}
+		if !exists || removed {
+			return opErr(op, unknownAgent(name, removed))
+		}
+		res, err := t.exec(`UPDATE agents SET elsewhere = ? WHERE name = ? AND removed = 0 AND elsewhere != ?`, host, name, host)
+		if err != nil {
+			return opErr(op, err)
+		}
+		if k, _ := res.RowsAffected(); k == 0 {
+			return nil
+		}
+		e := Event{Agent: name, Kind: EventAgentHere, Detail: "runs on this host again"}
+		if host != "" {
+			e = Event{Agent: name, Kind: EventAgentElsewhere, Detail: "not run on this host: host " + host + " has that name"}
+		}
+		return t.appendEvent(e)
+	})
+}
+
+// Elsewhere returns, inside t, the host recorded for name by SetElsewhere
+// ("" when it runs here, or may, and for a name not registered).
+func (t *Tx) Elsewhere(name string) (string, error) {
+	var host string
+	err := t.queryRow(`SELECT elsewhere FROM agents WHERE name = ?`, name).Scan(&host)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", opErr(fmt.Sprintf("agent %q", name), err)
+	}
+	return host, nil
+}
+
+const agentCols = `name, removed, paused, spec, added, elsewhere`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -186,7 +254,7 @@ func scanAgent(r scanner) (AgentRecord, error) {
 	var a AgentRecord
 	var removed, paused int
 	var added int64
-	if err := r.Scan(&a.Name, &removed, &paused, &a.Spec, &added); err != nil {
+	if err := r.Scan(&a.Name, &removed, &paused, &a.Spec, &added, &a.Elsewhere); err != nil {
 		return AgentRecord{}, err
 	}
 	a.Removed, a.Paused, a.Added = removed != 0, paused != 0, fromNanos(added)

@@ -43,6 +43,11 @@ const (
 	EventInterrupted = "interrupted"
 	// EventAttemptAbandoned: an attempt was given up before anything was typed.
 	EventAttemptAbandoned = "attempt_abandoned"
+	// EventAgentElsewhere: the agent is not run on this host because
+	// another host of the floor has its name (SetElsewhere); EventAgentHere:
+	// it runs here again.
+	EventAgentElsewhere = "agent_elsewhere"
+	EventAgentHere      = "agent_here"
 )
 
 // appendEvent writes e in t; At zero means the transaction's time.

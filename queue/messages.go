@@ -128,7 +128,9 @@ func (s *Store) IsCompaction(text string) bool { return s.compactVerbs[firstToke
 // Nothing is written when: the text is blank (ErrBlank), over MaxBody bytes
 // (ErrTooLarge) or not valid UTF-8 (ErrInvalidUTF8); opt.Key was used
 // before (*KeyUsedError, ErrKeyConflict); the agent is absent
-// or removed (ErrUnknownAgent, naming the agent); the text is a compaction
+// or removed (ErrUnknownAgent, naming the agent), or not run here because
+// another host of the floor has its name (*ElsewhereError, also
+// ErrUnknownAgent); the text is a compaction
 // command and the agent already has one pending (one set aside does not
 // count), or opt.Kind is KindInbox and
 // the agent already has an inbox delivery pending (an unwrapped
@@ -172,13 +174,17 @@ func (t *Tx) Enqueue(agent, text string, opt EnqueueOptions) (int64, error) {
 	}
 	// One read for the registry check and the next position.
 	var removed sql.NullInt64
+	var elsewhere sql.NullString
 	var pos int64
-	if err := t.queryRow(`SELECT (SELECT removed FROM agents WHERE name = ?),
-		(SELECT COALESCE(MAX(position), 0) + 1 FROM messages WHERE agent = ?)`, agent, agent).Scan(&removed, &pos); err != nil {
+	if err := t.queryRow(`SELECT (SELECT removed FROM agents WHERE name = ?), (SELECT elsewhere FROM agents WHERE name = ?),
+		(SELECT COALESCE(MAX(position), 0) + 1 FROM messages WHERE agent = ?)`, agent, agent, agent).Scan(&removed, &elsewhere, &pos); err != nil {
 		return 0, opErr(op, err)
 	}
 	if !removed.Valid || removed.Int64 != 0 {
 		return 0, opErr("enqueue", unknownAgent(agent, removed.Valid))
+	}
+	if elsewhere.String != "" {
+		return 0, opErr("enqueue", &ElsewhereError{Agent: agent, Host: elsewhere.String})
 	}
 	verb := firstToken(text)
 	if t.s.compactVerbs[verb] {
@@ -733,8 +739,11 @@ const (
 // and is delivered again (EvidenceNotSubmitted). What is left may or may not
 // have reached the agent. Each logs "interrupted" with the evidence, or
 // "delivered" for SettleDelivered. The judge runs outside any transaction;
-// each settlement commits on its own. Only the engine calls it, at start-up,
-// under its lock, before the drain runs.
+// each settlement commits on its own, only if the message is still as it
+// was read (the person may remove or release it meanwhile, from another
+// process: then it is left as the person left it and not returned, so no
+// one is told it was set aside or delivered). Only the engine calls it, at
+// start-up, under its lock, before the drain runs.
 //
 // A message held at run time (Hold: typed, and the agent drew nothing after
 // it) is settled the same way (it is returned with Interrupted set): it held
@@ -777,10 +786,13 @@ func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verd
 		if m.Interrupted {
 			what = "held (the agent drew nothing after it), then the office stopped"
 		}
-		if err := s.settle(ctx, m, v, what); err != nil {
+		changed, err := s.settle(ctx, m, v, what)
+		if err != nil {
 			return out, err
 		}
-		out = append(out, Recovered{Message: m, Verdict: v})
+		if changed {
+			out = append(out, Recovered{Message: m, Verdict: v})
+		}
 	}
 	return out, nil
 }
@@ -789,37 +801,58 @@ func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verd
 // the office stopped, or held at run time (Hold).
 const unsettled = `(in_flight = 1 OR (interrupted = 1 AND set_aside = 0))`
 
-// SetAsideHeld sets aside message id, held at run time (Hold), once the
-// agent's process it was typed into has ended (the agent was restarted):
-// nothing of it can still wait unread in an input, so it no longer holds
-// its agent's queue; it may or may not have arrived, so it waits for the
-// person (release or remove) as a message set aside at recovery does. It
-// logs "interrupted" with evidence. ErrNotFound if the message is not
-// queued or not held.
-func (s *Store) SetAsideHeld(ctx context.Context, id int64, evidence string) error {
-	m, err := s.Get(ctx, id)
-	if err == nil && (!m.Interrupted || m.SetAside) {
-		err = ErrNotFound
+// SetAsideHeld sets aside m, held at run time (Hold), once the agent's
+// process it was typed into has ended (the agent was restarted): nothing of
+// it can still wait unread in an input, so it no longer holds its agent's
+// queue; it may or may not have arrived, so it waits for the person (release
+// or remove) as a message set aside at recovery does. It logs "interrupted"
+// with evidence.
+//
+// m is the message as the caller read it (Head) and decided on: it is set
+// aside in one conditional write only if it is still queued, still held and
+// not set aside, not in flight, from the same typing (its Writing stamp).
+// Otherwise nothing is written and the error is ErrNotFound: the person
+// removed or released it meanwhile (or it was typed again since), so the
+// caller must not report it set aside.
+func (s *Store) SetAsideHeld(ctx context.Context, m Message, evidence string) error {
+	op := fmt.Sprintf("set aside held message %d", m.ID)
+	if m.Writing.IsZero() {
+		return opErr(op, fmt.Errorf("%w: it was never typed", ErrNotFound))
 	}
-	if err != nil {
-		return opErr(fmt.Sprintf("set aside held message %d", id), err)
-	}
-	return s.settle(ctx, m, Verdict{Settle: SettleAside, Evidence: evidence}, "held (the agent drew nothing after it), then its process ended")
+	return s.update(ctx, op, func(t *Tx) error {
+		var agent string
+		err := t.queryRow(`UPDATE messages SET set_aside = 1, evidence = ?
+			WHERE id = ? AND interrupted = 1 AND set_aside = 0 AND in_flight = 0 AND writing = ?
+			RETURNING agent`, evidence, m.ID, toNanos(m.Writing)).Scan(&agent)
+		if errors.Is(err, sql.ErrNoRows) {
+			return opErr(op, fmt.Errorf("%w: not held from the typing it was read in (removed, released or typed again since)", ErrNotFound))
+		}
+		if err != nil {
+			return opErr(op, err)
+		}
+		return t.appendEvent(Event{Agent: agent, MsgID: m.ID, Kind: EventInterrupted,
+			Detail: "held (the agent drew nothing after it), then its process ended; set aside until released or removed: " + evidence})
+	})
 }
 
-// settle applies one verdict, if the message is still unsettled; what says
-// how it came to be unsettled, for the event log.
-func (s *Store) settle(ctx context.Context, m Message, v Verdict, what string) error {
+// settle applies one verdict, if the message is still unsettled and as m
+// was read (the same typing, not released or set aside since), and reports
+// whether it did; what says how it came to be unsettled, for the event log.
+func (s *Store) settle(ctx context.Context, m Message, v Verdict, what string) (changed bool, err error) {
 	op := fmt.Sprintf("recover interrupted message %d", m.ID)
-	return s.update(ctx, op, func(t *Tx) error {
+	err = s.update(ctx, op, func(t *Tx) error {
+		changed = false
 		var n int
-		err := t.queryRow(`SELECT COUNT(*) FROM messages WHERE id = ? AND `+unsettled, m.ID).Scan(&n)
+		err := t.queryRow(`SELECT COUNT(*) FROM messages WHERE id = ? AND `+unsettled+`
+			AND last_attempt = ? AND writing = ? AND interrupted = ? AND set_aside = ? AND manual = ?`,
+			m.ID, toNanos(m.LastAttempt), toNanos(m.Writing), boolInt(m.Interrupted), boolInt(m.SetAside), boolInt(m.Manual)).Scan(&n)
 		if err != nil {
 			return opErr(op, err)
 		}
 		if n == 0 {
 			return nil
 		}
+		changed = true
 		switch v.Settle {
 		case SettleDelivered:
 			if _, err := t.deleteMsg(m.ID, EventDelivered, "after "+what+": received, evidence="+v.Evidence); err != nil {
@@ -839,6 +872,7 @@ func (s *Store) settle(ctx context.Context, m Message, v Verdict, what string) e
 		return t.appendEvent(Event{Agent: m.Agent, MsgID: m.ID, Kind: EventInterrupted,
 			Detail: what + "; set aside until released or removed: " + v.Evidence})
 	})
+	return changed && err == nil, err
 }
 
 // Entering records, durably, that the first Enter of message id's attempt is

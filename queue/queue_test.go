@@ -1181,13 +1181,24 @@ func TestHoldKeepsTheMessageAtItsAgentsHead(t *testing.T) {
 	}
 	// Held again, then the agent's process ends: set aside, and the
 	// message behind it is the head.
-	if err := s.SetAsideHeld(ctx, held, "restarted"); !errors.Is(err, ErrNotFound) {
+	if err := s.Writing(ctx, held); err != nil {
+		t.Fatal(err)
+	}
+	released, err := s.Get(ctx, held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetAsideHeld(ctx, released, "restarted"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("SetAsideHeld of a message not held: %v", err)
 	}
 	if err := s.Hold(ctx, held, "the agent showed nothing"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetAsideHeld(ctx, held, "restarted"); err != nil {
+	read, err := s.Get(ctx, held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetAsideHeld(ctx, read, "restarted"); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ := s.Get(ctx, held); !m.SetAside || !m.Interrupted || m.Evidence != "restarted" {
@@ -1196,7 +1207,7 @@ func TestHoldKeepsTheMessageAtItsAgentsHead(t *testing.T) {
 	if h, ok, _ := s.Head(ctx, "a"); !ok || h.Text != "behind it" {
 		t.Fatalf("head %+v, want the message behind the one set aside", h)
 	}
-	if err := s.SetAsideHeld(ctx, held, "again"); !errors.Is(err, ErrNotFound) {
+	if err := s.SetAsideHeld(ctx, read, "again"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("SetAsideHeld twice: %v", err)
 	}
 }

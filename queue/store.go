@@ -497,6 +497,11 @@ ALTER TABLE messages ADD COLUMN set_aside INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE messages ADD COLUMN entered   INTEGER NOT NULL DEFAULT 0;
 UPDATE messages SET writing = last_attempt, entered = last_attempt WHERE in_flight = 1;
 `,
+		// 6: elsewhere: the host of a floor that has this agent's name
+		// while this host does not run it ('' : it runs here, or may).
+		`
+ALTER TABLE agents ADD COLUMN elsewhere TEXT NOT NULL DEFAULT '';
+`,
 	}
 }
 

@@ -4,9 +4,11 @@ package ui
 // person's terminal. Pane bodies are written into it from the agents'
 // screens through a shadow grid of the agent cells each frame cell was
 // converted from: a row equal to its shadow costs one comparison, and in a
-// changed row only the changed cells are converted (styles and cell
-// strings come from small caches, so nothing allocates per cell) and
-// marked for the renderer. Chrome is copied in from lipgloss renders
+// changed row only the changed cells are converted (written field by
+// field into the frame's cell; styles and cell strings come from small
+// caches, and a run of cells in one style reuses the style converted for
+// its first cell, so nothing allocates per cell) and marked for the
+// renderer. Chrome is copied in from lipgloss renders
 // cached until their text changes. The ultraviolet renderer then writes
 // only the rows marked (within a row without wide runes, only the changed
 // cells), and puts the person's real cursor where the focused agent's is.
@@ -196,19 +198,35 @@ func (f *frame) style(fg, bg pool.Color, a pool.Attr) *uv.Style {
 	return &e.st
 }
 
+// styleRun remembers the style a span converted last: consecutive cells
+// of a row mostly share their colours and attributes, and such a cell
+// reuses the converted style without looking it up.
+type styleRun struct {
+	fg, bg pool.Color
+	attr   pool.Attr
+	st     *uv.Style
+}
+
 // put converts an agent cell (Width wideCut: a blank in its colours) into
-// the frame cell d.
-func (f *frame) put(d *uv.Cell, c *pool.Cell) {
-	content, width := "", 0
+// the frame cell d, writing d's fields in place (every field of uv.Cell:
+// TestPutWritesEveryCellField).
+func (f *frame) put(d *uv.Cell, c *pool.Cell, run *styleRun) {
 	switch {
+	case c.Width == 1 && c.Rune >= 0x20 && c.Rune < utf8.RuneSelf:
+		d.Content, d.Width = asciiCells[c.Rune], 1
 	case c.Width == 0:
 		// The right half of a wide rune: not drawn.
+		d.Content, d.Width = "", 0
 	case c.Width == wideCut || c.Rune == pool.WidePlaceholder || c.Rune == 0:
-		content, width = " ", 1
+		d.Content, d.Width = " ", 1
 	default:
-		content, width = f.cellString(c.Rune), int(c.Width)
+		d.Content, d.Width = f.cellString(c.Rune), int(c.Width)
 	}
-	*d = uv.Cell{Content: content, Width: width, Style: *f.style(c.FG, c.BG, c.Attr)}
+	if run.st == nil || run.fg != c.FG || run.bg != c.BG || run.attr != c.Attr {
+		*run = styleRun{fg: c.FG, bg: c.BG, attr: c.Attr, st: f.style(c.FG, c.BG, c.Attr)}
+	}
+	d.Style = *run.st
+	d.Link = uv.Link{}
 }
 
 // blankBody is the cell drawn where a pane's box is larger than its screen.
@@ -249,31 +267,36 @@ func (f *frame) span(row []pool.Cell, ox, fy, a, b int) {
 		return
 	}
 	base := fy * f.w
-	shadow := f.shadow[base+a : base+b]
-	if lo, hi := a-ox, b-ox; hi <= len(row) && row[lo].Width != 0 && row[hi-1].Width != 2 && slices.Equal(shadow, row[lo:hi]) {
+	shadow := f.shadow[base : base+b]
+	if lo, hi := a-ox, b-ox; hi <= len(row) && row[lo].Width != 0 && row[hi-1].Width != 2 && slices.Equal(shadow[a:], row[lo:hi]) {
 		// Unchanged, and no wide rune is cut at either end.
 		return
 	}
 	line := f.buf.Lines[fy][:b]
-	shadow = f.shadow[:base+b]
+	var run styleRun
 	first, last, n := -1, -1, 0
 	for fx := a; fx < b; fx++ {
-		want := blankBody
+		src := &blankBody
 		if x := fx - ox; x < len(row) {
-			want = row[x]
+			src = &row[x]
 		}
-		switch {
-		case want.Width == 2 && fx+1 >= b:
-			want.Width = wideCut
-		case want.Width == 0 && fx == a:
-			want = blankBody
+		var cut pool.Cell
+		if src.Width != 1 {
+			switch {
+			case src.Width == 2 && fx+1 >= b:
+				cut = *src
+				cut.Width = wideCut
+				src = &cut
+			case src.Width == 0 && fx == a:
+				src = &blankBody
+			}
 		}
-		sh := &shadow[base+fx]
-		if *sh == want {
+		sh := &shadow[fx]
+		if *sh == *src {
 			continue
 		}
-		*sh = want
-		f.put(&line[fx], &want)
+		*sh = *src
+		f.put(&line[fx], src, &run)
 		n++
 		if first < 0 {
 			first = fx

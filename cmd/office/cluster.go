@@ -20,8 +20,9 @@ import (
 )
 
 // remoteOf returns the floor's member called name when this office is
-// clustered and name is no agent of this host but one of another host
-// (by the last-known roster); ok is false otherwise (the caller goes on as
+// clustered and name is no agent of this host (or one this host does not
+// run because another host has its name) but one of another host (by the
+// last-known roster); ok is false otherwise (the caller goes on as
 // on one host, which refuses an unknown name). host is this host's name.
 func remoteOf(ctx context.Context, e *env, g *globals, s *queue.Store, name string) (m cluster.Member, host string, ok bool, err error) {
 	if name == inbox.Person {
@@ -42,15 +43,22 @@ func remoteOf(ctx context.Context, e *env, g *globals, s *queue.Store, name stri
 		}
 		host = self
 	}
-	if rec, err := s.Agent(ctx, name); err == nil && !rec.Removed {
+	rec, err := s.Agent(ctx, name)
+	if err == nil && !rec.Removed && rec.Elsewhere == "" {
 		return cluster.Member{}, "", false, nil
 	}
 	m, err = cluster.Lookup(ctx, s, name)
 	if errors.Is(err, cluster.ErrNotOnFloor) {
+		// A name not run here for another host that has it no longer:
+		// the store refuses it, saying so.
 		return cluster.Member{}, "", false, nil
 	}
 	if err != nil {
 		return cluster.Member{}, "", false, err
+	}
+	if rec.Elsewhere != "" {
+		fmt.Fprintf(e.stderr, "office: this host does not run its agent %s (host %s has that name; office team rm %s removes it here): for %s on host %s\n",
+			name, rec.Elsewhere, name, name, m.Host)
 	}
 	return m, host, true, nil
 }
