@@ -482,10 +482,11 @@ func BenchmarkFilterOverhead(b *testing.B) {
 
 // BenchmarkTerminalCat is the whole path from a real PTY: a Terminal runs
 // cat of test/bench's stream (genSpinnerStream, 4 MiB) and the benchmark
-// waits for its reader to reach the end, with history captured as the
-// server does. cpu-ms/op is the process's user+system CPU per run (less
-// disturbed by other load on the machine than the wall time), wakeups/MiB the
-// monitor's judgments.
+// waits for its reader to reach the end, with history captured and read
+// after each Changed signal as the server's history writer does. cpu-ms/op is
+// the process's user+system CPU per run (less disturbed by other load on the
+// machine than the wall time); judgments/MiB counts the monitor's judgments,
+// history-wakeups/MiB the history reader's.
 func BenchmarkTerminalCat(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "spinner.stream")
 	data := genSpinnerStream(4 << 20)
@@ -494,24 +495,47 @@ func BenchmarkTerminalCat(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	var cpu time.Duration
-	var judgments uint64
+	var judgments, wakeups uint64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c0 := processCPU()
+		h := NewHistory(1000)
+		stop, read := make(chan struct{}), make(chan uint64)
+		go func() {
+			var n uint64
+			var next int64
+			var batch []HistoryRecord
+			for {
+				select {
+				case <-h.Changed():
+					n++
+					for batch = h.Records(next, 256, batch[:0]); len(batch) > 0; batch = h.Records(next, 256, batch[:0]) {
+						next = batch[len(batch)-1].Seq + 1
+					}
+				case <-stop:
+					read <- n
+					return
+				}
+			}
+		}()
 		term, err := Start(Options{Name: "cat", Argv: []string{"cat", path}, Cols: 120, Rows: 40,
-			Env: []string{"PATH=/usr/local/bin:/usr/bin:/bin"}, History: NewHistory(1000)})
+			Env: []string{"PATH=/usr/local/bin:/usr/bin:/bin"}, History: h})
 		if err != nil {
 			b.Fatal(err)
 		}
 		<-term.readDone
 		cpu += processCPU() - c0
 		judgments += term.Judgments()
+		close(stop)
+		wakeups += <-read
 		b.StopTimer()
 		_ = term.Close()
 		b.StartTimer()
 	}
+	mib := float64(b.N) * float64(len(data)>>20)
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
-	b.ReportMetric(float64(judgments)/float64(b.N)/float64(len(data)>>20), "judgments/MiB")
+	b.ReportMetric(float64(judgments)/mib, "judgments/MiB")
+	b.ReportMetric(float64(wakeups)/mib, "history-wakeups/MiB")
 }
 
 // processCPU is the user+system CPU time this process has used.
