@@ -113,6 +113,13 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		}
 		note = evidenceNote(note, "", false, keeps)
 	}
+	if !ok && note == noteDiedOnPrompt {
+		// Nothing of it is pending anywhere (its process is gone): it stays
+		// queued for the agent's next process, no attempt counted while the
+		// agent is exited, as for a write cut short by an exit.
+		d.writeFailed(ctx, ack, log, name, a, m, t, false, errDiedOnPrompt)
+		return
+	}
 	if !ok && note == noteNotTaken {
 		if a.LastOutput().After(typing) {
 			// The agent kept drawing but never showed our text: its UI

@@ -26,6 +26,13 @@ const noteNotTaken = "not taken"
 // errNotTaken is the failed attempt recorded for a text the CLI did not take.
 var errNotTaken = errors.New("the agent did not take the text: it never showed on the prompt and the agent did not turn busy")
 
+// noteDiedOnPrompt is verify's note when the agent's process ended with our
+// text still on its prompt row: the text died there, never submitted.
+const noteDiedOnPrompt = "died on the prompt"
+
+// errDiedOnPrompt is the failed attempt recorded for it.
+var errDiedOnPrompt = errors.New("the agent exited with the text still on its prompt, not submitted")
+
 // probeRunes is how much of a line (without white space) must be found on
 // the prompt row to count as our text still sitting there: enough to be
 // specific, short enough to fit a narrow pane's row.
@@ -80,6 +87,9 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 	if err != nil {
 		return "unverified", true
 	}
+	if s == signExited {
+		return exited(a, t, "")
+	}
 	if s != signNone {
 		return s.note(), true
 	}
@@ -106,6 +116,10 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 		switch {
 		case err != nil:
 			return "unverified", true
+		case s == signExited && try == 1:
+			return exited(a, t, " (second Enter)")
+		case s == signExited:
+			return exited(a, t, fmt.Sprintf(" (Enter %d)", try+1))
 		case s != signNone && try == 1:
 			return s.note() + " (second Enter)", true
 		case s != signNone:
@@ -164,7 +178,10 @@ func look(a Agent, now time.Time, landed *bool) sign {
 // prompt), and our own text is still what the prompt row shows.
 func (d *Drainer) unconfirmed(a Agent, t typing, landed *bool) (note string, submitted, retry bool) {
 	now := d.cfg.Clock.Now()
-	if s := look(a, now, landed); s != signNone {
+	if s := look(a, now, landed); s == signExited {
+		note, submitted = exited(a, t, "")
+		return note, submitted, false
+	} else if s != signNone {
 		return s.note(), true, false
 	}
 	row, ok := a.Prompt()
@@ -177,6 +194,21 @@ func (d *Drainer) unconfirmed(a Agent, t typing, landed *bool) (note string, sub
 		return "", false, false
 	}
 	return "", false, true
+}
+
+// exited is the verdict on a submit when the agent's process exited during
+// the check. Its last screen still showing our own text on the prompt row
+// proves the CLI never took the Enter: the text died there unsubmitted, as
+// after a crash before the Enter (docs/evidence.md), so it is not counted
+// delivered (noteDiedOnPrompt, submitted false) and waits for the agent's
+// next process. Otherwise, and always for a slash command (exiting may be
+// what it asked for), both writes succeeded and it counts delivered,
+// unverified; suffix says which Enter it was.
+func exited(a Agent, t typing, suffix string) (note string, submitted bool) {
+	if row, ok := a.Prompt(); ok && !isCommand(t.text) && onRow(row, t.probe) {
+		return noteDiedOnPrompt, false
+	}
+	return signExited.note() + suffix, true
 }
 
 // onRow reports whether the start of line shows on the prompt row. White

@@ -98,7 +98,7 @@ func TestNoSecondEnter(t *testing.T) {
 		{"someone else's text on the row", func(a *fakeAgent) { a.prompt = "something else" }, "", 2340 * ms},
 		{"the person is typing", func(a *fakeAgent) { a.block = automation.BlockDraft }, "", 2340 * ms},
 		{"a dialog opened", func(a *fakeAgent) { a.status = automation.StatusWaiting }, "unverified: a dialog opened", 1040 * ms},
-		{"the agent exited", func(a *fakeAgent) { a.status = automation.StatusExited }, "unverified: the agent exited", 1040 * ms},
+		{"the agent exited after clearing its prompt", func(a *fakeAgent) { a.status = automation.StatusExited; a.prompt = "" }, "unverified: the agent exited", 1040 * ms},
 		{"the row became unreadable", func(a *fakeAgent) { a.promptOK = false }, "unverified", 2340 * ms},
 	}
 	for _, c := range cases {
@@ -316,4 +316,45 @@ func TestAHeldMessageHoldsOnlyItsAgentsQueue(t *testing.T) {
 		}
 		h.stop()
 	})
+}
+
+// TestExitWithTheTextOnThePrompt: an agent whose process ends during the
+// submit check while our text still sits on its prompt row (a restart, a
+// crash, a CLI not yet taking Enter) never took it: the message is not
+// counted delivered nor dropped as typed-not-submitted, but stays queued
+// for the agent's next process, no attempt counted. A slash command is
+// the exception: exiting may be what it asked for, so it counts delivered.
+func TestExitWithTheTextOnThePrompt(t *testing.T) {
+	for _, c := range []struct {
+		text      string
+		delivered bool
+	}{{"hello", false}, {"/exit", true}} {
+		t.Run(c.text, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, []string{"a"}, nil)
+				a := h.agent("a")
+				a.set(func(a *fakeAgent) { a.ignoreEnter = 99 })
+				id := h.store.enqueue("a", c.text)
+				h.d.Wake()
+				h.until(time.Second)
+				a.set(func(a *fakeAgent) { a.status = automation.StatusExited })
+				h.until(10 * time.Second)
+				if c.delivered {
+					checkCalls(t, h.store, "Delivered", []call{{at: 1040 * ms, id: id, agent: "a", arg: "unverified: the agent exited"}})
+					h.stop()
+					return
+				}
+				checkCalls(t, h.store, "Delivered", nil)
+				checkCalls(t, h.store, "TypedNotSubmitted", nil)
+				checkCalls(t, h.store, "Unattempt", []call{{at: 1040 * ms, id: id, agent: "a"}})
+				if q := h.store.queued("a"); len(q) != 1 || q[0].ID != id {
+					t.Errorf("queued after the exit: %+v, want message %d still queued", q, id)
+				}
+				if d := a.markedDrafts(); len(d) != 0 {
+					t.Errorf("MarkDraft calls = %q, want none (its process is gone)", d)
+				}
+				h.stop()
+			})
+		})
+	}
 }
