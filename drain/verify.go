@@ -42,7 +42,8 @@ const (
 	// signDialog: the agent is waiting on a dialog; it left idle, so the
 	// Enter was taken, and no further Enter may be sent.
 	signDialog
-	// signExited: the agent's process exited after both writes succeeded.
+	// signExited: the agent's process exited after both writes succeeded:
+	// no evidence of the submit either way (settleExited decides).
 	signExited
 )
 
@@ -53,8 +54,6 @@ func (s sign) note() string {
 		return "verified"
 	case signDialog:
 		return "unverified: a dialog opened"
-	case signExited:
-		return "unverified: the agent exited"
 	}
 	return "unverified"
 }
@@ -63,6 +62,10 @@ func (s sign) note() string {
 // record. An agent that cannot be checked (SubmitProfile.Unverifiable, or a
 // prompt row that cannot be read) counts as delivered, "unverified"; so does
 // a check cut short by ctx, since both writes succeeded.
+//
+// An agent whose process exits before a submit was seen proves nothing
+// about it: verify then returns noteExited with submitted false, and the
+// caller settles it from the agent's records (settleExited).
 //
 // landed says the prompt row showed text before the Enter. Without it an
 // empty row proves nothing (the text may never have reached the input), so
@@ -77,10 +80,12 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 		return "unverified", true
 	}
 	s, err := d.watch(ctx, a, &landed)
-	if err != nil {
+	switch {
+	case err != nil:
 		return "unverified", true
-	}
-	if s != signNone {
+	case s == signExited:
+		return noteExited, false
+	case s != signNone:
 		return s.note(), true
 	}
 	retries := max(a.Submit().EnterRetries, 1)
@@ -97,8 +102,12 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 			return note, submitted
 		}
 		if err := d.enter(ctx, a, t.id); err != nil {
-			if ctx.Err() != nil {
+			switch {
+			case ctx.Err() != nil:
 				return "unverified", true
+			case statusHold(a, d.cfg.Clock.Now()) == HoldExited:
+				// An earlier Enter reached the process that is gone now.
+				return noteExited, false
 			}
 			return "", false
 		}
@@ -106,6 +115,8 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 		switch {
 		case err != nil:
 			return "unverified", true
+		case s == signExited:
+			return noteExited, false
 		case s != signNone && try == 1:
 			return s.note() + " (second Enter)", true
 		case s != signNone:
@@ -164,7 +175,11 @@ func look(a Agent, now time.Time, landed *bool) sign {
 // prompt), and our own text is still what the prompt row shows.
 func (d *Drainer) unconfirmed(a Agent, t typing, landed *bool) (note string, submitted, retry bool) {
 	now := d.cfg.Clock.Now()
-	if s := look(a, now, landed); s != signNone {
+	switch s := look(a, now, landed); s {
+	case signExited:
+		return noteExited, false, false
+	case signNone:
+	default:
 		return s.note(), true, false
 	}
 	row, ok := a.Prompt()
@@ -236,11 +251,7 @@ const evidenceUnproven = 0
 // for a record of t's text dated at or after since, and returns the record's
 // source. A record found is taken whatever keeps says.
 func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time.Time, screenOK bool) (source string, found, keeps bool) {
-	ev := d.cfg.Evidence
-	if ev == nil || t.mode == modeLines || isCommand(t.text) {
-		return "", false, false
-	}
-	has, proven := ev.Keeps(name)
+	has, proven := d.recordable(name, t)
 	if !has {
 		return "", false, false
 	}
@@ -251,22 +262,40 @@ func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time
 	case !proven:
 		wait = evidenceUnproven
 	}
-	keeps = proven
+	if src, ok := d.received(ctx, name, t, since, wait); ok {
+		return src, true, true
+	}
+	return "", false, proven
+}
+
+// recordable reports whether the agent's records can be evidence for t
+// (Evidence.Keeps), and whether they were seen to record this run of it:
+// never for a slash command or text typed line by line.
+func (d *Drainer) recordable(name string, t typing) (keeps, proven bool) {
+	if d.cfg.Evidence == nil || t.mode == modeLines || isCommand(t.text) {
+		return false, false
+	}
+	return d.cfg.Evidence.Keeps(name)
+}
+
+// received waits up to wait for the agent's records to show t's text
+// recorded at or after since, and returns the record's source.
+func (d *Drainer) received(ctx context.Context, name string, t typing, since time.Time, wait time.Duration) (source string, found bool) {
 	deadline := d.cfg.Clock.Now().Add(wait)
 	for {
-		src, ok, err := ev.Received(ctx, name, t.text, since)
+		src, ok, err := d.cfg.Evidence.Received(ctx, name, t.text, since)
 		if err != nil {
 			d.log.Warn("reading the agent's records", "agent", name, "err", err)
 		}
 		if ok {
-			return src, true, true
+			return src, true
 		}
 		now := d.cfg.Clock.Now()
 		if !now.Before(deadline) || ctx.Err() != nil {
-			return "", false, keeps
+			return "", false
 		}
 		if d.sleep(ctx, min(evidencePoll, deadline.Sub(now))) != nil {
-			return "", false, keeps
+			return "", false
 		}
 	}
 }
@@ -303,6 +332,12 @@ var errNoRecord = errors.New("the agent did not take the text: its records do no
 // cannot be read: the delivery then counts, noted "unverified".
 func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing, since time.Time) bool {
 	log.Warn("the screen showed a submit but the CLI's records do not show the text", "text", preview(t.text))
+	if statusHold(a, d.cfg.Clock.Now()) == HoldExited {
+		// Records that record this process's prompts do not show it, and
+		// the process is gone (whatever it had queued went with it).
+		d.attemptFailed(ack, log, name, m, errExitedNotTaken)
+		return true
+	}
 	if a.Status() == automation.StatusBusy {
 		return false
 	}

@@ -98,7 +98,6 @@ func TestNoSecondEnter(t *testing.T) {
 		{"someone else's text on the row", func(a *fakeAgent) { a.prompt = "something else" }, "", 2340 * ms},
 		{"the person is typing", func(a *fakeAgent) { a.block = automation.BlockDraft }, "", 2340 * ms},
 		{"a dialog opened", func(a *fakeAgent) { a.status = automation.StatusWaiting }, "unverified: a dialog opened", 1040 * ms},
-		{"the agent exited", func(a *fakeAgent) { a.status = automation.StatusExited }, "unverified: the agent exited", 1040 * ms},
 		{"the row became unreadable", func(a *fakeAgent) { a.promptOK = false }, "unverified", 2340 * ms},
 	}
 	for _, c := range cases {
