@@ -105,6 +105,8 @@ func TestAnExitDuringTheSubmitCheckIsSettledByEvidence(t *testing.T) {
 			note: "received (the agent exited before the screen showed the submit); evidence=hook"},
 		{name: "a genuine submit, then the CLI exits, no records: set aside, never typed twice",
 			first: func(a *fakeAgent) { a.exitOnEnter = true }, text: "hello", want: "aside", note: "keeps no record"},
+		{name: "a genuine submit, then the CLI exits and restores the terminal: set aside",
+			first: func(a *fakeAgent) { a.exitOnEnter, a.restoreExit = true, true }, text: "hello", want: "aside", note: "keeps no record"},
 		{name: "/exit leaves no record: set aside, never typed twice", ev: &tookEvidence{keeps: true, proven: true},
 			first: func(a *fakeAgent) { a.exitOnEnter = true }, text: "/exit", want: "aside", note: "a command leaves no record"},
 	} {

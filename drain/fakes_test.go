@@ -374,6 +374,7 @@ type fakeAgent struct {
 	ignoreText  int      // how many text writes never show on the prompt (a CLI still loading)
 	busyOnEnter bool     // an Enter turns the agent busy (the row keeps its text)
 	exitOnEnter bool     // an Enter submits, then the process exits (/exit, a one-shot CLI)
+	restoreExit bool     // with exitOnEnter: the exit restores the terminal (no prompt row left)
 	taken       []string // the prompts the CLI took (submitted or queued), in order
 	writeErr    error
 	exitOnFail  bool          // a failed write means the process has exited
@@ -529,8 +530,9 @@ func (a *fakeAgent) Write(ctx context.Context, p []byte) error {
 	}
 	a.taken = append(a.taken, a.prompt)
 	switch {
-	case a.exitOnEnter: // it leaves its last screen as it was
+	case a.exitOnEnter: // it leaves its last screen as it was, unless it restores the terminal
 		a.status = automation.StatusExited
+		a.promptOK = !a.restoreExit
 	case a.busyOnEnter:
 		a.status = automation.StatusBusy
 	default:

@@ -76,6 +76,11 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 	if a.Submit().Unverifiable {
 		return "unverified", true
 	}
+	if statusHold(a, d.cfg.Clock.Now()) == HoldExited {
+		// Gone already: its prompt row (unreadable once a CLI restored
+		// the terminal) says nothing of the submit.
+		return noteExited, false
+	}
 	if _, ok := a.Prompt(); !ok {
 		return "unverified", true
 	}
