@@ -78,3 +78,52 @@ func TestRestartDuringTheSubmitCheckSetsTheMessageAside(t *testing.T) {
 		t.Fatal("office.log records the message delivered ('unverified: the agent exited')")
 	}
 }
+
+// The same restart, but the CLI's records (Claude-style hooks) were seen
+// recording that process's prompts before the message was typed, and they
+// do not show it: the CLI never took it, the text died on its prompt with
+// the process, so it is typed again, once, into the new process.
+func TestRestartDuringTheSubmitCheckTypesAgainWhatTheRecordsShowNotTaken(t *testing.T) {
+	t.Parallel()
+	o := newOffice(t, agentSpec{name: "s", args: []string{"--busy", "100ms", "--hook-evidence", "--swallow-after", "1", "--swallow-enter", "5"}})
+	o.startServe()
+	c := o.dial(client.Options{Client: "exit check"})
+	o.send("s", "first")
+	o.waitFor(15*time.Second, "the first message delivered", func() bool { return len(o.prompts("s")) == 1 && len(o.queue()) == 0 })
+	id, err := strconv.ParseInt(o.send("s", "paused one"), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.waitFor(15*time.Second, "an Enter swallowed", func() bool {
+		for _, e := range o.log("s") {
+			if e.Event == "swallowed" {
+				return true
+			}
+		}
+		return false
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := c.Restart(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	o.waitFor(40*time.Second, "typed again into the new process and delivered", func() bool {
+		return len(o.prompts("s")) == 2 && len(o.queue()) == 0
+	})
+	if p := o.prompts("s"); p[0] != "first" || p[1] != "paused one" {
+		t.Fatalf("prompts %q: want first, then the message once, in the new process", p)
+	}
+	if f, err := c.Message(ctx, id); err != nil || !f.Delivered() {
+		t.Fatalf("message %d: %+v, %v; want delivered", id, f, err)
+	}
+	if n := strings.Join(o.personNotices(), "\n"); strings.Contains(n, "set aside") {
+		t.Fatalf("a notice says set aside:\n%s", n)
+	}
+	log, err := os.ReadFile(filepath.Join(o.state, "office.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "its records do not show the text; typed again into its next process") {
+		t.Fatal("office.log does not say why it was typed again")
+	}
+}
