@@ -19,6 +19,34 @@ import (
 // DefaultPrefix is the UI prefix key when the file sets no prefix.
 const DefaultPrefix = "C-]"
 
+// ParsePrefix reads a prefix key as the person writes it: "C-]", "C-a",
+// "Ctrl-B", "^A" (any control key), or one printable ASCII character. It
+// is the one reading of the key, for the office file's prefix, --prefix
+// and OFFICE_PREFIX, so a key the UI cannot take is refused at its line
+// before anything starts.
+func ParsePrefix(s string) (byte, error) {
+	for _, p := range []string{"C-", "c-", "Ctrl-", "ctrl-", "CTRL-", "^"} {
+		if len(s) > len(p) && s[:len(p)] == p {
+			rest := s[len(p):]
+			if len(rest) != 1 {
+				break
+			}
+			c := rest[0]
+			if c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			if c < '@' || c > '_' {
+				break
+			}
+			return c - '@', nil
+		}
+	}
+	if len(s) == 1 && s[0] > 0x20 && s[0] < 0x7f {
+		return s[0], nil
+	}
+	return 0, fmt.Errorf("%q: want a control key such as C-] or C-a, or one printable character", s)
+}
+
 // Config is a parsed, validated office. In TOML the top level has the keys
 // prefix, brief, ssh_agent, every key of the settings table (see Table),
 // [[agent]] tables and [profile.NAME] tables.
@@ -163,6 +191,8 @@ func parse(name, dir string, data []byte) (*Config, error) {
 			s, err := asString(v)
 			if err == nil && strings.TrimSpace(s) == "" {
 				err = errors.New("is blank")
+			} else if err == nil {
+				_, err = ParsePrefix(s)
 			}
 			if err != nil {
 				probs.add(ix.line(key), "prefix: %v", err)

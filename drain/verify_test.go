@@ -316,3 +316,48 @@ func TestAHeldMessageHoldsOnlyItsAgentsQueue(t *testing.T) {
 		h.stop()
 	})
 }
+
+// TestAnExitIsNoSubmitWhateverItsLastScreenShows: an agent whose process
+// ends during the submit check, its last screen showing our text still on
+// the prompt row or the row cleared, a message or a slash command: the exit
+// and the dead screen prove nothing (a CLI may take the Enter before it
+// redraws, or clear its screen as it exits), and with no records to decide
+// the message is set aside (exited_test.go has every branch of the rule):
+// never counted delivered, never dropped as typed-not-submitted on a
+// prompt that is gone, never typed again on its own.
+func TestAnExitIsNoSubmitWhateverItsLastScreenShows(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		clear      bool // the row was cleared in the instant before the exit
+	}{{"text on the prompt", "hello", false}, {"row cleared", "hello", true}, {"slash command", "/exit", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, []string{"a"}, nil)
+				a := h.agent("a")
+				a.set(func(a *fakeAgent) { a.ignoreEnter = 99 })
+				id := h.store.enqueue("a", c.text)
+				h.d.Wake()
+				h.until(time.Second)
+				a.set(func(a *fakeAgent) {
+					a.status = automation.StatusExited
+					if c.clear {
+						a.prompt = ""
+					}
+				})
+				h.until(10 * time.Second)
+				checkCalls(t, h.store, "Delivered", nil)
+				checkCalls(t, h.store, "TypedNotSubmitted", nil)
+				if c := h.store.callsOf("SetAside"); len(c) != 1 || c[0].id != id || c[0].at != 1040*ms {
+					t.Errorf("SetAside calls %+v, want message %d set aside at the exit", c, id)
+				}
+				if d := a.markedDrafts(); len(d) != 0 {
+					t.Errorf("MarkDraft calls = %q, want none (its process is gone)", d)
+				}
+				if w := texts(a.written()); len(w) != 1 {
+					t.Errorf("texts written %q, want the one typing", w)
+				}
+				h.stop()
+			})
+		})
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 
@@ -111,7 +112,8 @@ func (e *Engine) Team(ctx context.Context) ([]TeamMember, error) {
 // not running and, in a clustered office, for an agent another host of the
 // floor has or last had); the profile must exist; the parent, if any, must be a
 // running agent or an agent of another host of the floor (its notices cross
-// there). An agent whose process cannot start is still added (its
+// there); the cwd, if any, must be an existing directory, as the office
+// file's loader requires of every cwd. An agent whose process cannot start is still added (its
 // mail fails with spawn_failed).
 func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error) {
 	if !teamName.MatchString(spec.Name) || spec.Name == inbox.Person || spec.Name == inbox.System {
@@ -142,6 +144,18 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 	}
 	if spec.Cwd != "" && !filepath.IsAbs(spec.Cwd) {
 		return nil, fmt.Errorf("engine: team add %q: %w: cwd %q is not absolute", spec.Name, ErrBadInput, spec.Cwd)
+	}
+	if spec.Cwd != "" {
+		// As the office file's loader checks every cwd: a missing one
+		// would only show as the program "not found" when it starts.
+		switch fi, err := os.Stat(spec.Cwd); {
+		case errors.Is(err, os.ErrNotExist):
+			return nil, fmt.Errorf("engine: team add %q: %w: cwd %q does not exist", spec.Name, ErrBadInput, spec.Cwd)
+		case err != nil:
+			return nil, fmt.Errorf("engine: team add %q: %w: cwd: %v", spec.Name, ErrBadInput, err)
+		case !fi.IsDir():
+			return nil, fmt.Errorf("engine: team add %q: %w: cwd %q is not a directory", spec.Name, ErrBadInput, spec.Cwd)
+		}
 	}
 	ac := spec.agent()
 	if _, err := e.opts.Config.ProfileOf(ac); err != nil {

@@ -351,7 +351,7 @@ func (s *Service) GetItem(ctx context.Context, id string) (Item, error) {
 		return Item{}, fmt.Errorf("inbox: item %s: %w", id, err)
 	}
 	if len(its) == 0 {
-		return Item{}, fmt.Errorf("inbox: item %q: %w (%w)", id, ErrNotFound, queue.ErrNotFound)
+		return Item{}, fmt.Errorf("inbox: item %q: %w", id, both{ErrNotFound, queue.ErrNotFound})
 	}
 	return its[0], nil
 }

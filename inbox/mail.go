@@ -337,7 +337,7 @@ func getMail(ctx context.Context, q interface {
 }, id string) (Mail, error) {
 	m, err := scanMail(q.QueryRowContext(ctx, `SELECT `+mailCols+` FROM mail WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Mail{}, fmt.Errorf("mail %q: %w (%w)", id, ErrNotFound, queue.ErrNotFound)
+		return Mail{}, fmt.Errorf("mail %q: %w", id, both{ErrNotFound, queue.ErrNotFound})
 	}
 	return m, err
 }

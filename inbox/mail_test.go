@@ -229,3 +229,24 @@ func TestMailFromThePersonAndToThePerson(t *testing.T) {
 		t.Fatal("mark read")
 	}
 }
+
+// TestNotFoundMatchesBothSentinelsSaidOnce: a missing mail or item matches
+// inbox.ErrNotFound and queue.ErrNotFound (callers that know only the
+// store's), and its text says "not found" once.
+func TestNotFoundMatchesBothSentinelsSaidOnce(t *testing.T) {
+	e := newEnv(t)
+	_, _, merr := e.svc.GetMail(e.ctx, "nope")
+	_, ierr := e.svc.GetItem(e.ctx, "nope")
+	for _, err := range []error{merr, ierr} {
+		if !errors.Is(err, ErrNotFound) || !errors.Is(err, queue.ErrNotFound) {
+			t.Errorf("%v: does not match both ErrNotFound sentinels", err)
+		}
+		if err != nil && strings.Count(err.Error(), "not found") != 1 {
+			t.Errorf("%q: says not found more than once", err)
+		}
+	}
+	_, berr := cleanBody(" \n ")
+	if !errors.Is(berr, ErrBlankBody) || !errors.Is(berr, queue.ErrBlank) || strings.Count(berr.Error(), "blank") != 1 {
+		t.Errorf("blank body: %q", berr)
+	}
+}

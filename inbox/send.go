@@ -141,7 +141,7 @@ func cleanBody(b string) (string, error) {
 	}
 	b = strings.TrimSpace(b)
 	if b == "" {
-		return "", fmt.Errorf("%w (%w)", ErrBlankBody, queue.ErrBlank)
+		return "", both{ErrBlankBody, queue.ErrBlank}
 	}
 	if len(b) > MaxBodyBytes {
 		return "", fmt.Errorf("%w: %d bytes, at most %d (%w)", ErrTooLarge, len(b), MaxBodyBytes, queue.ErrTooLarge)
@@ -175,7 +175,7 @@ func checkReceiver(tx *queue.Tx, name string) error {
 		return nil
 	}
 	if strings.TrimSpace(name) == "" {
-		return fmt.Errorf("receiver is %w (%w)", ErrBlankBody, queue.ErrBlank)
+		return fmt.Errorf("receiver is %w", both{ErrBlankBody, queue.ErrBlank})
 	}
 	var removed int
 	err := tx.SQL().QueryRowContext(tx.Context(), `SELECT removed FROM agents WHERE name = ?`, name).Scan(&removed)

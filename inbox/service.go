@@ -65,6 +65,14 @@ var (
 	ErrNothingPending = errors.New("no inbox items pending")
 )
 
+// both is err that also matches also (errors.Is, errors.As), with err's
+// text alone: inbox's sentinels match the store's for callers that know
+// only those, without saying it twice ("not found (message not found)").
+type both struct{ err, also error }
+
+func (b both) Error() string   { return b.err.Error() }
+func (b both) Unwrap() []error { return []error{b.err, b.also} }
+
 // Options configure a Service. The zero value is valid: a zero (or
 // negative) field means the settings table's default (configs.Defaults),
 // named on the field. The engine fills them from the office file.

@@ -15,13 +15,7 @@ import (
 func holdTyped(t testing.TB, s *Store, agent, text string) Message {
 	t.Helper()
 	ctx := context.Background()
-	id := mustEnqueue(t, s, agent, text, EnqueueOptions{})
-	if _, err := s.Attempt(ctx, id); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Writing(ctx, id); err != nil {
-		t.Fatal(err)
-	}
+	id := typedUpTo(t, s, agent, text, false)
 	if err := s.Hold(ctx, id, "the agent showed nothing"); err != nil {
 		t.Fatal(err)
 	}
@@ -171,6 +165,14 @@ func TestSetAsideHeldOnlyTheHoldItRead(t *testing.T) {
 // begun, never settled.
 func typedInFlight(t testing.TB, s *Store, agent, text string) int64 {
 	t.Helper()
+	return typedUpTo(t, s, agent, text, true)
+}
+
+// typedUpTo enqueues text for agent and takes it through the drain's
+// durable steps: attempted, writing begun and, with entering, its Enter
+// begun.
+func typedUpTo(t testing.TB, s *Store, agent, text string, entering bool) int64 {
+	t.Helper()
 	ctx := context.Background()
 	id := mustEnqueue(t, s, agent, text, EnqueueOptions{})
 	if _, err := s.Attempt(ctx, id); err != nil {
@@ -179,8 +181,10 @@ func typedInFlight(t testing.TB, s *Store, agent, text string) int64 {
 	if err := s.Writing(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Entering(ctx, id); err != nil {
-		t.Fatal(err)
+	if entering {
+		if err := s.Entering(ctx, id); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return id
 }

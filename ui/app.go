@@ -20,6 +20,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
+
+	"office/configs"
 )
 
 // DefaultPrefix is the prefix key: Ctrl-] (0x1d), as in telnet.
@@ -180,28 +182,7 @@ func (a *App) Run(ctx context.Context) error {
 	return nil
 }
 
-// ParsePrefix reads a prefix key as the person writes it: "C-]", "C-a",
-// "Ctrl-B", "^A" (any control key), or one printable ASCII character.
-func ParsePrefix(s string) (byte, error) {
-	rest := s
-	for _, p := range []string{"C-", "c-", "Ctrl-", "ctrl-", "CTRL-", "^"} {
-		if len(s) > len(p) && s[:len(p)] == p {
-			rest = s[len(p):]
-			if len(rest) != 1 {
-				break
-			}
-			c := rest[0]
-			if c >= 'a' && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			if c < '@' || c > '_' {
-				break
-			}
-			return c - '@', nil
-		}
-	}
-	if len(s) == 1 && s[0] > 0x20 && s[0] < 0x7f {
-		return s[0], nil
-	}
-	return 0, fmt.Errorf("ui: prefix key %q: want a control key such as C-] or C-a", s)
-}
+// ParsePrefix reads a prefix key as the person writes it (configs.ParsePrefix,
+// the one reading of it): "C-]", "C-a", "Ctrl-B", "^A", or one printable
+// ASCII character.
+func ParsePrefix(s string) (byte, error) { return configs.ParsePrefix(s) }

@@ -243,14 +243,19 @@ type boxLine struct {
 	st   lipgloss.Style
 }
 
+// boxWidth is the width of an open box, its border included.
+func (m *model) boxWidth() int {
+	if w := min(m.width-2, 110); w >= 24 {
+		return w
+	}
+	return m.width
+}
+
 // openBox returns where the open box goes (zero rect: none) and its
 // rendered lines, and records its text field's caret.
 func (m *model) openBox() (rect, string) {
 	bodyH := m.height - 1
-	w := min(m.width-2, 110)
-	if w < 24 {
-		w = m.width
-	}
+	w := m.boxWidth()
 	var v boxView
 	v.caretLine = -1
 	switch m.overlay {

@@ -168,6 +168,7 @@ func (m *model) command(k tea.Key) tea.Cmd {
 		m.notices.unread, m.notices.sel = 0, 0
 	case is(k, '?'):
 		m.toggle(overlayHelp)
+		m.helpTop = 0
 	case is(k, 'p'):
 		return pauseCmd(m.office, !m.floor.Paused)
 	case is(k, 'a'):
@@ -227,7 +228,7 @@ func (m *model) overlayKey(k tea.Key) tea.Cmd {
 			return tea.Quit
 		}
 	case overlayHelp:
-		m.overlay = overlayNone
+		m.helpKey(k)
 	}
 	return nil
 }

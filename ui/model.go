@@ -59,6 +59,7 @@ type model struct {
 
 	prefixPending  bool
 	overlay        overlayKind
+	helpTop        int  // the help box's first line shown, when it is taller than the window
 	swallowRelease bool // the release of a click that moved focus
 	composer       composer
 	queuePanel     queuePanel

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"office/drain"
@@ -78,25 +79,38 @@ func sender(ctx context.Context, e *env, s *queue.Store) (string, error) {
 	if name == "" {
 		return inbox.Person, nil
 	}
-	agents, err := s.ListAgents(ctx)
+	known, err := rosterNames(ctx, s)
 	if err != nil {
 		return "", err
 	}
+	if slices.Contains(known, name) {
+		return name, nil
+	}
+	return "", &inputError{fmt.Errorf("OFFICE_AGENT=%s: %w (its agents: %s); unset OFFICE_AGENT to act as the person", cell(name, 40), errUnknownSender, nameList(known))}
+}
+
+// rosterNames are the store registry's agents that are not removed, in
+// its order.
+func rosterNames(ctx context.Context, s *queue.Store) ([]string, error) {
+	agents, err := s.ListAgents(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var known []string
 	for _, a := range agents {
-		if a.Removed {
-			continue
+		if !a.Removed {
+			known = append(known, a.Name)
 		}
-		if a.Name == name {
-			return name, nil
-		}
-		known = append(known, a.Name)
 	}
-	list := "none"
-	if len(known) > 0 {
-		list = strings.Join(known, ", ")
+	return known, nil
+}
+
+// nameList joins names for a message, "none" when there are none.
+func nameList(names []string) string {
+	if len(names) == 0 {
+		return "none"
 	}
-	return "", &inputError{fmt.Errorf("OFFICE_AGENT=%s: %w (its agents: %s); unset OFFICE_AGENT to act as the person", cell(name, 40), errUnknownSender, list)}
+	return strings.Join(names, ", ")
 }
 
 // senderOf opens the state dir's store only to check the sender (for the

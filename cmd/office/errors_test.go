@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // prefixRE finds the "word: " prefixes of an error line.
@@ -88,7 +85,7 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 	}
 	// Without an office.
 	check([]errCase{
-		{g("send", "nobody", "hi"), "unknown agent", 0},
+		{g("send", "nobody", "hi"), `unknown agent "nobody" (the office's agents: a1, b2)`, 2},
 		{g("send", "a1", " "), "blank", 0},
 		{g("queue", "release", "999"), "not found", 0},
 		{g("queue", "rm", "999"), "not found", 0},
@@ -99,6 +96,7 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 		{g("mail", "send", "--to", "nobody", "hi"), "unknown receiver", 0},
 		{g("history", "nobody"), "unknown agent", 0},
 		{g("status"), "no office is running", 0},
+		{g("team"), "start it with 'office start'", 1},
 		{g("stop"), "no office is running", 0},
 		{g("team", "add", "c3", "--profile", "shell"), "no office is running", 0},
 		{g("approve", "a1", "1"), "no office is running", 0},
@@ -108,28 +106,7 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 	})
 
 	// Against a running office.
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan int, 1)
-	var serveErr bytes.Buffer
-	go func() {
-		e := &env{stdin: strings.NewReader(""), stdout: new(bytes.Buffer), stderr: &serveErr,
-			getenv: func(k string) string { return o.env[k] }, bin: "office"}
-		served <- run(ctx, e, g("serve"))
-	}()
-	t.Cleanup(func() { cancel(); <-served })
-	// Ready once it answers (the socket listens after the lock is taken).
-	deadline := time.Now().Add(20 * time.Second)
-	for o.exec(strings.NewReader(""), g("status")...).code != 0 {
-		select {
-		case code := <-served:
-			t.Fatalf("office serve ended with %d: %s", code, serveErr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("office serve did not answer within 20 s: %s", serveErr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	o.serve()
 	check([]errCase{
 		// Bad input refused by the engine exits 2 as it does when refused
 		// here: the socket's answer says it was the request's fault.
@@ -138,6 +115,8 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 		{g("team", "add", "bad name", "--profile", "shell"), "not a valid agent name", 2},
 		{g("team", "add", "c3", "--profile", "nosuch"), "unknown profile", 2},
 		{g("team", "add", "c3", "--profile", "shell", "--parent", "nobody"), "is not an agent", 2},
+		{g("team", "add", "c3", "--profile", "shell", "--cwd", filepath.Join(dir, "nowhere")), "does not exist", 2},
+		{g("team", "add", "c3", "--profile", "shell", "--cwd", notDir), "is not a directory", 2},
 		{g("team", "rm", "nobody"), "unknown agent", 2},
 		{g("team", "rm", "a1"), "config file", 2},
 		{g("status", "nobody"), "unknown agent", 2},

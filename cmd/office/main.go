@@ -12,6 +12,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"office/client"
+	"office/engine"
 )
 
 // env is what a command may touch of the outside world; tests pass their own.
@@ -65,5 +68,14 @@ func run(ctx context.Context, e *env, args []string) int {
 		return 2
 	}
 	fmt.Fprintf(e.stderr, "office: %v\n", err)
+	if noServer(err) && (c == nil || c.Name() != "stop") {
+		fmt.Fprintln(e.stderr, "office: start it with 'office start' (or 'office' to open the UI)")
+	}
 	return exitCode(err)
+}
+
+// noServer reports whether err says no office server runs on the state
+// directory (the one-shot socket's or the client socket's words).
+func noServer(err error) bool {
+	return errors.Is(err, engine.ErrNoEngine) || errors.Is(err, client.ErrNoServer)
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"office/queue"
 )
@@ -57,6 +58,37 @@ func (o *testOffice) exec(stdin io.Reader, args ...string) result {
 func (o *testOffice) cmd(stdin string, args ...string) result {
 	o.t.Helper()
 	return o.exec(strings.NewReader(stdin), append(args, "--config", o.config, "--state", o.state)...)
+}
+
+// serve runs `office serve` on the office's config and state in this
+// process (real agents in real PTYs) until the test ends, and returns once
+// it answers.
+func (o *testOffice) serve() {
+	t := o.t
+	t.Helper()
+	g := []string{"--config", o.config, "--state", o.state}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan int, 1)
+	var serveErr bytes.Buffer
+	go func() {
+		e := &env{stdin: strings.NewReader(""), stdout: new(bytes.Buffer), stderr: &serveErr,
+			getenv: func(k string) string { return o.env[k] }, bin: "office"}
+		served <- run(ctx, e, append(g, "serve"))
+	}()
+	t.Cleanup(func() { cancel(); <-served })
+	// Ready once it answers (the socket listens after the lock is taken).
+	deadline := time.Now().Add(20 * time.Second)
+	for o.exec(strings.NewReader(""), append(g, "status")...).code != 0 {
+		select {
+		case code := <-served:
+			t.Fatalf("office serve ended with %d: %s", code, serveErr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("office serve did not answer within 20 s: %s", serveErr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // messages returns the queued texts.
@@ -375,5 +407,71 @@ func TestUIWithoutATerminalStartsNoServer(t *testing.T) {
 	}
 	if r := o.cmd("", "attach", "--start"); r.code != 2 {
 		t.Fatalf("attach --start without --stdio: exit %d, want 2", r.code)
+	}
+}
+
+// TestStartRefusesABadOfficeFile: `office start` (and `serve --background`,
+// `attach --stdio --start`, what ssh runs) says what is wrong with the
+// office file, at its line, exit 2, before a server is spawned, rather than
+// "the server exited at once; see office.log".
+func TestStartRefusesABadOfficeFile(t *testing.T) {
+	t.Parallel()
+	o := newTestOffice(t)
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(bad, []byte("[[agent]]\nname = \"a\"\ncommand = [\"sh\"]\nrole = \"bad\xffrole\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"start"}, {"serve", "--background"}, {"attach", "--stdio", "--start"}} {
+		r := o.exec(nil, append(args, "--config", bad, "--state", o.state)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "bad.toml:4: TOML syntax: invalid UTF-8") {
+			t.Errorf("office %v with a bad file: exit %d, %q; want 2 naming bad.toml:4", args, r.code, r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(o.state, "office.log")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a server was spawned (its log exists): %v", err)
+	}
+}
+
+// TestStoreCommandsWithoutConfigKeepTheRunningRoster: a store-only command
+// run without --config against a running office (a second shell where the
+// person forgot --config), or with another office file, does not register
+// that file's agents in the running office's store, so a send to one of
+// them is refused (exit 2) rather than accepted and held "unknown agent"
+// for ever.
+func TestStoreCommandsWithoutConfigKeepTheRunningRoster(t *testing.T) {
+	t.Parallel()
+	o := newTestOffice(t)
+	o.serve()
+	bare := func(args ...string) result { return o.exec(nil, append([]string{"--state", o.state}, args...)...) }
+	if r := bare("send", "a1", "hi"); r.code != 0 {
+		t.Fatalf("send a1 without --config: exit %d, %q", r.code, r.stderr)
+	}
+	if r := bare("queue"); r.code != 0 {
+		t.Fatalf("queue without --config: exit %d, %q", r.code, r.stderr)
+	}
+	// The default office here is the shell fallback (no agent CLI on PATH).
+	if r := bare("send", "shell", "hi"); r.code != 2 || !strings.Contains(r.stderr, `unknown agent "shell"`) {
+		t.Fatalf("send to the default's agent the running office does not run: exit %d, %q; want 2, unknown agent", r.code, r.stderr)
+	}
+	// Nor does another office file's agent join it.
+	other := filepath.Join(t.TempDir(), "other.toml")
+	if err := os.WriteFile(other, []byte("[[agent]]\nname = \"z9\"\ncommand = [\"cat\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := o.exec(nil, "--config", other, "--state", o.state, "send", "z9", "hi"); r.code != 2 || !strings.Contains(r.stderr, `unknown agent "z9"`) {
+		t.Fatalf("send to another file's agent the running office does not run: exit %d, %q; want 2, unknown agent", r.code, r.stderr)
+	}
+}
+
+// TestStopWithNoServerSaysNoStartHint: "start it with 'office start'" follows
+// a command that needs a server when none runs, but not `office stop`.
+func TestStopWithNoServerSaysNoStartHint(t *testing.T) {
+	t.Parallel()
+	o := newTestOffice(t)
+	if r := o.cmd("", "stop"); r.code != 1 || strings.Contains(r.stderr, "office start") {
+		t.Fatalf("stop with no server: exit %d, %q", r.code, r.stderr)
+	}
+	if r := o.cmd("", "status"); r.code != 1 || !strings.Contains(r.stderr, "start it with 'office start'") {
+		t.Fatalf("status with no server: exit %d, %q", r.code, r.stderr)
 	}
 }

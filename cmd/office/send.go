@@ -73,6 +73,12 @@ func send(ctx context.Context, e *env, g *globals, agent string, args []string, 
 		fmt.Fprintf(e.stderr, "office: not queued again: %v\n", dup)
 		fmt.Fprintln(e.stdout, dup.ExistingID)
 		return nil
+	case errors.Is(err, queue.ErrUnknownAgent):
+		known, lerr := rosterNames(ctx, s)
+		if lerr != nil {
+			return fmt.Errorf("send to %q: %w", agent, err)
+		}
+		return fmt.Errorf("send to %q: %w (the office's agents: %s)", agent, err, nameList(known))
 	case err != nil:
 		return fmt.Errorf("send to %q: %w", agent, err)
 	}

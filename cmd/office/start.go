@@ -61,14 +61,17 @@ func startServer(ctx context.Context, e *env, g *globals, say io.Writer) error {
 		fmt.Fprintf(say, "office: already running on %s\n", dir)
 		return nil
 	}
+	// A bad office file is said here, with its file and line (exit 2), not
+	// in the log of a server that exits at once; over ssh (attach --stdio
+	// --start) this is the only place the person sees it.
+	if _, _, err := loadConfig(g, e); err != nil {
+		return err
+	}
 	args := []string{"serve", "--state", dir}
 	if g.config != "" {
 		cfg, err := filepath.Abs(g.config)
 		if err != nil {
 			return fmt.Errorf("start: config %q: %w", g.config, err)
-		}
-		if _, err := os.Stat(cfg); err != nil {
-			return &inputError{fmt.Errorf("start: config: %w", err)}
 		}
 		args = append(args, "--config", cfg)
 	}

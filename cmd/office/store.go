@@ -17,7 +17,11 @@ import (
 )
 
 // openStore opens the state dir's store and registers the config's agents, so
-// a name from the config is known even before the office first ran.
+// a name from the config is known even before the office first ran. While a
+// server runs on the state dir (and has registered its agents) nothing is
+// registered: the running office registered its own agents, and those of another file (or of the embedded
+// default, say "shell", when --config was forgotten) would make a send to an
+// agent it does not run succeed and wait for ever.
 func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, error) {
 	cfg, _, err := loadConfig(g, e)
 	if err != nil {
@@ -33,6 +37,13 @@ func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, e
 	s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{})
 	if err != nil {
 		return nil, "", err
+	}
+	if engine.Running(dir) {
+		// A server that is still starting on a new store may not have
+		// registered its agents yet: then the file's are registered here.
+		if known, err := rosterNames(ctx, s); err == nil && len(known) > 0 {
+			return s, dir, nil
+		}
 	}
 	if err := s.EnsureAgents(ctx, agentNames(cfg)); err != nil {
 		s.Close()

@@ -2,11 +2,14 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -125,5 +128,43 @@ func TestRestartDuringTheSubmitCheckTypesAgainWhatTheRecordsShowNotTaken(t *test
 	}
 	if !strings.Contains(string(log), "its records do not show the text; typed again into its next process") {
 		t.Fatal("office.log does not say why it was typed again")
+	}
+}
+
+// TestAgentDyingInTheSubmitCheckKeepsTheMessage: the CLI crashes (SIGKILL)
+// instead, during the submit check of a message whose Enter it swallowed.
+// A crash and the person's restart are one case: the message is not
+// recorded delivered "unverified: the agent exited", and with no records to
+// decide it stays in the queue, set aside, no attempt counted, never
+// received.
+func TestAgentDyingInTheSubmitCheckKeepsTheMessage(t *testing.T) {
+	t.Parallel()
+	o := newOffice(t, agentSpec{name: "a", args: []string{"--swallow-enter", "5"}})
+	o.startServe()
+	id, err := strconv.ParseInt(o.send("a", "never taken"), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.waitFor(15*time.Second, "the Enter swallowed", func() bool {
+		return slices.ContainsFunc(o.log("a"), func(e logEntry) bool { return e.Event == "swallowed" })
+	})
+	// Kill it while office still watches for the submit (2 s after the Enter).
+	var st []struct {
+		Name string `json:"name"`
+		Pid  int    `json:"pid"`
+	}
+	if err := json.Unmarshal([]byte(o.must("status", "--json")), &st); err != nil || len(st) != 1 || st[0].Pid == 0 {
+		t.Fatalf("status --json: %+v, %v", st, err)
+	}
+	if err := syscall.Kill(st[0].Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	o.waitFor(20*time.Second, "set aside", o.heldAs("a", "set aside"))
+	q := o.queue()
+	if len(q) != 1 || q[0].ID != id || q[0].Attempts != 0 {
+		t.Fatalf("queue %+v: want message %d still queued, set aside, no attempt counted", q, id)
+	}
+	if p := o.prompts("a"); len(p) != 0 {
+		t.Fatalf("the agent received %q", p)
 	}
 }

@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHelpFitsASmallWindow: in a window too short and narrow for the help,
+// every binding is still there to read, word-wrapped (not cut at the box's
+// edge) and reached with the arrows; the last line says so; any other key
+// closes it. In a window it fits, any key closes it.
+func TestHelpFitsASmallWindow(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(50, 12)
+	h.keys("\x1d?")
+	first := h.text()
+	if !strings.Contains(first, "other keys close") {
+		t.Fatalf("a clipped help does not say how to see the rest:\n%s", first)
+	}
+	if !strings.Contains(first, "move focus to the pane in") || !strings.Contains(first, "that direction") {
+		t.Fatalf("a binding is cut at the box's edge, not wrapped:\n%s", first)
+	}
+	seen := first
+	for range 60 {
+		h.keys("\x1b[B") // Down
+		seen += h.text()
+	}
+	for _, b := range bindings {
+		for _, w := range strings.Fields(b[1]) {
+			if !strings.Contains(seen, w) {
+				t.Fatalf("scrolling the help never shows %q of %q", w, b[1])
+			}
+		}
+	}
+	if !strings.Contains(h.text(), "Queue panel") {
+		t.Fatalf("Down does not reach the end of the help:\n%s", h.text())
+	}
+	h.keys("\x1b[5~") // PgUp
+	if !strings.Contains(h.text(), "office keys") {
+		t.Fatalf("PgUp closed the help")
+	}
+	h.keys("x")
+	if strings.Contains(h.text(), "office keys") {
+		t.Fatalf("x does not close the help")
+	}
+
+	h.size(150, 50)
+	h.keys("\x1d?")
+	if !strings.Contains(h.text(), "any key closes this help") {
+		t.Fatalf("a help that fits:\n%s", h.text())
+	}
+	h.keys("\x1b[B")
+	if strings.Contains(h.text(), "office keys") {
+		t.Fatalf("Down does not close a help that fits")
+	}
+}
