@@ -375,6 +375,7 @@ type fakeAgent struct {
 	busyOnEnter bool     // an Enter turns the agent busy (the row keeps its text)
 	exitOnEnter bool     // an Enter submits, then the process exits (/exit, a one-shot CLI)
 	restoreExit bool     // with exitOnEnter: the exit restores the terminal (no prompt row left)
+	clearExit   bool     // with exitOnEnter: the CLI cleared its input before it exited
 	taken       []string // the prompts the CLI took (submitted or queued), in order
 	writeErr    error
 	exitOnFail  bool          // a failed write means the process has exited
@@ -533,6 +534,9 @@ func (a *fakeAgent) Write(ctx context.Context, p []byte) error {
 	case a.exitOnEnter: // it leaves its last screen as it was, unless it restores the terminal
 		a.status = automation.StatusExited
 		a.promptOK = !a.restoreExit
+		if a.clearExit {
+			a.prompt = ""
+		}
 	case a.busyOnEnter:
 		a.status = automation.StatusBusy
 	default:

@@ -45,6 +45,10 @@ const (
 	// signExited: the agent's process exited after both writes succeeded:
 	// no evidence of the submit either way (settleExited decides).
 	signExited
+	// signLastScreen: the agent's process exited, and its last screen shows
+	// the prompt row empty after our text had shown on it: the CLI cleared
+	// its input, the screen's evidence of a submit, seen after the exit.
+	signLastScreen
 )
 
 // note is the delivery note recorded for a sign.
@@ -54,6 +58,8 @@ func (s sign) note() string {
 		return "verified"
 	case signDialog:
 		return "unverified: a dialog opened"
+	case signLastScreen:
+		return "verified on its last screen (the agent exited)"
 	}
 	return "unverified"
 }
@@ -77,8 +83,11 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 		return "unverified", true
 	}
 	if statusHold(a, d.cfg.Clock.Now()) == HoldExited {
-		// Gone already: its prompt row (unreadable once a CLI restored
-		// the terminal) says nothing of the submit.
+		// Gone already: only its last screen can still show the submit
+		// (its prompt row is unreadable once a CLI restored the terminal).
+		if look(a, d.cfg.Clock.Now(), &landed) == signLastScreen {
+			return signLastScreen.note(), true
+		}
 		return noteExited, false
 	}
 	if _, ok := a.Prompt(); !ok {
@@ -153,10 +162,15 @@ func (d *Drainer) watch(ctx context.Context, a Agent, landed *bool) (sign, error
 
 // look reads the agent once after an Enter. An empty prompt row counts as
 // submitted only once text had landed on it (*landed); text seen on the row
-// now sets *landed.
+// now sets *landed. An exited agent's last screen counts only that way: our
+// text still on its row proves nothing (a CLI may take the Enter before it
+// redraws), nor does a row it erased as it exited (unreadable).
 func look(a Agent, now time.Time, landed *bool) sign {
 	switch s := a.Status(); {
 	case s == automation.StatusExited || a.Block(now) == automation.BlockExited:
+		if row, ok := a.Prompt(); ok && *landed && !automation.PromptRowHasText(row) {
+			return signLastScreen
+		}
 		return signExited
 	case s == automation.StatusWaiting:
 		return signDialog

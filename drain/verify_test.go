@@ -317,15 +317,16 @@ func TestAHeldMessageHoldsOnlyItsAgentsQueue(t *testing.T) {
 	})
 }
 
-// TestAnExitIsNoSubmitWhateverItsLastScreenShows: an agent whose process
-// ends during the submit check, its last screen showing our text still on
-// the prompt row or the row cleared, a message or a slash command: the exit
-// and the dead screen prove nothing (a CLI may take the Enter before it
-// redraws, or clear its screen as it exits), and with no records to decide
-// the message is set aside (exited_test.go has every branch of the rule):
-// never counted delivered, never dropped as typed-not-submitted on a
-// prompt that is gone, never typed again on its own.
-func TestAnExitIsNoSubmitWhateverItsLastScreenShows(t *testing.T) {
+// TestAnExitAndItsLastScreen: an agent whose process ends during the
+// submit check. The exit proves nothing, nor does its last screen still
+// showing our text on the prompt row (a CLI may take the Enter before it
+// redraws): with no records to decide, the message is set aside
+// (exited_test.go has every branch of the rule), never counted delivered,
+// never dropped as typed-not-submitted on a prompt that is gone, never typed
+// again on its own; a slash command too. A last screen whose prompt row is
+// empty after our text showed on it is the screen's evidence of a submit
+// (the CLI cleared its input), judged as any other.
+func TestAnExitAndItsLastScreen(t *testing.T) {
 	for _, c := range []struct {
 		name, text string
 		clear      bool // the row was cleared in the instant before the exit
@@ -345,10 +346,15 @@ func TestAnExitIsNoSubmitWhateverItsLastScreenShows(t *testing.T) {
 					}
 				})
 				h.until(10 * time.Second)
-				checkCalls(t, h.store, "Delivered", nil)
 				checkCalls(t, h.store, "TypedNotSubmitted", nil)
-				if c := h.store.callsOf("SetAside"); len(c) != 1 || c[0].id != id || c[0].at != 1040*ms {
-					t.Errorf("SetAside calls %+v, want message %d set aside at the exit", c, id)
+				if c.clear {
+					checkCalls(t, h.store, "Delivered", []call{{at: 1040 * ms, id: id, agent: "a", arg: "verified on its last screen (the agent exited)"}})
+					checkCalls(t, h.store, "SetAside", nil)
+				} else {
+					checkCalls(t, h.store, "Delivered", nil)
+					if c := h.store.callsOf("SetAside"); len(c) != 1 || c[0].id != id || c[0].at != 1040*ms {
+						t.Errorf("SetAside calls %+v, want message %d set aside at the exit", c, id)
+					}
 				}
 				if d := a.markedDrafts(); len(d) != 0 {
 					t.Errorf("MarkDraft calls = %q, want none (its process is gone)", d)
