@@ -280,14 +280,23 @@ func (f *Filter) process(dst, p []byte, stopAtReply bool) ([]byte, int) {
 	for i < len(p) {
 		if f.state == stGround {
 			if f.un == 0 {
-				// Fast path: a run of printable ASCII is copied as is.
+				// Fast path: a run of plain text is copied as is.
 				j := i
 				for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
 					j++
 				}
+				var r rune
+				size := 0
+				if j < len(p) && p[j] >= 0x80 && (j > i || !f.dropNext) {
+					j, r, size = textRun(&f.cond, p, j)
+				}
 				if j > i {
 					dst = append(dst, p[i:j]...)
-					f.lastRune = rune(p[j-1])
+					if c := p[j-1]; c < 0x80 {
+						f.lastRune = rune(c)
+					} else {
+						f.lastRune, _ = utf8.DecodeLastRune(p[i:j])
+					}
 					f.lastWide = false
 					f.dropNext = false
 					i = j
@@ -295,13 +304,14 @@ func (f *Filter) process(dst, p []byte, stopAtReply bool) ([]byte, int) {
 						break
 					}
 				}
-				if p[i] >= 0x80 {
-					// Fast path: a complete, valid multi-byte rune.
-					if r, size := utf8.DecodeRune(p[i:]); size > 1 {
-						dst = f.print(dst, r)
-						i += size
-						continue
-					}
+				if size == 0 && p[i] >= 0x80 {
+					r, size = utf8.DecodeRune(p[i:])
+				}
+				if size > 1 {
+					// A complete, valid rune print may change.
+					dst = f.print(dst, r)
+					i += size
+					continue
 				}
 			}
 			b := p[i]
@@ -340,6 +350,45 @@ func (f *Filter) process(dst, p []byte, stopAtReply bool) ([]byte, int) {
 		}
 	}
 	return dst, i
+}
+
+// textRun returns the end of the run of plain text starting at p[i], a
+// multi-byte rune: printable ASCII and complete, valid runes one column wide
+// (by c), which print would pass unchanged, so the run is copied whole. It
+// stops before anything else: a control, an incomplete or invalid sequence, a
+// zero-width or wide rune, WidePlaceholder, an emoji modifier. When it stopped
+// at a complete, valid rune, that rune and its size are returned too (size is
+// 0 otherwise). The caller makes sure that no ZWJ is pending before p[i].
+func textRun(c *runewidth.Condition, p []byte, i int) (end int, r rune, size int) {
+	j := i
+	// prev is the encoding of the last rune found narrow: box-drawing and
+	// spinner runes come in runs, and a repeat is recognised by its bytes.
+	var prev [utf8.UTFMax]byte
+	prevN := 0
+	for j < len(p) {
+		b := p[j]
+		if b >= 0x20 && b < 0x7f {
+			j++
+			continue
+		}
+		if b < 0x80 {
+			return j, 0, 0
+		}
+		if prevN > 0 && b == prev[0] && j+prevN <= len(p) && string(p[j+1:j+prevN]) == string(prev[1:prevN]) {
+			j += prevN
+			continue
+		}
+		r, size := utf8.DecodeRune(p[j:])
+		if size == 1 {
+			return j, 0, 0
+		}
+		if r == WidePlaceholder || (r >= 0x1f3fb && r <= 0x1f3ff) || c.RuneWidth(r) != 1 {
+			return j, r, size
+		}
+		prevN = copy(prev[:], p[j:j+size])
+		j += size
+	}
+	return j, 0, 0
 }
 
 // step handles one byte in a state other than ground. again means the byte
@@ -618,6 +667,19 @@ func (f *Filter) csiScan(p []byte, i int) int {
 			if cur = cur*10 + int32(c-'0'); cur > maxParam {
 				cur = maxParam
 			}
+			f.csiParams = true
+			n++
+			continue
+		}
+		if c == ';' && f.csiInterN == 0 {
+			// pushParam, with the parameter in cur.
+			if f.pn == maxParams {
+				f.csiBad = true
+			} else {
+				f.pv[f.pn], f.pf[f.pn] = cur, f.csiFlag
+				f.pn++
+			}
+			cur, f.csiFlag = -1, 0
 			f.csiParams = true
 			n++
 			continue

@@ -25,6 +25,12 @@ import (
 // readBufSize is the PTY read buffer.
 const readBufSize = 32 * 1024
 
+// monitorBytes bounds the output the reader takes in, while more keeps
+// arriving, before it wakes the status monitor anyway (about 5-30 ms of
+// vt10x's parsing). Otherwise the monitor is woken once the PTY has nothing
+// more to read, not after every read (readLoop).
+const monitorBytes = 64 * 1024
+
 // Behavior is how to read one kind of agent's screen: where its prompt is, what
 // busy, idle and waiting look like, and when it is ready. It is data from the
 // agent's profile; the zero value reads nothing from the screen (idle after 12 s
@@ -288,6 +294,18 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, readBufSize); retur
 func (t *Terminal) readLoop() {
 	defer close(t.readDone)
 	defer t.screen.retireHistory()
+	// unsignalled counts the bytes fed since the monitor was last woken.
+	// The monitor judges the screen as it is when it runs, so one wakeup
+	// for a burst of reads is one judgment of its end: it is woken when
+	// the PTY has nothing more to read (EAGAIN, before waiting) or after
+	// monitorBytes, instead of after each read (a wakeup per 4 KiB read
+	// was a goroutine switch and a contended screen lock each).
+	unsignalled := 0
+	defer func() {
+		if unsignalled > 0 {
+			t.signalOutput()
+		}
+	}()
 	rc, err := t.master.SyscallConn()
 	if err != nil {
 		return
@@ -309,12 +327,20 @@ func (t *Terminal) readLoop() {
 			if rerr == unix.EAGAIN {
 				readBufs.Put(buf)
 				buf = nil
+				if unsignalled > 0 {
+					unsignalled = 0
+					t.signalOutput()
+				}
 				return false
 			}
 			return true
 		})
 		if n > 0 {
 			t.feed((*buf)[:n])
+			if unsignalled += n; unsignalled >= monitorBytes {
+				unsignalled = 0
+				t.signalOutput()
+			}
 		}
 		if buf != nil {
 			readBufs.Put(buf)
@@ -328,7 +354,8 @@ func (t *Terminal) readLoop() {
 	}
 }
 
-// feed takes one read's bytes into the screen and tells who listens.
+// feed takes one read's bytes into the screen and tells who draws it; the
+// reader wakes the monitor (signalOutput) once a burst of reads ends.
 func (t *Terminal) feed(p []byte) {
 	gen := t.screen.Generation()
 	t.screen.Feed(p)
@@ -336,6 +363,10 @@ func (t *Terminal) feed(p []byte) {
 	if t.screen.Generation() != gen {
 		t.emit(EventOutput) // a UI or client draws it now, not at a tick
 	}
+}
+
+// signalOutput wakes the monitor: output arrived since it last judged.
+func (t *Terminal) signalOutput() {
 	select {
 	case t.outputSig <- struct{}{}:
 	default:

@@ -1222,16 +1222,7 @@ func TestRecoverySettlesMessagesHeldAtRunTime(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "q.db")
 	s := openAt(t, path, Options{}, "a", "b")
 	hold := func(agent, text string) int64 {
-		id := mustEnqueue(t, s, agent, text, EnqueueOptions{})
-		if _, err := s.Attempt(ctx, id); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Writing(ctx, id); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Entering(ctx, id); err != nil {
-			t.Fatal(err)
-		}
+		id := typedInFlight(t, s, agent, text)
 		if err := s.Hold(ctx, id, "the agent showed nothing"); err != nil {
 			t.Fatal(err)
 		}
@@ -1283,14 +1274,11 @@ func TestRecoverInterruptedWithoutJudgeSetsTypedAside(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "q.db")
 	s := openAt(t, path, Options{}, "a")
-	id, _ := s.Enqueue(ctx, "a", "typed", EnqueueOptions{})
-	s.Attempt(ctx, id)
-	s.Writing(ctx, id)
-	s.Entering(ctx, id)
+	id := typedInFlight(t, s, "a", "typed")
 	s.Close()
 	s = openAt(t, path, Options{}, "a")
 	got, err := s.RecoverInterrupted(ctx, nil)
-	if err != nil || len(got) != 1 || got[0].Verdict.Settle != SettleAside || got[0].Verdict.Evidence != EvidenceUnknown {
+	if err != nil || len(got) != 1 || got[0].ID != id || got[0].Verdict.Settle != SettleAside || got[0].Verdict.Evidence != EvidenceUnknown {
 		t.Fatalf("%+v %v", got, err)
 	}
 	if err := s.Writing(ctx, 999); !errors.Is(err, ErrNotFound) {

@@ -59,7 +59,7 @@ func main() {
 	flag.DurationVar(&f.window, "window", 5*time.Second, "CPU measurement window (idle, busy)")
 	flag.StringVar(&f.agents, "agents", "1,16,100", "agent counts for the idle part (the first and last give the memory slope)")
 	flag.IntVar(&f.mb, "mb", 10, "size of the generated stream in MB")
-	flag.IntVar(&f.reps, "reps", 3, "stream runs per system and mode (the fastest is shown)")
+	flag.IntVar(&f.reps, "reps", 5, "stream runs per system and mode (best, median and the median of paired ratios are shown)")
 	flag.BoolVar(&f.noTmux, "no-tmux", false, "measure office only")
 	flag.BoolVar(&f.keep, "keep", false, "keep the temporary directory (configs, state, logs)")
 	flag.StringVar(&f.profile, "pprof", "", "directory to save office's CPU and heap profiles in (OFFICE_PPROF is set for the office processes)")

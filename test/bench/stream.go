@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -114,100 +115,173 @@ type streamRow struct {
 	secs, cpu float64
 }
 
+// streamRuns are one system's runs in one mode, in order.
+type streamRuns []streamRow
+
+// best is the fastest run (the one least disturbed by whatever else the
+// machine runs), or a missing row.
+func (r streamRuns) best() streamRow {
+	b := streamRow{-1, -1}
+	for _, x := range r {
+		if b.secs < 0 || x.secs < b.secs {
+			b = x
+		}
+	}
+	return b
+}
+
+// median is the median of the runs' times and, separately, of their CPU.
+func (r streamRuns) median() streamRow {
+	if len(r) == 0 {
+		return streamRow{-1, -1}
+	}
+	secs, cpu := make([]float64, len(r)), make([]float64, len(r))
+	for i, x := range r {
+		secs[i], cpu[i] = x.secs, x.cpu
+	}
+	return streamRow{median(secs), median(cpu)}
+}
+
+func median(v []float64) float64 {
+	sort.Float64s(v)
+	if n := len(v); n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}
+
+// pairedRatio is the median of office's time over tmux's in the same
+// repetition (run back to back, so under about the same load), or -1.
+func pairedRatio(office, tmux streamRuns) float64 {
+	var r []float64
+	for i := range office {
+		if i < len(tmux) && tmux[i].secs > 0 {
+			r = append(r, office[i].secs/tmux[i].secs)
+		}
+	}
+	if len(r) == 0 {
+		return -1
+	}
+	return median(r)
+}
+
 func (e *env) stream(mb, reps int) error {
 	data := filepath.Join(e.dir, "ink.stream")
 	if err := os.WriteFile(data, inkStream(mb<<20), 0o600); err != nil {
 		return err
 	}
-	fmt.Printf("## %d MB Ink-like stream in one pane at %d×%d, best of %d (s of wall time for the program to write it; CPU s of office's / tmux's processes)\n\n", mb, cols, rows, reps)
-	missing := streamRow{-1, -1}
-	res := map[string]streamRow{}
-	// best keeps the fastest of the repetitions (the one least disturbed
-	// by whatever else the machine runs).
-	best := func(key string, r streamRow) {
-		if old, ok := res[key]; !ok || old.secs < 0 || r.secs < old.secs {
-			res[key] = r
-		}
-	}
+	fmt.Printf("## %d MB Ink-like stream in one pane at %d×%d, %d runs each (s of wall time for the program to write it; CPU s of office's / tmux's processes)\n\n", mb, cols, rows, reps)
+	fmt.Println("Each repetition runs office and tmux back to back, in alternating order (which one goes first")
+	fmt.Println("changes with the repetition, so neither always meets the load the other left behind); the")
+	fmt.Println("paired ratio is the median over repetitions of office's time over tmux's in the same one.")
+	fmt.Println()
+	res := map[string]streamRuns{}
 	for rep := 0; rep < reps; rep++ {
 		for _, attached := range []bool{false, true} {
 			mode := "headless"
 			if attached {
 				mode = "attached"
 			}
-			// office
-			{
-				dir := mkdir(e.dir, fmt.Sprintf("stream-office-%s-%d", mode, rep))
-				sc := newStreamCase(dir, data)
-				o, err := e.newOffice(fmt.Sprintf("stream-office-%s-%d", mode, rep), []agent{{name: "stream", argv: sc.argv()}})
-				if err != nil {
+			order := []func() error{
+				func() error {
+					r, err := e.streamOffice(data, mode, rep)
+					res["office "+mode] = append(res["office "+mode], r)
 					return err
-				}
-				settle := func() { time.Sleep(300 * time.Millisecond) }
-				err = func() error {
-					if attached {
-						if err := o.startUI(); err != nil {
-							return err
-						}
-						if err := o.ui.waitFor("stream", 20*time.Second); err != nil {
-							return err
-						}
-						o.ui.discard()
-					} else if err := o.startServe(); err != nil {
-						return err
-					}
-					time.Sleep(time.Second) // the office up and its agent waiting at the gate
-					el, cpu, err := sc.run(o.pids, settle)
-					if err != nil {
-						return err
-					}
-					best("office "+mode, streamRow{el.Seconds(), cpu})
-					return nil
-				}()
-				o.close()
-				if err != nil {
-					return fmt.Errorf("office %s: %w", mode, err)
-				}
-			}
-			if _, ok := res["tmux "+mode]; !ok {
-				res["tmux "+mode] = missing
+				},
 			}
 			if e.tmux != "" {
-				dir := mkdir(e.dir, fmt.Sprintf("stream-tmux-%s-%d", mode, rep))
-				sc := newStreamCase(dir, data)
-				t, err := e.newTmux(fmt.Sprintf("stream-tmux-%s-%d", mode, rep), []agent{{name: "stream", argv: sc.argv()}})
-				if err != nil {
+				tm := func() error {
+					r, err := e.streamTmux(data, mode, rep)
+					res["tmux "+mode] = append(res["tmux "+mode], r)
 					return err
 				}
-				err = func() error {
-					if attached {
-						if err := t.attach(); err != nil {
-							return err
-						}
-						t.client.drain(300*time.Millisecond, 3*time.Second)
-						t.client.discard()
-					}
-					time.Sleep(time.Second)
-					el, cpu, err := sc.run(t.pids, func() { time.Sleep(300 * time.Millisecond) })
-					if err != nil {
-						return err
-					}
-					best("tmux "+mode, streamRow{el.Seconds(), cpu})
-					return nil
-				}()
-				t.close()
-				if err != nil {
-					return fmt.Errorf("tmux %s: %w", mode, err)
+				if rep%2 == 1 {
+					order = append([]func() error{tm}, order...)
+				} else {
+					order = append(order, tm)
+				}
+			}
+			for _, run := range order {
+				if err := run(); err != nil {
+					return err
 				}
 			}
 		}
 	}
-	fmt.Println("| mode | tmux s | office s | office/tmux (target headless ≤ 1.25x) | tmux CPU s | office CPU s | CPU office/tmux |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Println("| mode | tmux s best / median | office s best / median | office/tmux best (target headless ≤ 1.25x) | paired office/tmux median | tmux CPU s median | office CPU s median | CPU office/tmux |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, mode := range []string{"headless", "attached"} {
 		t, o := res["tmux "+mode], res["office "+mode]
-		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", mode, num("%.2f", t.secs), num("%.2f", o.secs), ratio(o.secs, t.secs), num("%.2f", t.cpu), num("%.2f", o.cpu), ratio(o.cpu, t.cpu))
+		tb, ob, tm, om := t.best(), o.best(), t.median(), o.median()
+		fmt.Printf("| %s | %s / %s | %s / %s | %s | %s | %s | %s | %s |\n", mode,
+			num("%.2f", tb.secs), num("%.2f", tm.secs), num("%.2f", ob.secs), num("%.2f", om.secs),
+			ratio(ob.secs, tb.secs), num("%.2fx", pairedRatio(o, t)),
+			num("%.2f", tm.cpu), num("%.2f", om.cpu), ratio(om.cpu, tm.cpu))
+	}
+	fmt.Println()
+	for _, key := range []string{"office headless", "tmux headless", "office attached", "tmux attached"} {
+		if r := res[key]; len(r) > 0 {
+			fmt.Printf("%s runs (s):", key)
+			for _, x := range r {
+				fmt.Printf(" %.2f", x.secs)
+			}
+			fmt.Println()
+		}
 	}
 	fmt.Println()
 	return nil
+}
+
+// streamOffice runs the stream once in office (headless: the server only;
+// attached: with its UI in an outer terminal).
+func (e *env) streamOffice(data, mode string, rep int) (streamRow, error) {
+	dir := mkdir(e.dir, fmt.Sprintf("stream-office-%s-%d", mode, rep))
+	sc := newStreamCase(dir, data)
+	o, err := e.newOffice(fmt.Sprintf("stream-office-%s-%d", mode, rep), []agent{{name: "stream", argv: sc.argv()}})
+	if err != nil {
+		return streamRow{-1, -1}, err
+	}
+	defer o.close()
+	if mode == "attached" {
+		if err := o.startUI(); err != nil {
+			return streamRow{-1, -1}, fmt.Errorf("office %s: %w", mode, err)
+		}
+		if err := o.ui.waitFor("stream", 20*time.Second); err != nil {
+			return streamRow{-1, -1}, fmt.Errorf("office %s: %w", mode, err)
+		}
+		o.ui.discard()
+	} else if err := o.startServe(); err != nil {
+		return streamRow{-1, -1}, fmt.Errorf("office %s: %w", mode, err)
+	}
+	time.Sleep(time.Second) // the office up and its agent waiting at the gate
+	el, cpu, err := sc.run(o.pids, func() { time.Sleep(300 * time.Millisecond) })
+	if err != nil {
+		return streamRow{-1, -1}, fmt.Errorf("office %s: %w", mode, err)
+	}
+	return streamRow{el.Seconds(), cpu}, nil
+}
+
+// streamTmux runs the stream once in tmux (headless: a detached session;
+// attached: with a client in an outer terminal).
+func (e *env) streamTmux(data, mode string, rep int) (streamRow, error) {
+	dir := mkdir(e.dir, fmt.Sprintf("stream-tmux-%s-%d", mode, rep))
+	sc := newStreamCase(dir, data)
+	t, err := e.newTmux(fmt.Sprintf("stream-tmux-%s-%d", mode, rep), []agent{{name: "stream", argv: sc.argv()}})
+	if err != nil {
+		return streamRow{-1, -1}, err
+	}
+	defer t.close()
+	if mode == "attached" {
+		if err := t.attach(); err != nil {
+			return streamRow{-1, -1}, fmt.Errorf("tmux %s: %w", mode, err)
+		}
+		t.client.drain(300*time.Millisecond, 3*time.Second)
+		t.client.discard()
+	}
+	time.Sleep(time.Second)
+	el, cpu, err := sc.run(t.pids, func() { time.Sleep(300 * time.Millisecond) })
+	if err != nil {
+		return streamRow{-1, -1}, fmt.Errorf("tmux %s: %w", mode, err)
+	}
+	return streamRow{el.Seconds(), cpu}, nil
 }
