@@ -103,26 +103,45 @@ func rememberedFile(g *globals, e *env) (path, notice string, err error) {
 	return "", goneNotice(dir, last), nil
 }
 
-// goneNotice says that dir's last office file is gone and which messages
-// wait for its agents.
+// goneNotice says that dir's last office file is gone.
 func goneNotice(dir, last string) string {
-	n := fmt.Sprintf("%s last ran %s, which is gone: running the embedded default office", dir, last)
-	def, err := configs.Default()
-	if err != nil {
-		return n
+	return fmt.Sprintf("%s last ran %s, which is gone: running the embedded default office", dir, last)
+}
+
+// waitingNotice says which messages queued in dir's store wait for agents
+// cfg does not run (and no `team add` record of the store starts): those
+// of another office file the directory ran before. "" when there are none,
+// or no store yet. It only reads.
+func waitingNotice(ctx context.Context, dir string, cfg *configs.Config) string {
+	path := filepath.Join(dir, engine.StoreFile)
+	if _, err := os.Stat(path); err != nil {
+		return ""
 	}
-	s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{})
+	s, err := queue.Open(path, queue.Options{})
 	if err != nil {
-		return n
+		return ""
 	}
 	defer s.Close()
-	msgs, err := s.List(context.Background(), "")
+	msgs, err := s.List(ctx, "")
+	if err != nil || len(msgs) == 0 {
+		return ""
+	}
+	recs, err := s.ListAgents(ctx)
 	if err != nil {
-		return n
+		return ""
+	}
+	runs := map[string]bool{}
+	for _, a := range cfg.Agents {
+		runs[a.Name] = true
+	}
+	for _, r := range recs {
+		if r.Spec != "" || r.Removed { // team-added (started again), or removed on purpose
+			runs[r.Name] = true
+		}
 	}
 	waiting, agents := 0, []string{}
 	for _, m := range msgs {
-		if _, ok := def.Agent(m.Agent); ok {
+		if runs[m.Agent] {
 			continue
 		}
 		waiting++
@@ -131,8 +150,8 @@ func goneNotice(dir, last string) string {
 		}
 	}
 	if waiting == 0 {
-		return n
+		return ""
 	}
-	return fmt.Sprintf("%s; %d queued message(s) wait for agents it does not run (%s): run 'office stop', then 'office --config FILE' with a file that has them",
-		n, waiting, strings.Join(agents, ", "))
+	return fmt.Sprintf("%d queued message(s) wait for agents this office does not run (%s): 'office stop', then 'office --config FILE' with the file that has them (or 'office queue clear AGENT')",
+		waiting, strings.Join(agents, ", "))
 }

@@ -47,7 +47,8 @@ func serveUntilAnswering(t *testing.T, o *testOffice, args ...string) string {
 // a state directory last run with an office file runs that file again and
 // says so; a store command without --config knows its agents; once the file
 // is gone, the embedded default starts with a notice naming the file and
-// the messages waiting for its agents.
+// the messages waiting for its agents, as another file given with --config
+// does.
 func TestStateDirRemembersItsOfficeFile(t *testing.T) {
 	t.Parallel()
 	o := newTestOffice(t)
@@ -68,11 +69,27 @@ func TestStateDirRemembersItsOfficeFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	stderr = serveUntilAnswering(t, o, "--state", o.state)
-	want := o.state + " last ran " + o.config + ", which is gone: running the embedded default office; 1 queued message(s) wait for agents it does not run (a1)"
-	if !strings.Contains(stderr, want) {
-		t.Errorf("serve with the file gone: stderr %q, want %q", stderr, want)
+	for _, want := range []string{
+		o.state + " last ran " + o.config + ", which is gone: running the embedded default office",
+		"1 queued message(s) wait for agents this office does not run (a1)",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("serve with the file gone: stderr %q, want %q", stderr, want)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(o.state, lastFileName)); !os.IsNotExist(err) {
 		t.Errorf("the default ran, yet the record stays: %v", err)
+	}
+
+	other := filepath.Join(t.TempDir(), "other.toml")
+	if err := os.WriteFile(other, []byte("brief = false\n[[agent]]\nname = \"z9\"\ncommand = [\"cat\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stderr = serveUntilAnswering(t, o, "--config", other, "--state", o.state)
+	if want := "1 queued message(s) wait for agents this office does not run (a1)"; !strings.Contains(stderr, want) {
+		t.Errorf("serve --config another file: stderr %q, want %q", stderr, want)
+	}
+	if got, err := lastOfficeFile(o.state); err != nil || got != other {
+		t.Errorf("remembered %q (%v), want %s", got, err, other)
 	}
 }

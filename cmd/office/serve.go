@@ -40,6 +40,7 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 	if err != nil {
 		return nil, nil, "", err
 	}
+	notice = joinNotices(notice, waitingNotice(context.Background(), dir, cfg))
 	if err := engine.EnsureStateDir(dir); err != nil {
 		return nil, nil, "", err
 	}
@@ -203,9 +204,11 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 		if !engine.Running(dir) {
 			// A bad office file is said here (exit 2), not in the log of a
 			// server that could not start.
-			if _, notice, err = loadConfig(g, e); err != nil {
+			var cfg *configs.Config
+			if cfg, notice, err = loadConfig(g, e); err != nil {
 				return err
 			}
+			notice = joinNotices(notice, waitingNotice(ctx, dir, cfg))
 			if err := startServer(ctx, e, g, e.stderr); err != nil && !engine.Running(dir) {
 				return err
 			}

@@ -68,11 +68,12 @@ func startServer(ctx context.Context, e *env, g *globals, say io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if _, _, err := loadConfig(g, e); err != nil {
+	cfg, _, err := loadConfig(g, e)
+	if err != nil {
 		return err
 	}
-	if remembered != "" {
-		fmt.Fprintln(say, "office:", remembered)
+	if n := joinNotices(remembered, waitingNotice(ctx, dir, cfg)); n != "" {
+		fmt.Fprintln(say, "office:", n)
 	}
 	args := []string{"serve", "--state", dir}
 	if path != "" {
