@@ -37,8 +37,10 @@ package configs
 //     callTimeout, scheduleTick (how often compaction schedules are
 //     checked), ClashCheckWait, DefaultWatchEvery (the store watch), the
 //     store's BusyTimeout and LockTimeout.
-//   - Size bounds of what is read from outside (the pool's filter limits,
-//     MaxDim, MaxLineBytes, records.MaxRead/MaxText/MaxFiles, queue.MaxBody,
+//   - Size bounds of what is read from outside (the office file's
+//     MaxFileBytes and MaxAgents, beside the loader in config.go; the
+//     pool's filter limits, MaxDim, MaxLineBytes,
+//     records.MaxRead/MaxText/MaxFiles, queue.MaxBody,
 //     inbox.PreviewThreshold/PreviewBytes, ResultLines/ResultBytes, the
 //     turn ledger's and the turn machine's bounds): protection, not policy.
 //   - records.Skew: the granularity of a CLI's own timestamps, a fact.
