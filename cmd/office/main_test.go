@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
+	"office/engine"
 	"office/queue"
 )
 
@@ -460,6 +463,46 @@ func TestStoreCommandsWithoutConfigKeepTheRunningRoster(t *testing.T) {
 	}
 	if r := o.exec(nil, "--config", other, "--state", o.state, "send", "z9", "hi"); r.code != 2 || !strings.Contains(r.stderr, `unknown agent "z9"`) {
 		t.Fatalf("send to another file's agent the running office does not run: exit %d, %q; want 2, unknown agent", r.code, r.stderr)
+	}
+}
+
+// TestStoreCommandWaitsForAStartingServersRoster: while a server holds the
+// state's lock but has not yet registered its agents (it listens on its
+// socket only once it has), a store-only command without --config waits
+// for it and registers nothing itself: the embedded default's "shell" must
+// not join a roster the starting office is about to write.
+func TestStoreCommandWaitsForAStartingServersRoster(t *testing.T) {
+	t.Parallel()
+	o := newTestOffice(t)
+	if err := engine.EnsureStateDir(o.state); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := os.OpenFile(filepath.Join(o.state, engine.LockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	lk := unix.Flock_t{Type: unix.F_WRLCK}
+	if err := unix.FcntlFlock(lock.Fd(), unix.F_OFD_SETLK, &lk); err != nil {
+		t.Fatal(err)
+	}
+	if !engine.Running(o.state) {
+		t.Fatal("the test's lock does not look like a running server")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string { return o.env[k] }, bin: "office"}
+	if code := run(ctx, e, []string{"--state", o.state, "send", "shell", "hi"}); code == 0 {
+		t.Fatalf("send while the server registers its agents: exit 0, %q", out.String())
+	}
+	s, err := queue.Open(filepath.Join(o.state, engine.StoreFile), queue.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if names, err := rosterNames(context.Background(), s); err != nil || len(names) != 0 {
+		t.Fatalf("registered while a server was starting: %v %v", names, err)
 	}
 }
 

@@ -7,10 +7,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"office/engine"
 	"office/queue"
@@ -18,8 +20,8 @@ import (
 
 // openStore opens the state dir's store and registers the config's agents, so
 // a name from the config is known even before the office first ran. While a
-// server runs on the state dir (and has registered its agents) nothing is
-// registered: the running office registered its own agents, and those of another file (or of the embedded
+// server runs on the state dir nothing is registered: the running office
+// registered its own agents, and those of another file (or of the embedded
 // default, say "shell", when --config was forgotten) would make a send to an
 // agent it does not run succeed and wait for ever.
 func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, error) {
@@ -39,9 +41,14 @@ func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, e
 		return nil, "", err
 	}
 	if engine.Running(dir) {
-		// A server that is still starting on a new store may not have
-		// registered its agents yet: then the file's are registered here.
-		if known, err := rosterNames(ctx, s); err == nil && len(known) > 0 {
+		// A server still starting may not have registered its agents yet;
+		// it listens on its socket only once it has, so the command waits
+		// for that (or for the server to go) and registers nothing itself.
+		if err := awaitRegistered(ctx, dir); err != nil {
+			s.Close()
+			return nil, "", err
+		}
+		if engine.Running(dir) {
 			return s, dir, nil
 		}
 	}
@@ -50,6 +57,34 @@ func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, e
 		return nil, "", err
 	}
 	return s, dir, nil
+}
+
+// awaitRegistered waits, up to startWait, until the server holding dir's
+// lock answers on its socket (it listens only after registering its agents)
+// or no server holds the lock any more.
+func awaitRegistered(ctx context.Context, dir string) error {
+	deadline := time.NewTimer(startWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(startPoll)
+	defer tick.Stop()
+	for {
+		cctx, cancel := context.WithTimeout(ctx, time.Second)
+		err := engine.Call(cctx, dir, engine.Request{Op: "status"}, nil)
+		cancel()
+		if err == nil || !engine.Running(dir) {
+			return nil
+		}
+		if !errors.Is(err, engine.ErrNoEngine) {
+			return fmt.Errorf("the office on %s: %w", dir, err)
+		}
+		select {
+		case <-deadline.C:
+			return fmt.Errorf("the office on %s (pid %d) has not answered within %v; see %s", dir, engine.ServerPid(dir), startWait, filepath.Join(dir, engine.LogFile))
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
 }
 
 // openRegistry is openStore, except inside an office agent (OFFICE_AGENT set)
