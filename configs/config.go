@@ -59,7 +59,8 @@ func ParsePrefix(s string) (byte, error) {
 			if c >= 'a' && c <= 'z' {
 				c -= 'a' - 'A'
 			}
-			if c < '@' || c > '_' {
+			if c <= '@' || c > '_' {
+				// C-@ is NUL, which the UI takes for "no prefix set".
 				break
 			}
 			return c - '@', nil

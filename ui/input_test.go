@@ -319,7 +319,7 @@ func TestParsePrefix(t *testing.T) {
 			t.Errorf("ParsePrefix(%q) = %#x, %v; want %#x", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "C-", "C-ab", "ab", "C-1"} {
+	for _, bad := range []string{"", "C-", "C-ab", "ab", "C-1", "C-@", "^@"} {
 		if _, err := ParsePrefix(bad); err == nil {
 			t.Errorf("ParsePrefix(%q) accepted", bad)
 		}

@@ -171,3 +171,22 @@ func TestCompletionOfIDsAndUntil(t *testing.T) {
 		t.Errorf("--until delivered: for a1: %q, want %q", got, want)
 	}
 }
+
+// TestNameListIsBounded: an error naming an office's agents lists at most
+// maxListed of them, then how many more.
+func TestNameListIsBounded(t *testing.T) {
+	names := make([]string, configs.MaxAgents)
+	for i := range names {
+		names[i] = fmt.Sprintf("agent%03d", i)
+	}
+	got := nameList(names)
+	if want := fmt.Sprintf("agent%03d and %d more", maxListed-1, len(names)-maxListed); !strings.HasSuffix(got, want) || strings.Contains(got, fmt.Sprintf("agent%03d", maxListed)) {
+		t.Fatalf("nameList of %d: %q", len(names), got)
+	}
+	if got := nameList(names[:3]); got != "agent000, agent001, agent002" {
+		t.Fatalf("nameList of 3: %q", got)
+	}
+	if got := nameList(nil); got != "none" {
+		t.Fatalf("nameList of none: %q", got)
+	}
+}

@@ -105,10 +105,18 @@ func rosterNames(ctx context.Context, s *queue.Store) ([]string, error) {
 	return known, nil
 }
 
-// nameList joins names for a message, "none" when there are none.
+// maxListed bounds the names one message lists (an office runs up to
+// configs.MaxAgents).
+const maxListed = 20
+
+// nameList joins names for a message, "none" when there are none, the
+// first maxListed and how many more when there are more.
 func nameList(names []string) string {
-	if len(names) == 0 {
+	switch {
+	case len(names) == 0:
 		return "none"
+	case len(names) > maxListed:
+		return fmt.Sprintf("%s and %d more", strings.Join(names[:maxListed], ", "), len(names)-maxListed)
 	}
 	return strings.Join(names, ", ")
 }
