@@ -163,3 +163,35 @@ func TestRestartedHostKeepsItsTeamAgentNames(t *testing.T) {
 		}
 	}
 }
+
+// A team agent removed (`office team rm`) after its record was listed for
+// a start (the floor's roster changed as the person removed it) is not
+// started from that listing: the record is read again, and one removed
+// starts nothing, whether it was run here or recorded as run elsewhere.
+func TestRemovedTeamAgentNotStartedFromAnOlderListing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := open(t, shellConfig(t, dir), filepath.Join(dir, "state"))
+	ctx := context.Background()
+	for _, elsewhere := range []string{"", "a"} {
+		name := "x" + elsewhere
+		if _, err := e.AddTeamAgent(ctx, engine.TeamSpec{Name: name, Profile: "shell"}); err != nil {
+			t.Fatal(err)
+		}
+		listed, err := e.Store().Agent(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed.Elsewhere = elsewhere
+		if err := e.RemoveTeamAgent(ctx, name, ""); err != nil {
+			t.Fatal(err)
+		}
+		e.StartRecord(ctx, listed)
+		if _, ok := e.Agent(name); ok {
+			t.Errorf("%s (listed as run elsewhere %q) started after team rm removed it", name, elsewhere)
+		}
+		if r, err := e.Store().Agent(ctx, name); err != nil || !r.Removed {
+			t.Errorf("%s's record %+v, %v: want removed", name, r, err)
+		}
+	}
+}

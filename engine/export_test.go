@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"office/cluster"
+	"office/queue"
 )
 
 // ApproveForFloor is approveForFloor for the engine_test package: an
@@ -22,3 +23,11 @@ func (e *Engine) DialogSeen(agent string) (time.Time, bool) {
 // StartYielded is startYielded (what a change of the floor's roster runs)
 // for the engine_test package.
 func (e *Engine) StartYielded(ctx context.Context) { e.startYielded(ctx) }
+
+// StartRecord is startRecord (one record startRecorded listed) for the
+// engine_test package.
+func (e *Engine) StartRecord(ctx context.Context, r queue.AgentRecord) {
+	e.teamStart.Lock()
+	defer e.teamStart.Unlock()
+	e.startRecord(ctx, r, r.Elsewhere != "")
+}
