@@ -191,12 +191,13 @@ func checkReceiver(tx *queue.Tx, name string) error {
 }
 
 // checkRunHere refuses new mail (not a reply) to a name this host does not
-// run because another host of the floor has it (queue.AgentRecord.Elsewhere):
-// the sender's command routes mail for it to the host the floor's roster
-// says has the name, so mail that reaches the store here has no known
-// receiver, and kept here it would wait for an agent that does not run
-// (as the queue refuses a send: *queue.ElsewhereError). A reply is for
-// this host's agent itself, and waits for it.
+// run because another host of the floor has it (queue.AgentRecord.Elsewhere),
+// whether it was sent here or came from another host: this host's command
+// routes mail for it to the host the floor's roster says has the name, so
+// mail that reaches the store here has no receiver here, and kept it would
+// wait for an agent that does not run (as the queue refuses a send:
+// *queue.ElsewhereError). A reply is for this host's agent itself, and
+// waits for it.
 func checkRunHere(tx *queue.Tx, a MailRequestArgs) error {
 	if a.InReplyTo != "" || a.To == Person {
 		return nil
@@ -205,8 +206,8 @@ func checkRunHere(tx *queue.Tx, a MailRequestArgs) error {
 	if err != nil || host == "" {
 		return err
 	}
-	return both{fmt.Errorf("%w %q: not run on this host, host %s has that name, and no host of the floor is known to run it now",
-		ErrUnknownReceiver, a.To, host), &queue.ElsewhereError{Agent: a.To, Host: host}}
+	return both{fmt.Errorf("%w %q: not run on this host, host %s has that name", ErrUnknownReceiver, a.To, host),
+		&queue.ElsewhereError{Agent: a.To, Host: host}}
 }
 
 // insertItem writes one pending item and its event; it returns the id and
