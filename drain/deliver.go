@@ -36,6 +36,11 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		log.Debug("not typing: the agent changed since the pass", "hold", hold)
 		return
 	}
+	// Whether the agent's records record this process's prompts, read
+	// before anything is typed: should the process exit during the submit
+	// check, a restart replaces it, and settleExited needs the answer for
+	// the process typed into.
+	_, proven := d.recordable(name, t)
 	// The cooldown starts before the first write, so a failed attempt waits
 	// too (and a store that keeps failing is not hammered).
 	d.stampAttempt(name, now)
@@ -99,6 +104,10 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		return
 	}
 	note, ok := d.verify(ctx, a, t, landed)
+	if !ok && note == noteExited {
+		d.settleExited(ctx, ack, log, name, m, t, typing, proven)
+		return
+	}
 	if src, found, keeps := d.confirm(ctx, name, t, typing, ok); found {
 		// The CLI's own record shows the text: it arrived, whatever the
 		// screen said.
@@ -112,13 +121,6 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 			return
 		}
 		note = evidenceNote(note, "", false, keeps)
-	}
-	if !ok && note == noteDiedOnPrompt {
-		// Nothing of it is pending anywhere (its process is gone): it stays
-		// queued for the agent's next process, no attempt counted while the
-		// agent is exited, as for a write cut short by an exit.
-		d.writeFailed(ctx, ack, log, name, a, m, t, false, errDiedOnPrompt)
-		return
 	}
 	if !ok && note == noteNotTaken {
 		if a.LastOutput().After(typing) {
@@ -195,6 +197,12 @@ func (d *Drainer) writeFailed(ctx, ack context.Context, log *slog.Logger, name s
 		}
 		return
 	}
+	d.attemptFailed(ack, log, name, m, werr)
+}
+
+// attemptFailed counts a failed attempt on m (the store drops it at the
+// last one, loudly: a log line and a notice).
+func (d *Drainer) attemptFailed(ack context.Context, log *slog.Logger, name string, m queue.Message, werr error) {
 	dropped, attempts, err := d.cfg.Store.AttemptFailed(ack, m.ID, werr.Error(), d.cfg.MaxAttempts)
 	if err != nil {
 		log.Error("recording a failed attempt", "write_err", werr, "err", err)

@@ -51,6 +51,11 @@ type Store interface {
 	// meanwhile) nothing changes and the error is queue.ErrNotFound
 	// (queue.Store.SetAsideHeld).
 	SetAsideHeld(ctx context.Context, m queue.Message, evidence string) error
+	// SetAside sets aside message id, in flight: it was typed and no
+	// evidence settles whether it arrived, so it waits for the person and
+	// does not hold the queue (queue.Store.SetAside). ErrNotFound: it is no
+	// longer in flight (the person removed it meanwhile).
+	SetAside(ctx context.Context, id int64, evidence string) error
 	// TypedNotSubmitted removes a message whose text reached the agent's
 	// prompt but was not submitted by office: it sits there as a draft and
 	// is never typed again (recorded with reason DropTypedNotSubmitted).
@@ -216,8 +221,10 @@ const (
 	// or removes it. Text is the whole notice.
 	NoticeHeld NoticeKind = "held"
 	// NoticeSetAside: the office stopped while typing the message and no
-	// evidence settled whether it arrived, or a message held (NoticeHeld)
-	// outlived the agent's process it was typed into (a restart); it is set
+	// evidence settled whether it arrived, the agent's process exited during
+	// its submit check and no evidence settled it (docs/evidence.md), or a
+	// message held (NoticeHeld) outlived the agent's process it was typed
+	// into (a restart); it is set
 	// aside (it does not hold the queue) until the person releases or
 	// removes it. Text is the whole notice.
 	NoticeSetAside NoticeKind = "set_aside"

@@ -253,6 +253,20 @@ func (s *fakeStore) SetAsideHeld(ctx context.Context, read queue.Message, eviden
 	return nil
 }
 
+// SetAside sets aside a message being typed, as the store does: only one
+// still queued, typed (Writing) and not set aside, else errNotFound.
+func (s *fakeStore) SetAside(ctx context.Context, id int64, evidence string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.find(id)
+	if m == nil || m.SetAside || m.Writing.IsZero() {
+		return errNotFound
+	}
+	m.Interrupted, m.SetAside, m.Evidence = true, true, evidence
+	s.record(call{op: "SetAside", id: id, agent: m.Agent, arg: evidence})
+	return nil
+}
+
 func (s *fakeStore) Entering(ctx context.Context, id int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -356,9 +370,13 @@ type fakeAgent struct {
 	profile     drain.SubmitProfile
 	prompt      string
 	promptOK    bool
-	ignoreEnter int  // how many Enters leave the prompt as it is
-	ignoreText  int  // how many text writes never show on the prompt (a CLI still loading)
-	busyOnEnter bool // an Enter turns the agent busy (the row keeps its text)
+	ignoreEnter int      // how many Enters leave the prompt as it is
+	ignoreText  int      // how many text writes never show on the prompt (a CLI still loading)
+	busyOnEnter bool     // an Enter turns the agent busy (the row keeps its text)
+	exitOnEnter bool     // an Enter submits, then the process exits (/exit, a one-shot CLI)
+	restoreExit bool     // with exitOnEnter: the exit restores the terminal (no prompt row left)
+	clearExit   bool     // with exitOnEnter: the CLI cleared its input before it exited
+	taken       []string // the prompts the CLI took (submitted or queued), in order
 	writeErr    error
 	exitOnFail  bool          // a failed write means the process has exited
 	hang        chan struct{} // non-nil: Write blocks until closed or ctx is done
@@ -507,16 +525,31 @@ func (a *fakeAgent) Write(ctx context.Context, p []byte) error {
 		a.swallowed = false
 		return nil
 	}
-	if a.busyOnEnter {
-		a.status = automation.StatusBusy
-		return nil
-	}
 	if a.ignoreEnter > 0 {
 		a.ignoreEnter--
 		return nil
 	}
-	a.prompt = ""
+	a.taken = append(a.taken, a.prompt)
+	switch {
+	case a.exitOnEnter: // it leaves its last screen as it was, unless it restores the terminal
+		a.status = automation.StatusExited
+		a.promptOK = !a.restoreExit
+		if a.clearExit {
+			a.prompt = ""
+		}
+	case a.busyOnEnter:
+		a.status = automation.StatusBusy
+	default:
+		a.prompt = ""
+	}
 	return nil
+}
+
+// tookPrompts returns the prompts the CLI took.
+func (a *fakeAgent) tookPrompts() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.taken)
 }
 
 // PressEnter is Write("\r") that records its cause once it succeeded.

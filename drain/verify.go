@@ -26,13 +26,6 @@ const noteNotTaken = "not taken"
 // errNotTaken is the failed attempt recorded for a text the CLI did not take.
 var errNotTaken = errors.New("the agent did not take the text: it never showed on the prompt and the agent did not turn busy")
 
-// noteDiedOnPrompt is verify's note when the agent's process ended with our
-// text still on its prompt row: the text died there, never submitted.
-const noteDiedOnPrompt = "died on the prompt"
-
-// errDiedOnPrompt is the failed attempt recorded for it.
-var errDiedOnPrompt = errors.New("the agent exited with the text still on its prompt, not submitted")
-
 // probeRunes is how much of a line (without white space) must be found on
 // the prompt row to count as our text still sitting there: enough to be
 // specific, short enough to fit a narrow pane's row.
@@ -49,8 +42,13 @@ const (
 	// signDialog: the agent is waiting on a dialog; it left idle, so the
 	// Enter was taken, and no further Enter may be sent.
 	signDialog
-	// signExited: the agent's process exited after both writes succeeded.
+	// signExited: the agent's process exited after both writes succeeded:
+	// no evidence of the submit either way (settleExited decides).
 	signExited
+	// signLastScreen: the agent's process exited, and its last screen shows
+	// the prompt row empty after our text had shown on it: the CLI cleared
+	// its input, the screen's evidence of a submit, seen after the exit.
+	signLastScreen
 )
 
 // note is the delivery note recorded for a sign.
@@ -60,8 +58,8 @@ func (s sign) note() string {
 		return "verified"
 	case signDialog:
 		return "unverified: a dialog opened"
-	case signExited:
-		return "unverified: the agent exited"
+	case signLastScreen:
+		return "verified on its last screen (the agent exited)"
 	}
 	return "unverified"
 }
@@ -70,6 +68,10 @@ func (s sign) note() string {
 // record. An agent that cannot be checked (SubmitProfile.Unverifiable, or a
 // prompt row that cannot be read) counts as delivered, "unverified"; so does
 // a check cut short by ctx, since both writes succeeded.
+//
+// An agent whose process exits before a submit was seen proves nothing
+// about it: verify then returns noteExited with submitted false, and the
+// caller settles it from the agent's records (settleExited).
 //
 // landed says the prompt row showed text before the Enter. Without it an
 // empty row proves nothing (the text may never have reached the input), so
@@ -80,17 +82,24 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 	if a.Submit().Unverifiable {
 		return "unverified", true
 	}
+	if statusHold(a, d.cfg.Clock.Now()) == HoldExited {
+		// Gone already: only its last screen can still show the submit
+		// (its prompt row is unreadable once a CLI restored the terminal).
+		if look(a, d.cfg.Clock.Now(), &landed) == signLastScreen {
+			return signLastScreen.note(), true
+		}
+		return noteExited, false
+	}
 	if _, ok := a.Prompt(); !ok {
 		return "unverified", true
 	}
 	s, err := d.watch(ctx, a, &landed)
-	if err != nil {
+	switch {
+	case err != nil:
 		return "unverified", true
-	}
-	if s == signExited {
-		return exited(a, t, "")
-	}
-	if s != signNone {
+	case s == signExited:
+		return noteExited, false
+	case s != signNone:
 		return s.note(), true
 	}
 	retries := max(a.Submit().EnterRetries, 1)
@@ -107,8 +116,12 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 			return note, submitted
 		}
 		if err := d.enter(ctx, a, t.id); err != nil {
-			if ctx.Err() != nil {
+			switch {
+			case ctx.Err() != nil:
 				return "unverified", true
+			case statusHold(a, d.cfg.Clock.Now()) == HoldExited:
+				// An earlier Enter reached the process that is gone now.
+				return noteExited, false
 			}
 			return "", false
 		}
@@ -116,10 +129,8 @@ func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (n
 		switch {
 		case err != nil:
 			return "unverified", true
-		case s == signExited && try == 1:
-			return exited(a, t, " (second Enter)")
 		case s == signExited:
-			return exited(a, t, fmt.Sprintf(" (Enter %d)", try+1))
+			return noteExited, false
 		case s != signNone && try == 1:
 			return s.note() + " (second Enter)", true
 		case s != signNone:
@@ -151,10 +162,15 @@ func (d *Drainer) watch(ctx context.Context, a Agent, landed *bool) (sign, error
 
 // look reads the agent once after an Enter. An empty prompt row counts as
 // submitted only once text had landed on it (*landed); text seen on the row
-// now sets *landed.
+// now sets *landed. An exited agent's last screen counts only that way: our
+// text still on its row proves nothing (a CLI may take the Enter before it
+// redraws), nor does a row it erased as it exited (unreadable).
 func look(a Agent, now time.Time, landed *bool) sign {
 	switch s := a.Status(); {
 	case s == automation.StatusExited || a.Block(now) == automation.BlockExited:
+		if row, ok := a.Prompt(); ok && *landed && !automation.PromptRowHasText(row) {
+			return signLastScreen
+		}
 		return signExited
 	case s == automation.StatusWaiting:
 		return signDialog
@@ -178,10 +194,11 @@ func look(a Agent, now time.Time, landed *bool) sign {
 // prompt), and our own text is still what the prompt row shows.
 func (d *Drainer) unconfirmed(a Agent, t typing, landed *bool) (note string, submitted, retry bool) {
 	now := d.cfg.Clock.Now()
-	if s := look(a, now, landed); s == signExited {
-		note, submitted = exited(a, t, "")
-		return note, submitted, false
-	} else if s != signNone {
+	switch s := look(a, now, landed); s {
+	case signExited:
+		return noteExited, false, false
+	case signNone:
+	default:
 		return s.note(), true, false
 	}
 	row, ok := a.Prompt()
@@ -194,21 +211,6 @@ func (d *Drainer) unconfirmed(a Agent, t typing, landed *bool) (note string, sub
 		return "", false, false
 	}
 	return "", false, true
-}
-
-// exited is the verdict on a submit when the agent's process exited during
-// the check. Its last screen still showing our own text on the prompt row
-// proves the CLI never took the Enter: the text died there unsubmitted, as
-// after a crash before the Enter (docs/evidence.md), so it is not counted
-// delivered (noteDiedOnPrompt, submitted false) and waits for the agent's
-// next process. Otherwise, and always for a slash command (exiting may be
-// what it asked for), both writes succeeded and it counts delivered,
-// unverified; suffix says which Enter it was.
-func exited(a Agent, t typing, suffix string) (note string, submitted bool) {
-	if row, ok := a.Prompt(); ok && !isCommand(t.text) && onRow(row, t.probe) {
-		return noteDiedOnPrompt, false
-	}
-	return signExited.note() + suffix, true
 }
 
 // onRow reports whether the start of line shows on the prompt row. White
@@ -268,11 +270,7 @@ const evidenceUnproven = 0
 // for a record of t's text dated at or after since, and returns the record's
 // source. A record found is taken whatever keeps says.
 func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time.Time, screenOK bool) (source string, found, keeps bool) {
-	ev := d.cfg.Evidence
-	if ev == nil || t.mode == modeLines || isCommand(t.text) {
-		return "", false, false
-	}
-	has, proven := ev.Keeps(name)
+	has, proven := d.recordable(name, t)
 	if !has {
 		return "", false, false
 	}
@@ -283,22 +281,40 @@ func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time
 	case !proven:
 		wait = evidenceUnproven
 	}
-	keeps = proven
+	if src, ok := d.received(ctx, name, t, since, wait); ok {
+		return src, true, true
+	}
+	return "", false, proven
+}
+
+// recordable reports whether the agent's records can be evidence for t
+// (Evidence.Keeps), and whether they were seen to record this run of it:
+// never for a slash command or text typed line by line.
+func (d *Drainer) recordable(name string, t typing) (keeps, proven bool) {
+	if d.cfg.Evidence == nil || t.mode == modeLines || isCommand(t.text) {
+		return false, false
+	}
+	return d.cfg.Evidence.Keeps(name)
+}
+
+// received waits up to wait for the agent's records to show t's text
+// recorded at or after since, and returns the record's source.
+func (d *Drainer) received(ctx context.Context, name string, t typing, since time.Time, wait time.Duration) (source string, found bool) {
 	deadline := d.cfg.Clock.Now().Add(wait)
 	for {
-		src, ok, err := ev.Received(ctx, name, t.text, since)
+		src, ok, err := d.cfg.Evidence.Received(ctx, name, t.text, since)
 		if err != nil {
 			d.log.Warn("reading the agent's records", "agent", name, "err", err)
 		}
 		if ok {
-			return src, true, true
+			return src, true
 		}
 		now := d.cfg.Clock.Now()
 		if !now.Before(deadline) || ctx.Err() != nil {
-			return "", false, keeps
+			return "", false
 		}
 		if d.sleep(ctx, min(evidencePoll, deadline.Sub(now))) != nil {
-			return "", false, keeps
+			return "", false
 		}
 	}
 }
@@ -335,6 +351,12 @@ var errNoRecord = errors.New("the agent did not take the text: its records do no
 // cannot be read: the delivery then counts, noted "unverified".
 func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing, since time.Time) bool {
 	log.Warn("the screen showed a submit but the CLI's records do not show the text", "text", preview(t.text))
+	if statusHold(a, d.cfg.Clock.Now()) == HoldExited {
+		// Records that record this process's prompts do not show it, and
+		// the process is gone (whatever it had queued went with it).
+		d.attemptFailed(ack, log, name, m, errExitedNotTaken)
+		return true
+	}
 	if a.Status() == automation.StatusBusy {
 		return false
 	}

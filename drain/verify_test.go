@@ -98,7 +98,6 @@ func TestNoSecondEnter(t *testing.T) {
 		{"someone else's text on the row", func(a *fakeAgent) { a.prompt = "something else" }, "", 2340 * ms},
 		{"the person is typing", func(a *fakeAgent) { a.block = automation.BlockDraft }, "", 2340 * ms},
 		{"a dialog opened", func(a *fakeAgent) { a.status = automation.StatusWaiting }, "unverified: a dialog opened", 1040 * ms},
-		{"the agent exited after clearing its prompt", func(a *fakeAgent) { a.status = automation.StatusExited; a.prompt = "" }, "unverified: the agent exited", 1040 * ms},
 		{"the row became unreadable", func(a *fakeAgent) { a.promptOK = false }, "unverified", 2340 * ms},
 	}
 	for _, c := range cases {
@@ -318,18 +317,21 @@ func TestAHeldMessageHoldsOnlyItsAgentsQueue(t *testing.T) {
 	})
 }
 
-// TestExitWithTheTextOnThePrompt: an agent whose process ends during the
-// submit check while our text still sits on its prompt row (a restart, a
-// crash, a CLI not yet taking Enter) never took it: the message is not
-// counted delivered nor dropped as typed-not-submitted, but stays queued
-// for the agent's next process, no attempt counted. A slash command is
-// the exception: exiting may be what it asked for, so it counts delivered.
-func TestExitWithTheTextOnThePrompt(t *testing.T) {
+// TestAnExitAndItsLastScreen: an agent whose process ends during the
+// submit check. The exit proves nothing, nor does its last screen still
+// showing our text on the prompt row (a CLI may take the Enter before it
+// redraws): with no records to decide, the message is set aside
+// (exited_test.go has every branch of the rule), never counted delivered,
+// never dropped as typed-not-submitted on a prompt that is gone, never typed
+// again on its own; a slash command too. A last screen whose prompt row is
+// empty after our text showed on it is the screen's evidence of a submit
+// (the CLI cleared its input), judged as any other.
+func TestAnExitAndItsLastScreen(t *testing.T) {
 	for _, c := range []struct {
-		text      string
-		delivered bool
-	}{{"hello", false}, {"/exit", true}} {
-		t.Run(c.text, func(t *testing.T) {
+		name, text string
+		clear      bool // the row was cleared in the instant before the exit
+	}{{"text on the prompt", "hello", false}, {"row cleared", "hello", true}, {"slash command", "/exit", false}} {
+		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				h := newHarness(t, []string{"a"}, nil)
 				a := h.agent("a")
@@ -337,21 +339,28 @@ func TestExitWithTheTextOnThePrompt(t *testing.T) {
 				id := h.store.enqueue("a", c.text)
 				h.d.Wake()
 				h.until(time.Second)
-				a.set(func(a *fakeAgent) { a.status = automation.StatusExited })
+				a.set(func(a *fakeAgent) {
+					a.status = automation.StatusExited
+					if c.clear {
+						a.prompt = ""
+					}
+				})
 				h.until(10 * time.Second)
-				if c.delivered {
-					checkCalls(t, h.store, "Delivered", []call{{at: 1040 * ms, id: id, agent: "a", arg: "unverified: the agent exited"}})
-					h.stop()
-					return
-				}
-				checkCalls(t, h.store, "Delivered", nil)
 				checkCalls(t, h.store, "TypedNotSubmitted", nil)
-				checkCalls(t, h.store, "Unattempt", []call{{at: 1040 * ms, id: id, agent: "a"}})
-				if q := h.store.queued("a"); len(q) != 1 || q[0].ID != id {
-					t.Errorf("queued after the exit: %+v, want message %d still queued", q, id)
+				if c.clear {
+					checkCalls(t, h.store, "Delivered", []call{{at: 1040 * ms, id: id, agent: "a", arg: "verified on its last screen (the agent exited)"}})
+					checkCalls(t, h.store, "SetAside", nil)
+				} else {
+					checkCalls(t, h.store, "Delivered", nil)
+					if c := h.store.callsOf("SetAside"); len(c) != 1 || c[0].id != id || c[0].at != 1040*ms {
+						t.Errorf("SetAside calls %+v, want message %d set aside at the exit", c, id)
+					}
 				}
 				if d := a.markedDrafts(); len(d) != 0 {
 					t.Errorf("MarkDraft calls = %q, want none (its process is gone)", d)
+				}
+				if w := texts(a.written()); len(w) != 1 {
+					t.Errorf("texts written %q, want the one typing", w)
 				}
 				h.stop()
 			})

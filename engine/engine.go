@@ -357,9 +357,9 @@ func (e *Engine) terminalEvent(ev pool.Event) {
 }
 
 func (e *Engine) notice(n drain.Notice) {
-	// A held message is told durably; the store's event shows it to every
-	// window, so it is not sent live a second time.
-	shown := n.Kind == drain.NoticeHeld && e.noticeHeld(n)
+	// A message held or set aside is told durably; the store's event shows
+	// it to every window, so it is not sent live a second time.
+	shown := (n.Kind == drain.NoticeHeld || n.Kind == drain.NoticeSetAside) && e.noticeHeld(n)
 	if s := e.srv.Load(); s != nil && !shown {
 		s.notice(n)
 	}

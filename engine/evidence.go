@@ -252,27 +252,23 @@ func (e *Engine) noticeSetAside(ctx context.Context, r queue.Recovered) {
 	body := fmt.Sprintf("Message %d for %s was set aside: %s, and %s. "+
 		"It is not typed again on its own and does not hold the rest of the queue: `office queue release %d` types it again, `office queue rm %d` drops it.\nText: %s",
 		r.ID, r.Agent, what, r.Verdict.Evidence, r.ID, r.ID, string(text))
-	if e.inbox == nil {
-		return
-	}
-	if _, _, err := e.inbox.svc.Send(ctx, inbox.Message{To: inbox.Person, From: r.Agent, Kind: inbox.KindNotification,
-		Body: body, DedupeKey: fmt.Sprintf("set-aside:%d:%d", r.ID, r.Writing.UnixNano())}); err != nil && !errors.Is(err, inbox.ErrUnknownReceiver) {
-		e.log.Error("notice of a message set aside", "msg", r.ID, "err", err)
-	}
-	e.notice(drain.Notice{Agent: r.Agent, MsgID: r.ID, Kind: drain.NoticeSetAside, Text: body})
+	e.notice(drain.Notice{Agent: r.Agent, MsgID: r.ID, Kind: drain.NoticeSetAside, Text: body}) // durable (noticeHeld)
 }
 
 // noticeHeld tells the person, durably (their inbox), about a message the
-// drain holds because the agent drew nothing after it was typed: it holds
-// that agent's queue until they decide, so it must not be missed by a person
-// with no window attached. It reports whether the notice was stored.
+// drain holds because the agent drew nothing after it was typed (it holds
+// that agent's queue until they decide), or one set aside (it waits for
+// them): neither may be missed by a person with no window attached. It
+// reports whether the notice was stored.
 func (e *Engine) noticeHeld(n drain.Notice) bool {
 	if e.inbox == nil {
 		return false
 	}
 	if _, _, err := e.inbox.svc.Send(context.Background(), inbox.Message{To: inbox.Person, From: n.Agent, Kind: inbox.KindNotification,
 		Body: n.Text}); err != nil {
-		e.log.Error("notice of a held message", "msg", n.MsgID, "err", err)
+		if !errors.Is(err, inbox.ErrUnknownReceiver) {
+			e.log.Error("notice of a message held or set aside", "msg", n.MsgID, "kind", n.Kind, "err", err)
+		}
 		return false
 	}
 	return true

@@ -82,3 +82,30 @@ func FuzzFilterSplit(f *testing.F) {
 }
 
 func utf8Valid(b []byte) bool { return bytes.Equal(bytes.ToValidUTF8(b, []byte("\x00")), b) }
+
+// FuzzFilterPerByte compares a whole feed with the same bytes fed one at a
+// time: a one-byte feed never takes the Filter's fast paths (runs of
+// printable ASCII, runs of one-column runes, ESC [ straight into CSI), so
+// this holds the fast paths to the byte-by-byte parser.
+func FuzzFilterPerByte(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte("──x─👩\u200d─\u200d💻──中─🎉\U0001F3FD─\U0001F3FD─e\u0301─\ufe0f─" + string(WidePlaceholder) + "──\xe2\x94──\xff─·─·\r\n"))
+	f.Add([]byte("a\u200d─b中\U0001F3FB─\U0001F3FB\xef\xbf\xbd\xc2\x85─\x1b[5b"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		whole := NewFilter()
+		wantOut, wantReply := whole.Process(nil, data)
+		wantReply = bytes.Clone(wantReply)
+		bytewise := NewFilter()
+		var out, reply []byte
+		for i := range data {
+			var r []byte
+			out, r = bytewise.Process(out, data[i:i+1])
+			reply = append(reply, r...)
+		}
+		if !bytes.Equal(out, wantOut) || !bytes.Equal(reply, wantReply) || bytewise.Modes() != whole.Modes() {
+			t.Fatalf("%q:\n whole %q %q\n bytes %q %q", data, wantOut, wantReply, out, reply)
+		}
+	})
+}

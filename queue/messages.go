@@ -840,6 +840,32 @@ func (s *Store) SetAsideHeld(ctx context.Context, m Message, evidence string) er
 	})
 }
 
+// SetAside sets aside message id while the drain settles its attempt: it
+// was typed and no evidence settles whether it arrived (the agent's process
+// exited before the submit was seen, and its CLI's records cannot tell), so
+// it is neither typed again on its own nor holds its agent's queue; it waits
+// for the person (release or remove), as one set aside at recovery does.
+// evidence says what is known (Evidence, `office queue`); it logs
+// "interrupted". Only a message still in flight and not set aside changes;
+// else nothing is written and the error is ErrNotFound (the person removed
+// it meanwhile). Returns once durable.
+func (s *Store) SetAside(ctx context.Context, id int64, evidence string) error {
+	op := fmt.Sprintf("set aside message %d", id)
+	return s.update(ctx, op, func(t *Tx) error {
+		var agent string
+		err := t.queryRow(`UPDATE messages SET in_flight = 0, interrupted = 1, set_aside = 1, evidence = ?
+			WHERE id = ? AND in_flight = 1 AND set_aside = 0 RETURNING agent`, evidence, id).Scan(&agent)
+		if errors.Is(err, sql.ErrNoRows) {
+			return opErr(op, fmt.Errorf("%w: not in flight", ErrNotFound))
+		}
+		if err != nil {
+			return opErr(op, err)
+		}
+		return t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventInterrupted,
+			Detail: "set aside until released or removed: " + evidence})
+	})
+}
+
 // settle applies one verdict, if the message is still unsettled and as m
 // was read (the same typing, not released or set aside since: a release
 // that changed no other field still counts, by PersonRev), and reports

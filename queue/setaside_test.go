@@ -242,6 +242,51 @@ func TestRecoveryLeavesWhatThePersonChangedMeanwhile(t *testing.T) {
 	}
 }
 
+// TestSetAsideAMessageInFlight: the drain sets aside a message it was
+// typing (its agent exited during the submit check, no evidence settles it):
+// Head skips it, the queue behind it goes on, a stop does not settle it
+// again, and the person's release puts it back at the head. One not in
+// flight, or removed, is ErrNotFound and nothing is written.
+func TestSetAsideAMessageInFlight(t *testing.T) {
+	s := open(t, Options{}, "a")
+	ctx := context.Background()
+	id := typedInFlight(t, s, "a", "typed, then the agent exited")
+	behind := mustEnqueue(t, s, "a", "behind it", EnqueueOptions{})
+	if err := s.SetAside(ctx, id, "no evidence"); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := s.Get(ctx, id); !m.SetAside || !m.Interrupted || m.Evidence != "no evidence" {
+		t.Fatalf("after SetAside: %+v, want set aside with its evidence", m)
+	}
+	if h, ok, _ := s.Head(ctx, "a"); !ok || h.ID != behind {
+		t.Fatalf("head %+v, want the message behind it", h)
+	}
+	if n := setAsideEvents(t, s, id); n != 1 {
+		t.Fatalf("%d set-aside events, want one", n)
+	}
+	if err := s.SetAside(ctx, id, "again"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("SetAside of a message set aside: %v, want ErrNotFound", err)
+	}
+	if got, err := s.RecoverInterrupted(ctx, nil); err != nil || len(got) != 0 {
+		t.Fatalf("RecoverInterrupted settled %+v, %v: a message set aside waits for the person", got, err)
+	}
+	if err := s.Release(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if h, ok, _ := s.Head(ctx, "a"); !ok || h.ID != id || h.SetAside {
+		t.Fatalf("head %+v after release, want the released message", h)
+	}
+	if err := s.SetAside(ctx, behind, "never typed"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("SetAside of a message not in flight: %v, want ErrNotFound", err)
+	}
+	if err := s.Remove(ctx, id, "rm"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetAside(ctx, id, "gone"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("SetAside of a removed message: %v, want ErrNotFound", err)
+	}
+}
+
 // TestRecoveryLeavesAReleaseThatChangedNoField: the person releases again,
 // while recovery judges it, a message already released (manual) and at its
 // agent's head when the office stopped typing it. That release changes

@@ -42,7 +42,7 @@ const helpKeyCol = 18
 func (m *model) helpLines(inner int) []boxLine {
 	var lines []boxLine
 	add := func(st lipgloss.Style, text string) {
-		for _, l := range strings.Split(ansi.Wordwrap(text, inner, ""), "\n") {
+		for _, l := range strings.Split(wrapTo(text, inner), "\n") {
 			lines = append(lines, boxLine{text: l, st: st})
 		}
 	}
@@ -53,7 +53,7 @@ func (m *model) helpLines(inner int) []boxLine {
 			add(m.pal.boxText, b[0]+"  "+b[1])
 			continue
 		}
-		for i, l := range strings.Split(ansi.Wordwrap(b[1], inner-helpKeyCol, ""), "\n") {
+		for i, l := range strings.Split(wrapTo(b[1], inner-helpKeyCol), "\n") {
 			key := ""
 			if i == 0 {
 				key = b[0]
@@ -68,6 +68,12 @@ func (m *model) helpLines(inner int) []boxLine {
 	add(m.pal.boxDim, "Copy mode: hjkl PgUp/PgDn Ctrl-U/D g G 0 $ · / ? n N search · v select · y copy · q leave")
 	add(m.pal.boxDim, "Queue panel: j/k move · s send now (when paused) · d delete · c clear all")
 	return lines
+}
+
+// wrapTo word-wraps text to width cells, breaking a word longer than
+// width (ansi's Wordwrap leaves it whole, to be cut at the box's edge).
+func wrapTo(text string, width int) string {
+	return ansi.Hardwrap(ansi.Wordwrap(text, width, ""), width, true)
 }
 
 // helpView is the help box. In a window too short for all of it, it shows
@@ -105,9 +111,9 @@ func (m *model) helpKey(k tea.Key) {
 	case k.Code == tea.KeyUp || is(k, 'k'):
 		top--
 	case k.Code == tea.KeyPgDown || is(k, ' '):
-		top += rows - 2
+		top += max(rows-2, 1)
 	case k.Code == tea.KeyPgUp:
-		top -= rows - 2
+		top -= max(rows-2, 1)
 	default:
 		m.overlay = overlayNone
 		return

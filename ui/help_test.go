@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestHelpFitsASmallWindow: in a window too short and narrow for the help,
@@ -52,5 +54,47 @@ func TestHelpFitsASmallWindow(t *testing.T) {
 	h.keys("\x1b[B")
 	if strings.Contains(h.text(), "office keys") {
 		t.Fatalf("Down does not close a help that fits")
+	}
+}
+
+// TestHelpLinesFitEveryWidth: at every inner width no help line is wider
+// than the box (a word longer than the width is broken, not cut at the
+// edge), and every binding's text is there whole, in order.
+func TestHelpLinesFitEveryWidth(t *testing.T) {
+	h := newHarness(t, "a")
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	for inner := 1; inner <= 80; inner++ {
+		lines := h.m.helpLines(inner)
+		var all strings.Builder
+		for _, l := range lines {
+			if w := ansi.StringWidth(l.text); w > inner {
+				t.Fatalf("inner %d: line %q is %d cells wide", inner, l.text, w)
+			}
+			all.WriteString(squeeze(l.text))
+		}
+		for _, b := range bindings {
+			if !strings.Contains(all.String(), squeeze(b[0]+b[1])) {
+				t.Fatalf("inner %d: binding %q %q is not there whole", inner, b[0], b[1])
+			}
+		}
+	}
+}
+
+// TestHelpPagesInTheSmallestWindow: with room for two lines (one of them
+// the hint), PgDn and Space still move the help on.
+func TestHelpPagesInTheSmallestWindow(t *testing.T) {
+	h := newHarness(t, "a")
+	h.size(60, 5)
+	h.keys("\x1d?")
+	first := h.text()
+	if !strings.Contains(first, "other keys close") {
+		t.Fatalf("the help does not scroll in a 5-row window:\n%s", first)
+	}
+	for _, key := range []string{"\x1b[6~", " "} {
+		h.keys(key)
+		if now := h.text(); now == first || !strings.Contains(now, "office keys") {
+			t.Fatalf("%q did not page the help on:\n%s", key, now)
+		}
+		first = h.text()
 	}
 }

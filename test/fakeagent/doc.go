@@ -58,6 +58,8 @@
 //	--swallow-enter N      ignore the first N Enters that would submit (the text
 //	                       stays; logs {"event":"swallowed",...}), like a CLI
 //	                       that is not really ready yet
+//	--swallow-after N      --swallow-enter swallows only once N prompts were
+//	                       submitted (a CLI that stops taking Enter later)
 //	--stop-reading-after N after N replies never read stdin again (a hung CLI:
 //	                       writes into its PTY block once the buffer fills;
 //	                       logs {"event":"stopped-reading"})

@@ -36,6 +36,9 @@ type options struct {
 	// swallowEnter: the first N Enters that would submit are ignored (like
 	// Codex and Gemini before they are really ready), the text stays.
 	swallowEnter int
+	// swallowAfter: --swallow-enter applies only once this many prompts
+	// were submitted (a CLI that stops taking Enter later on).
+	swallowAfter int
 	// stopReadingAfter: after N replies the agent never reads stdin again
 	// (a hung CLI): writes into its PTY block once the buffer is full.
 	stopReadingAfter int
@@ -133,6 +136,8 @@ func parseArgs(o *options, args []string) (warnings []string) {
 			boolean(&o.noPaste)
 		case "swallow-enter":
 			integer(&o.swallowEnter)
+		case "swallow-after":
+			integer(&o.swallowAfter)
 		case "stop-reading-after":
 			integer(&o.stopReadingAfter)
 		case "hook-evidence":
@@ -548,7 +553,7 @@ func (a *app) enter(k key) {
 	if text == "" {
 		return
 	}
-	if a.swallowed < a.opts.swallowEnter && a.dialog == nil {
+	if a.swallowed < a.opts.swallowEnter && a.dialog == nil && len(a.history) >= a.opts.swallowAfter {
 		a.swallowed++
 		a.log.event("swallowed", kv{"key", "enter"}, kv{"text", text})
 		return
