@@ -231,21 +231,18 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 // parent is told it was cancelled. Config agents are refused
 // (ErrConfigAgent).
 func (e *Engine) RemoveTeamAgent(ctx context.Context, name, by string) error {
-	e.teamStart.Lock() // not while startRecorded starts from the records
+	// Not while startRecorded may start it again from its record, nor
+	// while an add counts the agents against the bound.
+	e.teamStart.Lock()
 	defer e.teamStart.Unlock()
 	if _, ok := e.opts.Config.Agent(name); ok {
 		return fmt.Errorf("engine: team rm %q: %w; remove it there", name, ErrConfigAgent)
 	}
-	// Not while startRecorded may start it again from its record.
-	e.teamStart.Lock()
 	cfg, ok := e.teamAgentConfig(ctx, name)
 	if !ok {
-		e.teamStart.Unlock()
 		return fmt.Errorf("engine: team rm: %w %q", queue.ErrUnknownAgent, name)
 	}
-	err := e.store.RemoveAgent(ctx, name)
-	e.teamStart.Unlock()
-	if err != nil {
+	if err := e.store.RemoveAgent(ctx, name); err != nil {
 		return fmt.Errorf("engine: team rm: %w", err)
 	}
 	if by == "" {
