@@ -67,8 +67,9 @@ func recordOfficeFile(dir, path string) error {
 		return fmt.Errorf("record the office file: %w", err)
 	}
 	_, werr := tmp.WriteString(path + "\n")
+	serr := tmp.Sync() // a crash after the rename must not leave an empty record
 	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	if err := errors.Join(werr, serr, cerr); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("record the office file: %w", err)
 	}
@@ -80,32 +81,43 @@ func recordOfficeFile(dir, path string) error {
 }
 
 // rememberedFile resolves a missing --config from the state directory's
-// record: the path of the office file to load ("" for the embedded default)
-// and a notice saying what was chosen, or "" when there is nothing to say.
-// A remembered file that is gone leaves the default, with a notice naming
-// the file and the messages still queued for agents the default does not
-// run.
-func rememberedFile(g *globals, e *env) (path, notice string, err error) {
+// record: the path of the office file to load ("" for the embedded default),
+// the record's path when the file came from it ("" otherwise) and a notice
+// saying what was chosen, or "" when there is nothing to say. A remembered
+// file that does not exist (ENOENT: an editor's rename-on-save, a git
+// checkout) leaves the default, with a notice naming the file; the record
+// stays, so the file runs again once it is back. Any other error reaching
+// the file is the file's error, said by the load.
+func rememberedFile(g *globals, e *env) (path, record, notice string, err error) {
 	if g.config != "" {
-		return g.config, "", nil
+		return g.config, "", "", nil
 	}
 	dir, err := engine.StateDir(g.state, e.getenv)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	last, err := lastOfficeFile(dir)
 	if err != nil || last == "" {
-		return "", "", err
+		return "", "", "", err
 	}
-	if _, err := os.Stat(last); err == nil {
-		return last, fmt.Sprintf("running %s, the office file %s last ran (--config FILE runs another)", last, dir), nil
+	record = filepath.Join(dir, lastFileName)
+	if _, err := os.Stat(last); errors.Is(err, fs.ErrNotExist) {
+		return "", "", missingNotice(dir, last), nil
 	}
-	return "", goneNotice(dir, last), nil
+	return last, record, fmt.Sprintf("running %s, the office file %s last ran (--config FILE runs another)", last, dir), nil
 }
 
-// goneNotice says that dir's last office file is gone.
-func goneNotice(dir, last string) string {
-	return fmt.Sprintf("%s last ran %s, which is gone: running the embedded default office", dir, last)
+// missingNotice says that dir's last office file does not exist, and that
+// the record is kept.
+func missingNotice(dir, last string) string {
+	return fmt.Sprintf("%s last ran %s, which is missing: running the embedded default office; the file runs again once it is back (remove %s to forget it)",
+		dir, last, filepath.Join(dir, lastFileName))
+}
+
+// rememberedError is err, loading path taken from record, saying where the
+// path came from and how to get out.
+func rememberedError(path, record string, err error) error {
+	return &inputError{fmt.Errorf("%s (remembered in %s): %v; fix it, pass --config, or remove %s", path, record, err, record)}
 }
 
 // waitingNotice says which messages queued in dir's store wait for agents

@@ -288,26 +288,37 @@ func exitCode(err error) int {
 // resolved against PATH. The notice (may be "") says which file was taken
 // from the state directory, or which default agents were left out.
 func loadConfig(g *globals, e *env) (*configs.Config, string, error) {
-	path, remembered, err := rememberedFile(g, e)
+	cfg, notice, _, err := loadOfficeFile(g, e)
+	return cfg, notice, err
+}
+
+// loadOfficeFile is loadConfig, also returning the path of the file loaded
+// ("" for the embedded default), resolved once. An error in a file taken
+// from the state directory's record says so (exit 2).
+func loadOfficeFile(g *globals, e *env) (*configs.Config, string, string, error) {
+	path, record, remembered, err := rememberedFile(g, e)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	if path != "" {
 		c, err := configs.Load(path)
 		if err != nil {
-			return nil, "", &inputError{err}
+			if record != "" {
+				return nil, "", "", rememberedError(path, record, err)
+			}
+			return nil, "", "", &inputError{err}
 		}
-		return c, remembered, nil
+		return c, remembered, path, nil
 	}
 	c, err := configs.Default()
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	rc, notice, err := c.Resolve(lookPathIn(e.getenv("PATH")))
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
-	return rc, joinNotices(remembered, notice), nil
+	return rc, joinNotices(remembered, notice), "", nil
 }
 
 // joinNotices joins the notices that are not empty.

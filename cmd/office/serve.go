@@ -28,11 +28,7 @@ import (
 // openEngine loads the config and starts the engine on the state dir, logging
 // to STATE/office.log. The caller must Close the engine and the log.
 func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) (*engine.Engine, *os.File, string, error) {
-	path, _, err := rememberedFile(g, e)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	cfg, notice, err := loadConfig(g, e)
+	cfg, notice, _, err := loadOfficeFile(g, e)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -70,15 +66,18 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 		}
 		return nil, nil, "", err
 	}
-	// The next start without --config runs this office again.
-	if path != "" {
+	// The next start without --config runs this office again. Only an
+	// explicit --config changes the record: a remembered file missing for
+	// a moment ran the default, and is kept for when it is back.
+	if g.config != "" {
+		path := g.config
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
 		}
-	}
-	if err := recordOfficeFile(dir, path); err != nil {
-		o.Logger.Warn("the office file is not remembered", "err", err)
-		fmt.Fprintln(e.stderr, "office:", err)
+		if err := recordOfficeFile(dir, path); err != nil {
+			o.Logger.Warn("the office file is not remembered", "err", err)
+			fmt.Fprintln(e.stderr, "office:", err)
+		}
 	}
 	return eng, logf, notice, nil
 }

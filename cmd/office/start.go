@@ -64,11 +64,7 @@ func startServer(ctx context.Context, e *env, g *globals, say io.Writer) error {
 	// A bad office file is said here, with its file and line (exit 2), not
 	// in the log of a server that exits at once; over ssh (attach --stdio
 	// --start) this is the only place the person sees it.
-	path, remembered, err := rememberedFile(g, e)
-	if err != nil {
-		return err
-	}
-	cfg, _, err := loadConfig(g, e)
+	cfg, remembered, path, err := loadOfficeFile(g, e)
 	if err != nil {
 		return err
 	}

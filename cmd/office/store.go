@@ -19,15 +19,13 @@ import (
 
 // openStore opens the state dir's store and registers the config's agents, so
 // a name from the config is known even before the office first ran. While a
-// server runs on the state dir nothing is registered: the running office
-// registered its own agents, and those of another file (or of the embedded
-// default, say "shell", when --config was forgotten) would make a send to an
-// agent it does not run succeed and wait for ever.
+// server runs on the state dir the office file is not even loaded (an
+// invalid one must not break send, queue or inbox) and nothing is
+// registered: the running office registered its own agents, and those of
+// another file (or of the embedded default, say "shell", when --config was
+// forgotten) would make a send to an agent it does not run succeed and wait
+// for ever.
 func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, error) {
-	cfg, _, err := loadConfig(g, e)
-	if err != nil {
-		return nil, "", err
-	}
 	dir, err := stateDir(g, e)
 	if err != nil {
 		return nil, "", err
@@ -35,21 +33,28 @@ func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, e
 	if err := engine.EnsureStateDir(dir); err != nil {
 		return nil, "", err
 	}
-	s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{})
-	if err != nil {
-		return nil, "", err
-	}
 	if engine.Running(dir) {
 		// A server still starting may not have registered its agents yet;
 		// it listens on its socket only once it has, so the command waits
 		// for that (or for the server to go) and registers nothing itself.
 		if err := awaitRegistered(ctx, dir); err != nil {
-			s.Close()
 			return nil, "", err
 		}
 		if engine.Running(dir) {
+			s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{})
+			if err != nil {
+				return nil, "", err
+			}
 			return s, dir, nil
 		}
+	}
+	cfg, _, err := loadConfig(g, e)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{})
+	if err != nil {
+		return nil, "", err
 	}
 	if err := s.EnsureAgents(ctx, agentNames(cfg)); err != nil {
 		s.Close()
