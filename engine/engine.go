@@ -98,8 +98,9 @@ type Engine struct {
 	// teamStart serializes startTeamAgents (at start, and when the floor's
 	// roster changed) with AddTeamAgent (its count check and its add) and
 	// RemoveTeamAgent, so a start from the store's records never runs an
-	// agent a team add or rm is changing.
-	teamStart sync.Mutex
+	// agent a team add or rm is changing. A one-slot channel, so a request
+	// waiting for it gives up with its context (lockTeam).
+	teamStart chan struct{}
 
 	// maxAgents is configs.MaxAgents (a test lowers it, as running 500
 	// agents to reach it would take a test minutes).
@@ -144,7 +145,8 @@ func Open(o Options) (e *Engine, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}, stopped: make(chan struct{}), heap: newHeapReturner(), maxAgents: configs.MaxAgents}
+	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}, stopped: make(chan struct{}), heap: newHeapReturner(), maxAgents: configs.MaxAgents,
+		teamStart: make(chan struct{}, 1)}
 	e.registerOps()
 	e.registerWatchOps()
 	opened := e // `return nil, err` below sets e to nil before this runs

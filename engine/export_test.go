@@ -31,7 +31,16 @@ func (e *Engine) SetMaxAgents(n int) { e.maxAgents = n }
 // StartRecord is startRecord (one record startRecorded listed) for the
 // engine_test package.
 func (e *Engine) StartRecord(ctx context.Context, r queue.AgentRecord) {
-	e.teamStart.Lock()
-	defer e.teamStart.Unlock()
+	if err := e.lockTeam(ctx); err != nil {
+		return
+	}
+	defer e.unlockTeam()
 	e.startRecord(ctx, r, r.Elsewhere != "")
+}
+
+// HoldTeamLock takes the team lock (as a long start from the records does)
+// until the returned func is called.
+func (e *Engine) HoldTeamLock() (release func()) {
+	e.teamStart <- struct{}{}
+	return e.unlockTeam
 }

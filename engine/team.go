@@ -194,8 +194,10 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 	}
 	// The count is checked and the agent added under one lock, so two adds
 	// at once cannot both take the last place.
-	e.teamStart.Lock()
-	defer e.teamStart.Unlock()
+	if err := e.lockTeam(ctx); err != nil {
+		return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, err)
+	}
+	defer e.unlockTeam()
 	if n := len(e.Agents()); n >= e.maxAgents {
 		return nil, refuse(spec.Name, fmt.Sprintf("the office already runs %d agents, the most one office runs (configs.MaxAgents); remove one first (office team rm)", n))
 	}
@@ -229,21 +231,19 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 // marks it removed in the store: its queue and inbox stay until purged,
 // sends to it are refused, its queued mail fails (receiver_removed), and its
 // parent is told it was cancelled. Config agents are refused
-// (ErrConfigAgent).
+// (ErrConfigAgent). It waits for the team lock only as long as ctx lets it,
+// and holds it only while it drops the agent and marks the record: the
+// process's hangup and the mail and notices come after.
 func (e *Engine) RemoveTeamAgent(ctx context.Context, name, by string) error {
-	// Not while startRecorded may start it again from its record, nor
-	// while an add counts the agents against the bound.
-	e.teamStart.Lock()
-	defer e.teamStart.Unlock()
 	if _, ok := e.opts.Config.Agent(name); ok {
 		return fmt.Errorf("engine: team rm %q: %w; remove it there", name, ErrConfigAgent)
 	}
-	cfg, ok := e.teamAgentConfig(ctx, name)
-	if !ok {
-		return fmt.Errorf("engine: team rm: %w %q", queue.ErrUnknownAgent, name)
+	a, cfg, err := e.dropTeamAgent(ctx, name)
+	if a != nil && a.Term != nil {
+		a.Term.Close()
 	}
-	if err := e.store.RemoveAgent(ctx, name); err != nil {
-		return fmt.Errorf("engine: team rm: %w", err)
+	if err != nil {
+		return err
 	}
 	if by == "" {
 		by = inbox.Person
@@ -265,19 +265,52 @@ func (e *Engine) RemoveTeamAgent(ctx context.Context, name, by string) error {
 	return nil
 }
 
-// teamAgentConfig stops a team agent's process and drops it from the
-// roster, and returns its config: that of the running agent, or, for one
-// recorded but not running (not started because another host of the floor
-// has its name, or its record could not start), the one its record keeps,
-// so `team rm` can remove it too. ok is false for a name with no team agent.
-func (e *Engine) teamAgentConfig(ctx context.Context, name string) (cfg configs.Agent, ok bool) {
-	if a, running := e.removeAgent(name); running {
-		return a.Config, true
+// dropTeamAgent is what of a team rm must not run beside a start from the
+// records or an add's count (under the team lock): it drops the agent from
+// the roster (a, nil when it was not running; the caller stops its
+// process) and marks its record removed, returning its config.
+func (e *Engine) dropTeamAgent(ctx context.Context, name string) (a *Agent, cfg configs.Agent, err error) {
+	if err := e.lockTeam(ctx); err != nil {
+		return nil, cfg, fmt.Errorf("engine: team rm %q: %w", name, err)
+	}
+	defer e.unlockTeam()
+	a, cfg, ok := e.teamAgentConfig(ctx, name)
+	if !ok {
+		return nil, cfg, fmt.Errorf("engine: team rm: %w %q", queue.ErrUnknownAgent, name)
+	}
+	if err := e.store.RemoveAgent(ctx, name); err != nil {
+		return a, cfg, fmt.Errorf("engine: team rm: %w", err)
+	}
+	return a, cfg, nil
+}
+
+// lockTeam takes e.teamStart, or returns ctx's error when ctx ends first.
+func (e *Engine) lockTeam(ctx context.Context) error {
+	select {
+	case e.teamStart <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// unlockTeam releases e.teamStart.
+func (e *Engine) unlockTeam() { <-e.teamStart }
+
+// teamAgentConfig drops a team agent from the roster (a, its process not
+// stopped; nil when it was not running) and returns its config: that of the
+// running agent, or, for one recorded but not running (not started because
+// another host of the floor has its name, or its record could not start),
+// the one its record keeps, so `team rm` can remove it too. ok is false for
+// a name with no team agent.
+func (e *Engine) teamAgentConfig(ctx context.Context, name string) (a *Agent, cfg configs.Agent, ok bool) {
+	if a, running := e.dropAgent(name); running {
+		return a, a.Config, true
 	}
 	recs, err := e.store.ListAgents(ctx)
 	if err != nil {
 		e.log.Error("listing team agents", "err", err)
-		return cfg, false
+		return nil, cfg, false
 	}
 	for _, r := range recs {
 		if r.Name != name || r.Spec == "" || r.Removed {
@@ -288,15 +321,16 @@ func (e *Engine) teamAgentConfig(ctx context.Context, name string) (cfg configs.
 			e.log.Error("team agent's record is unreadable", "agent", name, "err", err)
 		}
 		spec.Name = name
-		return spec.agent(), true
+		return nil, spec.agent(), true
 	}
-	return cfg, false
+	return nil, cfg, false
 }
 
-// removeAgent drops name from the roster and stops its process. It reports
-// whether the agent was there.
-func (e *Engine) removeAgent(name string) (*Agent, bool) {
+// dropAgent drops name from the roster, its process left running. It
+// reports whether the agent was there.
+func (e *Engine) dropAgent(name string) (*Agent, bool) {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	a, ok := e.byName[name]
 	if ok {
 		delete(e.byName, name)
@@ -306,10 +340,6 @@ func (e *Engine) removeAgent(name string) (*Agent, bool) {
 				break
 			}
 		}
-	}
-	e.mu.Unlock()
-	if ok && a.Term != nil {
-		a.Term.Close()
 	}
 	return a, ok
 }
@@ -326,44 +356,79 @@ func (e *Engine) startTeamAgents(ctx context.Context) { e.startRecorded(ctx, fal
 func (e *Engine) startYielded(ctx context.Context) { e.startRecorded(ctx, true) }
 
 // startRecorded is startTeamAgents, of only the agents recorded as run
-// elsewhere when yielded is set. Calls are serialized.
+// elsewhere when yielded is set. Calls are serialized. Records past the
+// most agents an office runs (e.maxAgents: the office file grew since they
+// were added) are not started: the log and a notice to the person (their
+// inbox, durable) name them.
 func (e *Engine) startRecorded(ctx context.Context, yielded bool) {
-	e.teamStart.Lock()
-	defer e.teamStart.Unlock()
+	if err := e.lockTeam(ctx); err != nil {
+		return
+	}
+	defer e.unlockTeam()
 	recs, err := e.store.ListAgents(ctx)
 	if err != nil {
 		e.log.Error("listing team agents", "err", err)
 		return
 	}
+	var over []string
 	for _, r := range recs {
 		if r.Spec == "" || r.Removed || (yielded && r.Elsewhere == "") {
 			continue
 		}
-		e.startRecord(ctx, r, yielded)
+		if !e.startRecord(ctx, r, yielded) {
+			over = append(over, r.Name)
+		}
+	}
+	if len(over) > 0 {
+		e.noticeOverBound(ctx, over)
 	}
 }
 
-// startRecord starts the team agent of record r, listed earlier (e.teamStart
-// held): r is read again first, so a record removed since (by a store-only
-// command) starts nothing.
-func (e *Engine) startRecord(ctx context.Context, r queue.AgentRecord, yielded bool) {
-	if _, ok := e.Agent(r.Name); ok {
+// noticeOverBound logs, and tells the person durably, which team agents
+// were not started because the office already runs e.maxAgents.
+func (e *Engine) noticeOverBound(ctx context.Context, names []string) {
+	e.log.Warn("team agents not started: the office already runs the most agents one office runs", "max", e.maxAgents, "agents", strings.Join(names, ","))
+	if e.inbox == nil {
 		return
 	}
+	shown := names
+	more := ""
+	if len(shown) > maxNamed {
+		shown, more = shown[:maxNamed], fmt.Sprintf(" and %d more", len(names)-maxNamed)
+	}
+	body := fmt.Sprintf("%d team agent(s) were not started: the office already runs %d agents, the most one office runs (configs.MaxAgents): %s%s. "+
+		"Their queues and inboxes are kept: `office team rm NAME` removes one for good; fewer agents in the office file lets them start at the next start.",
+		len(names), e.maxAgents, strings.Join(shown, ", "), more)
+	if _, _, err := e.inbox.svc.Send(context.WithoutCancel(ctx), inbox.Message{To: inbox.Person, Kind: inbox.KindNotification, Body: body}); err != nil {
+		e.log.Error("notice of team agents not started", "err", err)
+	}
+}
+
+// maxNamed is how many names a notice lists before "and N more".
+const maxNamed = 20
+
+// startRecord starts the team agent of record r, listed earlier (e.teamStart
+// held): r is read again first, so a record removed since (by a store-only
+// command) starts nothing. It returns false only when r was not started
+// because the office already runs e.maxAgents agents.
+func (e *Engine) startRecord(ctx context.Context, r queue.AgentRecord, yielded bool) bool {
+	if _, ok := e.Agent(r.Name); ok {
+		return true
+	}
 	if _, ok := e.opts.Config.Agent(r.Name); ok {
-		return
+		return true
 	}
 	cur, err := e.store.Agent(ctx, r.Name)
 	if err != nil || cur.Removed || cur.Spec == "" {
 		if err != nil && !errors.Is(err, queue.ErrUnknownAgent) {
 			e.log.Error("reading a team agent's record; not started", "agent", r.Name, "err", err)
 		}
-		return
+		return true
 	}
 	r = cur
 	if err := e.floorClash(ctx, r.Name); err != nil {
 		e.yieldName(ctx, r, err, yielded)
-		return
+		return true
 	}
 	if r.Elsewhere != "" {
 		// No other host has the name any more: it is this host's
@@ -372,18 +437,21 @@ func (e *Engine) startRecord(ctx context.Context, r queue.AgentRecord, yielded b
 		// started.
 		if err := e.store.SetElsewhere(ctx, r.Name, ""); err != nil {
 			e.log.Error("recording a team agent run here again; not started", "agent", r.Name, "err", err)
-			return
+			return true
 		}
 	}
 	var spec TeamSpec
 	if err := json.Unmarshal([]byte(r.Spec), &spec); err != nil {
 		e.log.Error("team agent's record is unreadable; not started", "agent", r.Name, "err", err)
-		return
+		return true
 	}
 	spec.Name = r.Name
+	if n := len(e.Agents()); n >= e.maxAgents {
+		return false
+	}
 	if _, err := e.addAgent(spec.agent()); err != nil {
 		e.log.Error("team agent not started", "agent", r.Name, "err", err)
-		return
+		return true
 	}
 	e.log.Info("team agent started again", "agent", r.Name)
 	if e.inbox != nil {
@@ -391,6 +459,7 @@ func (e *Engine) startRecord(ctx context.Context, r queue.AgentRecord, yielded b
 		// not at the next unrelated kick.
 		e.inbox.scheduleSoon()
 	}
+	return true
 }
 
 // teamAddArgs are the "team.add" call's arguments.

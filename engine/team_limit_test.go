@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"office/configs"
 	"office/engine"
@@ -56,5 +57,96 @@ func TestTeamAddPastMaxAgentsRefused(t *testing.T) {
 	}
 	if _, err := e.AddTeamAgent(ctx, spec("a2")); err != nil {
 		t.Errorf("after a remove: %v", err)
+	}
+}
+
+// Team agents recorded past the most agents an office runs (the office
+// file grew since they were added) are not started on restart: the
+// roster stays at the bound and the person's inbox names the ones left out.
+func TestRestartStartsNoTeamAgentPastMaxAgents(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	agent := func(n string) string { return "[[agent]]\nname = \"" + n + "\"\ncommand = [\"sleep\", \"600\"]\n" }
+	open := func(body string) (*engine.Engine, context.Context, func()) {
+		cc, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte("brief = false\n\n"+body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := engine.Open(engine.Options{Config: cc, StateDir: state, HostEnv: hostEnv()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.SetMaxAgents(3)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); e.Run(ctx) }()
+		return e, ctx, func() { cancel(); e.Close(); <-done }
+	}
+	e, ctx, stop := open(agent("a0"))
+	for _, n := range []string{"t1", "t2"} {
+		if _, err := e.AddTeamAgent(ctx, engine.TeamSpec{Name: n, Command: []string{"sleep", "600"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop()
+
+	e, ctx, stop = open(agent("a0") + agent("a1"))
+	defer stop()
+	waitCond(t, 20*time.Second, "a notice to the person", func() bool {
+		items, _ := e.PersonNotices(ctx)
+		return len(items) > 0
+	})
+	if n := len(e.Agents()); n != 3 {
+		t.Errorf("restart with 2 file agents and 2 recorded, at most 3: runs %d", n)
+	}
+	if _, ok := e.Agent("t2"); ok {
+		t.Error("t2 (past the bound) was started")
+	}
+	items, err := e.PersonNotices(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || !strings.Contains(items[0].Body, "1 team agent(s) were not started") || !strings.Contains(items[0].Body, ": t2.") {
+		t.Errorf("person's notices: %+v, want one naming t2", items)
+	}
+}
+
+// `team rm` waits for the team lock only as long as its context lets it
+// (a start from 500 records may hold it long), changing nothing then; once
+// the lock is free it removes the agent (and does not deadlock).
+func TestTeamRmHonoursItsContext(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cc, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte("brief = false\n\n[[agent]]\nname = \"a0\"\ncommand = [\"sleep\", \"600\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.Open(engine.Options{Config: cc, StateDir: filepath.Join(dir, "state"), HostEnv: hostEnv()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); e.Run(ctx) }()
+	t.Cleanup(func() { cancel(); e.Close(); <-done })
+	if _, err := e.AddTeamAgent(ctx, engine.TeamSpec{Name: "t1", Command: []string{"sleep", "600"}}); err != nil {
+		t.Fatal(err)
+	}
+	release := e.HoldTeamLock()
+	short, cancelShort := context.WithCancel(ctx)
+	cancelShort()
+	if err := e.RemoveTeamAgent(short, "t1", ""); !errors.Is(err, context.Canceled) {
+		t.Errorf("team rm while the lock is held, its context ended: %v, want context.Canceled", err)
+	}
+	if _, ok := e.Agent("t1"); !ok {
+		t.Error("the refused team rm removed t1 anyway")
+	}
+	release()
+	if err := e.RemoveTeamAgent(ctx, "t1", ""); err != nil {
+		t.Fatalf("team rm: %v", err)
+	}
+	if _, ok := e.Agent("t1"); ok {
+		t.Error("t1 still runs after team rm")
 	}
 }
