@@ -64,7 +64,6 @@ func (e *Engine) opQueueList(ctx context.Context, req Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	holds := e.drain.Holds()
 	floor, err := e.store.FloorPaused(ctx)
 	if err != nil {
 		return nil, err
@@ -73,31 +72,15 @@ func (e *Engine) opQueueList(ctx context.Context, req Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	isPaused := map[string]bool{}
+	st := QueueState{Running: true, Holds: e.Holds(), FloorPaused: floor, Paused: map[string]bool{}}
 	for _, p := range paused {
-		isPaused[p] = true
+		st.Paused[p] = true
 	}
-	heads := map[string]bool{}
+	labels := QueueLabels(msgs, st)
 	out := make([]wire.QueuedMessage, 0, len(msgs))
-	for _, m := range msgs {
-		q := wire.QueuedMessage{ID: m.ID, Agent: m.Agent, Text: m.Text, Created: m.Created, Attempts: m.Attempts, LastError: m.LastError, Manual: m.Manual}
-		head := !heads[m.Agent]
-		heads[m.Agent] = true
-		switch {
-		case m.Interrupted:
-			q.Held = string(drain.HoldInterrupted)
-		case head && holds[m.Agent] != "":
-			q.Held = string(holds[m.Agent])
-		case (floor || isPaused[m.Agent]) && !m.Manual:
-			q.Held = string(drain.HoldPaused)
-		case head && !m.Writing.IsZero():
-			q.Held = "delivering" // the drain is typing it now
-		case head:
-			q.Held = "next" // nothing holds it; the drain has not begun it
-		default:
-			q.Held = "queued"
-		}
-		out = append(out, q)
+	for i, m := range msgs {
+		out = append(out, wire.QueuedMessage{ID: m.ID, Agent: m.Agent, Text: m.Text, Created: m.Created, Attempts: m.Attempts,
+			LastError: m.LastError, Manual: m.Manual, Held: labels[i]})
 	}
 	return out, nil
 }

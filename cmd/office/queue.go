@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"office/drain"
 	"office/engine"
 	"office/queue"
 )
@@ -169,38 +168,27 @@ func queueRows(ctx context.Context, s *queue.Store, dir, agent string) ([]queueR
 	if err != nil {
 		return nil, err
 	}
-	running := engine.Running(dir)
+	floor, err := s.FloorPaused(ctx)
+	if err != nil {
+		return nil, err
+	}
+	paused, err := s.PausedAgents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st := engine.QueueState{Running: engine.Running(dir), Holds: map[string]string{}, FloorPaused: floor, Paused: map[string]bool{}}
+	for a, h := range holds {
+		st.Holds[a] = h.Reason
+	}
+	for _, p := range paused {
+		st.Paused[p] = true
+	}
+	labels := engine.QueueLabels(msgs, st)
 	now := time.Now()
 	rows := make([]queueRow, 0, len(msgs))
-	heads := map[string]bool{}
-	for _, m := range msgs {
-		r := queueRow{ID: m.ID, Agent: m.Agent, Text: m.Text, Created: m.Created, AgeSeconds: now.Sub(m.Created).Seconds(),
-			Attempts: m.Attempts, LastError: m.LastError, Manual: m.Manual, Evidence: m.Evidence}
-		agentPaused, floorPaused, err := s.Paused(ctx, m.Agent)
-		if err != nil {
-			return nil, err
-		}
-		head := !heads[m.Agent] && !m.SetAside
-		heads[m.Agent] = heads[m.Agent] || !m.SetAside
-		switch {
-		case m.SetAside:
-			r.Held = "set aside"
-		case m.Interrupted:
-			r.Held = string(drain.HoldInterrupted)
-		case running && head && holds[m.Agent].Reason != "":
-			r.Held = holds[m.Agent].Reason
-		case (agentPaused || floorPaused) && !m.Manual:
-			r.Held = string(drain.HoldPaused)
-		case !running:
-			r.Held = "office not running"
-		case head && !m.Writing.IsZero():
-			r.Held = "delivering" // the drain is typing it now
-		case head:
-			r.Held = "next" // nothing holds it; the drain has not begun it
-		default:
-			r.Held = "queued"
-		}
-		rows = append(rows, r)
+	for i, m := range msgs {
+		rows = append(rows, queueRow{ID: m.ID, Agent: m.Agent, Text: m.Text, Created: m.Created, AgeSeconds: now.Sub(m.Created).Seconds(),
+			Attempts: m.Attempts, LastError: m.LastError, Manual: m.Manual, Evidence: m.Evidence, Held: labels[i]})
 	}
 	return rows, nil
 }
