@@ -446,3 +446,74 @@ func TestAddAgentFormShowsThePersonsMessage(t *testing.T) {
 		t.Fatalf("the form does not show the reason alone:\n%s", text)
 	}
 }
+
+// setRoster makes the fake office's roster agents and tells the UI.
+func (h *harness) setRoster(agents []*fakeAgent) {
+	h.o.mu.Lock()
+	h.o.agents = agents
+	h.o.mu.Unlock()
+	h.o.emit(Change{Kind: ChangeRoster})
+	h.changed()
+}
+
+// TestKeptFocusDoesNotGoStale: the focus kept across a reconnect is given
+// up once the person types into the pane focus fell back to (the agent
+// arriving much later does not take the keys); an agent removed with no
+// reconnect (team rm) and added again later does not take focus either;
+// nor does one that was there all along when the connection came back.
+func TestKeptFocusDoesNotGoStale(t *testing.T) {
+	t.Run("typed into the fallback", func(t *testing.T) {
+		h := newHarness(t, "a0", "a1", "a2")
+		h.size(120, 40)
+		h.keys("\x1d3")
+		agents := h.o.agents
+		h.setRoster(nil)        // a new connection, before its roster
+		h.setRoster(agents[:2]) // a2 not back yet: focus on a0
+		if h.focusedName() != "a0" {
+			t.Fatalf("focus %s, want a0 while a2 is away", h.focusedName())
+		}
+		h.keys("x") // the person types into a0
+		h.setRoster(agents)
+		if h.focusedName() != "a0" {
+			t.Fatalf("focus %s after a2 came back, want a0 (the person typed there)", h.focusedName())
+		}
+		if got := h.o.got("a0"); got != "x" {
+			t.Fatalf("a0 got %q, want x", got)
+		}
+	})
+	t.Run("removed, added again", func(t *testing.T) {
+		h := newHarness(t, "a0", "a1", "a2")
+		h.size(120, 40)
+		h.keys("\x1d3")
+		agents := h.o.agents
+		h.setRoster(agents[:2]) // team rm a2: no reconnect
+		h.setRoster(agents)     // hours later, a2 again
+		if h.focusedName() != "a0" {
+			t.Fatalf("focus %s, want a0 (a removed agent's return takes nothing)", h.focusedName())
+		}
+	})
+	t.Run("there all along", func(t *testing.T) {
+		h, r := newRemoteHarness(t, "a0", "a1", "a2")
+		h.size(120, 40)
+		h.keys("\x1d3")
+		agents := h.o.agents
+		r.mu.Lock()
+		r.gone = "the office's server is gone; reconnecting"
+		r.mu.Unlock()
+		h.o.emit(Change{Kind: ChangeConnection})
+		h.changed()
+		r.mu.Lock()
+		r.gone = ""
+		r.mu.Unlock()
+		h.o.emit(Change{Kind: ChangeConnection})
+		h.changed()
+		if h.focusedName() != "a2" {
+			t.Fatalf("focus %s after the reconnect, want a2", h.focusedName())
+		}
+		h.setRoster(agents[:2])
+		h.setRoster(agents)
+		if h.focusedName() != "a0" {
+			t.Fatalf("focus %s, want a0 (the kept focus was spent at the reconnect)", h.focusedName())
+		}
+	})
+}

@@ -51,10 +51,12 @@ type model struct {
 	panes []*pane
 	vis   []int // indexes of the panes on screen, in reading order
 	focus int
-	// refocus is the agent the person had focused while it is not in the
-	// roster (a reconnect: the new server's roster arrives after the
-	// connection, its team-added agents later still): focus moves to it,
-	// with its page, when it is back, unless the person moved focus since.
+	// refocus is the agent the person had focused when the connection to
+	// the server went or came back (armed only then: the new server's
+	// roster arrives after the connection, its team-added agents later
+	// still): focus moves to it, with its page, when it is back. Any key,
+	// paste or click, and any focus move, clears it, so it never takes
+	// the keys from a pane the person uses meanwhile.
 	refocus string
 	zoom    bool
 	roster  bool
@@ -159,10 +161,15 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.restyle()
 		}
 	case tea.KeyPressMsg:
+		m.refocus = "" // the person acts here now: a late return must not take the keys
 		return m.key(tea.Key(msg))
 	case tea.PasteMsg:
+		m.refocus = ""
 		return m.paste(msg.Content)
 	case tea.MouseMsg:
+		if _, click := msg.(tea.MouseClickMsg); click {
+			m.refocus = ""
+		}
 		return m.mouseMsg(msg)
 	case tea.FocusMsg:
 		m.forwardFocus(true)
@@ -253,6 +260,9 @@ func (m *model) changed(c changedMsg) tea.Cmd {
 			if reason == "" {
 				cmds = append(cmds, m.say("connected to the office's server again"))
 			}
+			if f := m.focused(); f != nil && m.refocus == "" {
+				m.refocus = f.info.Name // a reconnect: keep the focus by name
+			}
 			m.gone = reason
 			m.dirty = true
 		}
@@ -260,6 +270,9 @@ func (m *model) changed(c changedMsg) tea.Cmd {
 	if c.state {
 		if m.syncRoster() {
 			cmds = append(cmds, m.layout())
+		}
+		if f := m.focused(); f != nil && f.info.Name == m.refocus && m.gone == "" {
+			m.refocus = "" // back, and focused: nothing left to restore
 		}
 		m.floor = m.office.Floor()
 		m.readInfo()
@@ -325,12 +338,18 @@ func (m *model) syncRoster() bool {
 	if f := m.focused(); f != nil && focused == "" {
 		focused = f.info.Name
 	}
+	refocus := m.refocus
+	if len(as) == 0 {
+		// Only a new connection, before its roster, has none (a quick
+		// reconnect, never said gone): a reconnect too.
+		refocus = focused
+	}
 	old := make(map[string]*pane, len(m.panes))
 	for _, p := range m.panes {
 		old[p.info.Name] = p
 	}
 	panes := make([]*pane, 0, len(as))
-	m.focus, m.refocus = 0, focused
+	m.focus = 0
 	for i, a := range as {
 		p := old[a.Name]
 		if p == nil || !p.info.Started.Equal(a.Started) {
@@ -338,11 +357,14 @@ func (m *model) syncRoster() bool {
 		}
 		p.info, p.stale = a, true
 		if a.Name == focused {
-			m.focus, m.refocus = i, ""
+			m.focus = i
+			if a.Name == refocus && m.gone == "" {
+				refocus = ""
+			}
 		}
 		panes = append(panes, p)
 	}
-	m.panes = panes
+	m.panes, m.refocus = panes, refocus
 	m.focusChanged()
 	m.dirty = true
 	return true
@@ -379,11 +401,12 @@ func (m *model) focusChanged() {
 
 // setFocus moves focus to pane i, re-laying out when the page changes.
 func (m *model) setFocus(i int) tea.Cmd {
+	m.refocus = "" // the person chose: a late return must not take it back
 	if i < 0 || i >= len(m.panes) || i == m.focus {
 		return nil
 	}
 	oldPage := m.focus / maxPerPage
-	m.focus, m.refocus = i, ""
+	m.focus = i
 	m.focusChanged()
 	m.dirty = true
 	if m.zoom || i/maxPerPage != oldPage {
