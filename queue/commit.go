@@ -64,6 +64,9 @@ func (s *Store) update(ctx context.Context, op string, fn func(tx *Tx) error) er
 	if err := ctx.Err(); err != nil {
 		return opErr(op, err)
 	}
+	if s.readOnly {
+		return opErr(op, ErrReadOnly)
+	}
 	req := &writeReq{ctx: ctx, op: op, fn: fn, done: make(chan error, 1)}
 	select {
 	case s.reqs <- req:

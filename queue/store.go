@@ -115,6 +115,8 @@ type Store struct {
 	closed   chan struct{}
 	loopDone chan struct{}
 	commits  atomic.Int64 // transactions committed, for tests
+	// readOnly: opened by OpenReadOnly (no committer, no files of its own).
+	readOnly bool
 	closeErr error
 	closeMu  sync.Once
 }
@@ -342,8 +344,12 @@ func (s *Store) Close() error {
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("queue: close %s: %w", s.path, err)
 		}
-		s.file.Close()
-		s.wlock.f.Close()
+		if s.file != nil {
+			s.file.Close()
+		}
+		if s.wlock.f != nil {
+			s.wlock.f.Close()
+		}
 	})
 	return s.closeErr
 }

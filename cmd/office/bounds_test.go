@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -169,6 +170,28 @@ func TestCompletionOfIDsAndUntil(t *testing.T) {
 	}
 	if got, want := complete("wait", "a1", "--until", "delivered:"), "delivered:1\ta1: hello there\n:4\n"; got != want {
 		t.Errorf("--until delivered: for a1: %q, want %q", got, want)
+	}
+	// Read-only: no -wal or -shm file of its own, and a store that needs a
+	// migration completes nothing and is left as it was.
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if _, err := os.Stat(filepath.Join(o.state, engine.StoreFile+suffix)); !os.IsNotExist(err) {
+			t.Errorf("completion left %s%s: %v", engine.StoreFile, suffix, err)
+		}
+	}
+	db, err := sql.Open("sqlite", filepath.Join(o.state, engine.StoreFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`PRAGMA user_version = 1`); err != nil {
+		t.Fatal(err)
+	}
+	if got := complete("queue", "rm", ""); got != ":4\n" {
+		t.Errorf("ids of a store needing a migration: %q, want none", got)
+	}
+	var v int
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != 1 {
+		t.Errorf("schema version %d (%v) after a completion, want 1: completion migrated", v, err)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -27,6 +28,11 @@ import (
 // path of the office file the server last ran (absent: the embedded
 // default).
 const lastFileName = "office-file"
+
+// readOnlyWait bounds how long a read-only look at the store (a shell
+// completion, a notice before a server starts) waits for a lock held
+// elsewhere: a Tab press must not hang for the store's busy timeout.
+const readOnlyWait = 500 * time.Millisecond
 
 // maxLastFile bounds what is read of it: a path (PATH_MAX is 4096).
 const maxLastFile = 4096
@@ -123,13 +129,10 @@ func rememberedError(path, record string, err error) error {
 // waitingNotice says which messages queued in dir's store wait for agents
 // cfg does not run (and no `team add` record of the store starts): those
 // of another office file the directory ran before. "" when there are none,
-// or no store yet. It only reads.
+// or no store yet (or one busy past readOnlyWait, or needing a migration:
+// the server's own open migrates it). It only reads: nothing is created.
 func waitingNotice(ctx context.Context, dir string, cfg *configs.Config) string {
-	path := filepath.Join(dir, engine.StoreFile)
-	if _, err := os.Stat(path); err != nil {
-		return ""
-	}
-	s, err := queue.Open(path, queue.Options{})
+	s, err := queue.OpenReadOnly(filepath.Join(dir, engine.StoreFile), readOnlyWait)
 	if err != nil {
 		return ""
 	}

@@ -6,7 +6,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -207,7 +206,9 @@ func age(d time.Duration) string {
 // completeMessageID completes a queued message's id from the state
 // directory's queue, each with its agent and the start of its text; nothing
 // (and no file names) when there is no store yet. It only reads: no state
-// directory or store is created, no agent registered.
+// directory, store, -wal or -shm file is created, no schema migrated (a
+// store that needs it completes nothing), no agent registered, and a busy
+// store is given up on after readOnlyWait.
 func completeMessageID(e *env, g *globals) cobra.CompletionFunc {
 	return func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
@@ -217,12 +218,8 @@ func completeMessageID(e *env, g *globals) cobra.CompletionFunc {
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		path := filepath.Join(dir, engine.StoreFile)
-		if _, err := os.Stat(path); err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		s, err := queue.Open(path, queue.Options{})
-		if err != nil {
+		s, err := queue.OpenReadOnly(filepath.Join(dir, engine.StoreFile), readOnlyWait)
+		if err != nil { // none yet, busy, or needing a migration: no completions
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		defer s.Close()
