@@ -26,14 +26,17 @@ import (
 // forgotten) would make a send to an agent it does not run succeed and wait
 // for ever.
 func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, error) {
-	dir, err := stateDir(g, e)
+	// Resolved only: a bad office file (no server) must leave no state
+	// directory behind.
+	where, err := engine.StateDir(g.state, e.getenv)
 	if err != nil {
 		return nil, "", err
 	}
-	if err := engine.EnsureStateDir(dir); err != nil {
-		return nil, "", err
-	}
-	if engine.Running(dir) {
+	if engine.Running(where) {
+		dir, err := stateDir(g, e)
+		if err != nil {
+			return nil, "", err
+		}
 		// A server still starting may not have registered its agents yet;
 		// it listens on its socket only once it has, so the command waits
 		// for that (or for the server to go) and registers nothing itself.
@@ -50,6 +53,13 @@ func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, e
 	}
 	cfg, _, err := loadConfig(g, e)
 	if err != nil {
+		return nil, "", err
+	}
+	dir, err := stateDir(g, e)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := engine.EnsureStateDir(dir); err != nil {
 		return nil, "", err
 	}
 	s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{})
