@@ -101,6 +101,9 @@ type Engine struct {
 	// agent a team add or rm is changing. A one-slot channel, so a request
 	// waiting for it gives up with its context (lockTeam).
 	teamStart chan struct{}
+	// overBound names the team records this run left out for the bound
+	// and told the person about (under teamStart): told once a run.
+	overBound map[string]bool
 
 	// maxAgents is configs.MaxAgents (a test lowers it, as running 500
 	// agents to reach it would take a test minutes).

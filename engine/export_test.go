@@ -44,3 +44,7 @@ func (e *Engine) HoldTeamLock() (release func()) {
 	e.teamStart <- struct{}{}
 	return e.unlockTeam
 }
+
+// StartTeamAgents is startTeamAgents (what Run does at its start) for the
+// engine_test package.
+func (e *Engine) StartTeamAgents(ctx context.Context) { e.startTeamAgents(ctx) }

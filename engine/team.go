@@ -359,7 +359,8 @@ func (e *Engine) startYielded(ctx context.Context) { e.startRecorded(ctx, true) 
 // elsewhere when yielded is set. Calls are serialized. Records past the
 // most agents an office runs (e.maxAgents: the office file grew since they
 // were added) are not started: the log and a notice to the person (their
-// inbox, durable) name them.
+// inbox, durable) name them, each once a run (a start when the floor's
+// roster changed does not say it again).
 func (e *Engine) startRecorded(ctx context.Context, yielded bool) {
 	if err := e.lockTeam(ctx); err != nil {
 		return
@@ -379,8 +380,20 @@ func (e *Engine) startRecorded(ctx context.Context, yielded bool) {
 			over = append(over, r.Name)
 		}
 	}
-	if len(over) > 0 {
-		e.noticeOverBound(ctx, over)
+	var fresh []string
+	for _, n := range over {
+		if !e.overBound[n] {
+			fresh = append(fresh, n)
+		}
+	}
+	if len(fresh) > 0 {
+		if e.overBound == nil {
+			e.overBound = map[string]bool{}
+		}
+		for _, n := range fresh {
+			e.overBound[n] = true
+		}
+		e.noticeOverBound(ctx, fresh)
 	}
 }
 

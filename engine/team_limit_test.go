@@ -62,7 +62,8 @@ func TestTeamAddPastMaxAgentsRefused(t *testing.T) {
 
 // Team agents recorded past the most agents an office runs (the office
 // file grew since they were added) are not started on restart: the
-// roster stays at the bound and the person's inbox names the ones left out.
+// roster stays at the bound and the person's inbox names the ones left out,
+// once a run.
 func TestRestartStartsNoTeamAgentPastMaxAgents(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -109,6 +110,15 @@ func TestRestartStartsNoTeamAgentPastMaxAgents(t *testing.T) {
 	}
 	if len(items) != 1 || !strings.Contains(items[0].Body, "1 team agent(s) were not started") || !strings.Contains(items[0].Body, ": t2.") {
 		t.Errorf("person's notices: %+v, want one naming t2", items)
+	}
+	// Started again in this run (as when the floor's roster changes): t2
+	// is still left out, and not said twice.
+	e.StartTeamAgents(ctx)
+	if items, err := e.PersonNotices(ctx); err != nil || len(items) != 1 {
+		t.Errorf("after another start from the records: %d notices (%v), want still 1", len(items), err)
+	}
+	if _, ok := e.Agent("t2"); ok {
+		t.Error("t2 (past the bound) was started by the second start")
 	}
 }
 
