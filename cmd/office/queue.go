@@ -37,7 +37,7 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	edit := func(use, short string, fn func(ctx context.Context, s *queue.Store, id int64) error) *cobra.Command {
+	edit := func(use, short string, fn func(ctx context.Context, s *queue.Store, dir string, id int64) error) *cobra.Command {
 		return &cobra.Command{
 			Use:               use + " ID",
 			Short:             short,
@@ -53,7 +53,7 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 					return err
 				}
 				defer s.Close()
-				if err := fn(c.Context(), s, id); err != nil {
+				if err := fn(c.Context(), s, dir, id); err != nil {
 					return fmt.Errorf("queue %s %d: %w", use, id, err)
 				}
 				engine.Poke(dir)
@@ -63,14 +63,27 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 	}
 	c.AddCommand(
 		edit("release", "send a held message now (ignores the pause only; types an interrupted one again)",
-			func(ctx context.Context, s *queue.Store, id int64) error { return s.Release(ctx, id) }),
-		edit("rm", "remove one queued message",
-			func(ctx context.Context, s *queue.Store, id int64) error {
-				return s.Remove(ctx, id, "removed by the person")
+			func(ctx context.Context, s *queue.Store, _ string, id int64) error { return s.Release(ctx, id) }),
+		edit("rm", "remove one queued message (one being typed now: what was typed stays on the prompt, not submitted)",
+			func(ctx context.Context, s *queue.Store, dir string, id int64) error {
+				m, err := s.Get(ctx, id)
+				if err != nil {
+					return err
+				}
+				if err := s.Remove(ctx, id, "removed by the person"); err != nil {
+					return err
+				}
+				if !m.Writing.IsZero() && !m.Interrupted && engine.Running(dir) {
+					// The drain was typing it: it finishes typing, finds it
+					// gone and does not press Enter (a typed-but-not-submitted
+					// notice follows).
+					fmt.Fprintf(e.stderr, "office: message %d was being typed into %s: what was typed stays on its prompt, not submitted (clear it there)\n", id, m.Agent)
+				}
+				return nil
 			}),
 		&cobra.Command{
 			Use:               "clear AGENT",
-			Short:             "remove every queued message of an agent",
+			Short:             "remove every queued message of an agent (one being typed now: as rm)",
 			Args:              exactArgs(1),
 			ValidArgsFunction: completeAgent(e, g),
 			RunE: func(c *cobra.Command, args []string) error {
@@ -90,12 +103,21 @@ func clearQueue(ctx context.Context, e *env, g *globals, agent string) error {
 	if _, err := s.Agent(ctx, agent); err != nil {
 		return fmt.Errorf("queue clear: %w", err)
 	}
+	msgs, err := s.List(ctx, agent)
+	if err != nil {
+		return fmt.Errorf("queue clear %s: %w", agent, err)
+	}
 	n, err := s.Clear(ctx, agent)
 	if err != nil {
 		return fmt.Errorf("queue clear %s: %w", agent, err)
 	}
 	engine.Poke(dir)
 	fmt.Fprintf(e.stdout, "cleared %d message(s) for %s\n", n, agent)
+	for _, m := range msgs {
+		if !m.Writing.IsZero() && !m.Interrupted && engine.Running(dir) {
+			fmt.Fprintf(e.stderr, "office: message %d was being typed into %s: what was typed stays on its prompt, not submitted (clear it there)\n", m.ID, agent)
+		}
+	}
 	return nil
 }
 
