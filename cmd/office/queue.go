@@ -101,7 +101,7 @@ func clearQueue(ctx context.Context, e *env, g *globals, agent string) error {
 	}
 	defer s.Close()
 	if _, err := s.Agent(ctx, agent); err != nil {
-		return fmt.Errorf("queue clear: %w", err)
+		return agentErr(ctx, s, "queue clear "+agent, agent, err)
 	}
 	msgs, err := s.List(ctx, agent)
 	if err != nil {
@@ -145,7 +145,7 @@ func listQueue(ctx context.Context, e *env, g *globals, agent string, asJSON boo
 	defer s.Close()
 	if agent != "" {
 		if _, err := s.Agent(ctx, agent); err != nil {
-			return err // it names the store and the agent
+			return agentErr(ctx, s, "queue "+agent, agent, err)
 		}
 	}
 	rows, err := queueRows(ctx, s, dir, agent)
