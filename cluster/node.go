@@ -886,17 +886,8 @@ func (n *Node) applyTx(tx *queue.Tx, it Item) (string, error) {
 		}
 		return fmt.Sprint(id), nil
 	case KindMail:
-		if it.InReplyTo == "" {
-			// New mail is sent to a name: one this host does not run is
-			// another host's (a reply is for this host's agent itself).
-			host, err := tx.Elsewhere(it.To)
-			if err != nil {
-				return "", err
-			}
-			if host != "" {
-				return "", fmt.Errorf("cluster: mail %s: %w", it.ID, &queue.ElsewhereError{Agent: it.To, Host: host})
-			}
-		}
+		// New mail to a name this host does not run (another host has it)
+		// is refused by the inbox (a reply is for this host's agent itself).
 		id, err := n.opts.Inbox.SendMailTx(tx, inbox.MailRequestArgs{ID: it.ID, To: it.To, From: it.From, Title: it.Title, Text: it.Text,
 			Request: it.Request, Deadline: it.Deadline, InReplyTo: it.InReplyTo})
 		if err != nil {

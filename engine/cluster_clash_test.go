@@ -111,6 +111,11 @@ func TestTeamAgentWithAnotherHostsNameNotStarted(t *testing.T) {
 	if r, err := e.Store().Agent(ctx, "x"); err != nil || r.Elsewhere != "" {
 		t.Fatalf("x's record %+v, %v: want run here", r, err)
 	}
+	// The notice kept for it goes to it now, not at some later kick.
+	waitCond(t, 10*time.Second, "the notice kept for x scheduled for it", func() bool {
+		items, err := e.Inbox().Items(ctx, "x")
+		return err == nil && len(items) == 1 && (items[0].LeaseMsg != 0 || !items[0].Delivered.IsZero())
+	})
 	if _, err := e.Store().Enqueue(ctx, "x", "hello", queue.EnqueueOptions{}); err != nil {
 		t.Fatalf("enqueue to x run here: %v", err)
 	}

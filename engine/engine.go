@@ -381,6 +381,16 @@ func (e *Engine) Run(ctx context.Context) error {
 	e.log.Info("engine running", "state", e.opts.StateDir, "agents", len(e.Agents()))
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	// The agents added with `team add` start before the node publishes
+	// this host's roster: its first roster after a restart must have them,
+	// or another host that does not start its own agents of those names
+	// while this host has them would read them gone and start its own
+	// (the name would move to another agent and conversation). An agent
+	// that does not start again is gone from the first roster, so its name
+	// is free again (docs/cluster.md, "Names are unique on the floor").
+	if e.inbox != nil {
+		e.startTeamAgents(ctx)
+	}
 	var bg sync.WaitGroup
 	bg.Add(4)
 	go func() {

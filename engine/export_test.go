@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"office/cluster"
+	"office/queue"
 )
 
 // ApproveForFloor is approveForFloor for the engine_test package: an
@@ -26,3 +27,11 @@ func (e *Engine) StartYielded(ctx context.Context) { e.startYielded(ctx) }
 // SetMaxAgents lowers the most agents e runs (configs.MaxAgents), so a test
 // reaches the bound with a few agents.
 func (e *Engine) SetMaxAgents(n int) { e.maxAgents = n }
+
+// StartRecord is startRecord (one record startRecorded listed) for the
+// engine_test package.
+func (e *Engine) StartRecord(ctx context.Context, r queue.AgentRecord) {
+	e.teamStart.Lock()
+	defer e.teamStart.Unlock()
+	e.startRecord(ctx, r, r.Elsewhere != "")
+}

@@ -219,7 +219,6 @@ func (e *Engine) runInbox(ctx context.Context) {
 	if ib == nil {
 		return
 	}
-	e.startTeamAgents(ctx)
 	if openingBrief {
 		e.queueBriefs(ctx)
 	}

@@ -231,7 +231,9 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 // parent is told it was cancelled. Config agents are refused
 // (ErrConfigAgent).
 func (e *Engine) RemoveTeamAgent(ctx context.Context, name, by string) error {
-	e.teamStart.Lock() // not while startRecorded starts from the records
+	// Not while startRecorded may start it again from its record, nor
+	// while an add counts the agents against the bound.
+	e.teamStart.Lock()
 	defer e.teamStart.Unlock()
 	if _, ok := e.opts.Config.Agent(name); ok {
 		return fmt.Errorf("engine: team rm %q: %w; remove it there", name, ErrConfigAgent)
@@ -337,35 +339,57 @@ func (e *Engine) startRecorded(ctx context.Context, yielded bool) {
 		if r.Spec == "" || r.Removed || (yielded && r.Elsewhere == "") {
 			continue
 		}
-		if _, ok := e.Agent(r.Name); ok {
-			continue
+		e.startRecord(ctx, r, yielded)
+	}
+}
+
+// startRecord starts the team agent of record r, listed earlier (e.teamStart
+// held): r is read again first, so a record removed since (by a store-only
+// command) starts nothing.
+func (e *Engine) startRecord(ctx context.Context, r queue.AgentRecord, yielded bool) {
+	if _, ok := e.Agent(r.Name); ok {
+		return
+	}
+	if _, ok := e.opts.Config.Agent(r.Name); ok {
+		return
+	}
+	cur, err := e.store.Agent(ctx, r.Name)
+	if err != nil || cur.Removed || cur.Spec == "" {
+		if err != nil && !errors.Is(err, queue.ErrUnknownAgent) {
+			e.log.Error("reading a team agent's record; not started", "agent", r.Name, "err", err)
 		}
-		if _, ok := e.opts.Config.Agent(r.Name); ok {
-			continue
+		return
+	}
+	r = cur
+	if err := e.floorClash(ctx, r.Name); err != nil {
+		e.yieldName(ctx, r, err, yielded)
+		return
+	}
+	if r.Elsewhere != "" {
+		// No other host has the name any more: it is this host's
+		// receiver again, started or not (a record that cannot start
+		// is one host's case). Not recorded (removed meanwhile): not
+		// started.
+		if err := e.store.SetElsewhere(ctx, r.Name, ""); err != nil {
+			e.log.Error("recording a team agent run here again; not started", "agent", r.Name, "err", err)
+			return
 		}
-		if err := e.floorClash(ctx, r.Name); err != nil {
-			e.yieldName(ctx, r, err, yielded)
-			continue
-		}
-		if r.Elsewhere != "" {
-			// No other host has the name any more: it is this host's
-			// receiver again, started or not (a record that cannot
-			// start is one host's case).
-			if err := e.store.SetElsewhere(ctx, r.Name, ""); err != nil {
-				e.log.Error("recording a team agent run here again", "agent", r.Name, "err", err)
-			}
-		}
-		var spec TeamSpec
-		if err := json.Unmarshal([]byte(r.Spec), &spec); err != nil {
-			e.log.Error("team agent's record is unreadable; not started", "agent", r.Name, "err", err)
-			continue
-		}
-		spec.Name = r.Name
-		if _, err := e.addAgent(spec.agent()); err != nil {
-			e.log.Error("team agent not started", "agent", r.Name, "err", err)
-			continue
-		}
-		e.log.Info("team agent started again", "agent", r.Name)
+	}
+	var spec TeamSpec
+	if err := json.Unmarshal([]byte(r.Spec), &spec); err != nil {
+		e.log.Error("team agent's record is unreadable; not started", "agent", r.Name, "err", err)
+		return
+	}
+	spec.Name = r.Name
+	if _, err := e.addAgent(spec.agent()); err != nil {
+		e.log.Error("team agent not started", "agent", r.Name, "err", err)
+		return
+	}
+	e.log.Info("team agent started again", "agent", r.Name)
+	if e.inbox != nil {
+		// What was kept for it here (notices, replies) is delivered now,
+		// not at the next unrelated kick.
+		e.inbox.scheduleSoon()
 	}
 }
 

@@ -203,6 +203,9 @@ func (s *Service) SendMailTx(tx *queue.Tx, a MailRequestArgs) (string, error) {
 		if err := checkReceiver(tx, a.To); err != nil {
 			return "", fmt.Errorf("%s: %w", op, err)
 		}
+		if err := checkRunHere(tx, a); err != nil {
+			return "", fmt.Errorf("%s: %w", op, err)
+		}
 	}
 	typ := MailInform
 	if a.Request {

@@ -190,6 +190,26 @@ func checkReceiver(tx *queue.Tx, name string) error {
 	return nil
 }
 
+// checkRunHere refuses new mail (not a reply) to a name this host does not
+// run because another host of the floor has it (queue.AgentRecord.Elsewhere),
+// whether it was sent here or came from another host: this host's command
+// routes mail for it to the host the floor's roster says has the name, so
+// mail that reaches the store here has no receiver here, and kept it would
+// wait for an agent that does not run (as the queue refuses a send:
+// *queue.ElsewhereError). A reply is for this host's agent itself, and
+// waits for it.
+func checkRunHere(tx *queue.Tx, a MailRequestArgs) error {
+	if a.InReplyTo != "" || a.To == Person {
+		return nil
+	}
+	host, err := tx.Elsewhere(a.To)
+	if err != nil || host == "" {
+		return err
+	}
+	return both{fmt.Errorf("%w %q: not run on this host, host %s has that name", ErrUnknownReceiver, a.To, host),
+		&queue.ElsewhereError{Agent: a.To, Host: host}}
+}
+
 // insertItem writes one pending item and its event; it returns the id and
 // the item's seq.
 func (s *Service) insertItem(tx *queue.Tx, id, to, from, kind, body, dedupe string) (string, int64, error) {

@@ -83,9 +83,14 @@ type Message struct {
 	// the person (release or rm) WITHOUT blocking the rest of the agent's
 	// queue: Head and PendingAgents skip it.
 	SetAside bool
+	// PersonRev counts the person's changes to the message (each Release,
+	// even one that changes no other field): a write decided on an earlier
+	// read (recovery's settle) compares it, so it never overrides what the
+	// person did meanwhile.
+	PersonRev int64
 }
 
-const msgCols = `id, agent, text, created, manual, precondition, kind, source, attempts, last_error, last_attempt, interrupted, writing, evidence, set_aside, entered`
+const msgCols = `id, agent, text, created, manual, precondition, kind, source, attempts, last_error, last_attempt, interrupted, writing, evidence, set_aside, entered, person_rev`
 
 func scanMessage(r scanner) (Message, error) {
 	var m Message
@@ -93,7 +98,7 @@ func scanMessage(r scanner) (Message, error) {
 	var manual, interrupted, aside int
 	var kind string
 	if err := r.Scan(&m.ID, &m.Agent, &m.Text, &created, &manual, &m.Precondition, &kind, &m.Source,
-		&m.Attempts, &m.LastError, &last, &interrupted, &writing, &m.Evidence, &aside, &entered); err != nil {
+		&m.Attempts, &m.LastError, &last, &interrupted, &writing, &m.Evidence, &aside, &entered, &m.PersonRev); err != nil {
 		return Message{}, err
 	}
 	m.Created, m.Manual, m.Kind, m.LastAttempt = fromNanos(created), manual != 0, Kind(kind), fromNanos(last)
@@ -434,7 +439,7 @@ func (t *Tx) Release(id int64) error {
 	if minOther.Valid && minOther.Int64 <= pos {
 		pos = minOther.Int64 - 1
 	}
-	if _, err := t.exec(`UPDATE messages SET manual = 1, interrupted = 0, set_aside = 0, evidence = '', position = ? WHERE id = ?`, pos, id); err != nil {
+	if _, err := t.exec(`UPDATE messages SET manual = 1, interrupted = 0, set_aside = 0, evidence = '', position = ?, person_rev = person_rev + 1 WHERE id = ?`, pos, id); err != nil {
 		return opErr(op, err)
 	}
 	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventReleased, Detail: "send now"}); err != nil {
@@ -862,7 +867,8 @@ func (s *Store) SetAside(ctx context.Context, id int64, evidence string) error {
 }
 
 // settle applies one verdict, if the message is still unsettled and as m
-// was read (the same typing, not released or set aside since), and reports
+// was read (the same typing, not released or set aside since: a release
+// that changed no other field still counts, by PersonRev), and reports
 // whether it did; what says how it came to be unsettled, for the event log.
 func (s *Store) settle(ctx context.Context, m Message, v Verdict, what string) (changed bool, err error) {
 	op := fmt.Sprintf("recover interrupted message %d", m.ID)
@@ -870,8 +876,8 @@ func (s *Store) settle(ctx context.Context, m Message, v Verdict, what string) (
 		changed = false
 		var n int
 		err := t.queryRow(`SELECT COUNT(*) FROM messages WHERE id = ? AND `+unsettled+`
-			AND last_attempt = ? AND writing = ? AND interrupted = ? AND set_aside = ? AND manual = ?`,
-			m.ID, toNanos(m.LastAttempt), toNanos(m.Writing), boolInt(m.Interrupted), boolInt(m.SetAside), boolInt(m.Manual)).Scan(&n)
+			AND last_attempt = ? AND writing = ? AND interrupted = ? AND set_aside = ? AND manual = ? AND person_rev = ?`,
+			m.ID, toNanos(m.LastAttempt), toNanos(m.Writing), boolInt(m.Interrupted), boolInt(m.SetAside), boolInt(m.Manual), m.PersonRev).Scan(&n)
 		if err != nil {
 			return opErr(op, err)
 		}

@@ -286,3 +286,78 @@ func TestSetAsideAMessageInFlight(t *testing.T) {
 		t.Fatalf("SetAside of a removed message: %v, want ErrNotFound", err)
 	}
 }
+
+// TestRecoveryLeavesAReleaseThatChangedNoField: the person releases again,
+// while recovery judges it, a message already released (manual) and at its
+// agent's head when the office stopped typing it. That release changes
+// none of the fields recovery read (manual, interrupted, set aside, the
+// typing), only the row's count of the person's changes: the message is
+// still left as the person left it and not returned.
+func TestRecoveryLeavesAReleaseThatChangedNoField(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "queue.db")
+	engine := openAt(t, path, Options{}, "a")
+	cli := openAt(t, path, Options{})
+	ctx := context.Background()
+	id := mustEnqueue(t, engine, "a", "released twice", EnqueueOptions{})
+	if err := engine.Release(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []func(context.Context, int64) error{func(ctx context.Context, id int64) error { _, err := engine.Attempt(ctx, id); return err },
+		engine.Writing, engine.Entering} {
+		if err := step(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := engine.RecoverInterrupted(ctx, func(m Message) Verdict {
+		if !m.Manual {
+			t.Errorf("message %+v: want released before the stop", m)
+		}
+		if err := cli.Release(ctx, m.ID); err != nil {
+			t.Error(err)
+		}
+		return Verdict{Settle: SettleAside, Evidence: "no record"}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 0 {
+		t.Fatalf("recovered %+v: want none (released while judged)", got)
+	}
+	if m, err := engine.Get(ctx, id); err != nil || m.SetAside || m.Interrupted || !m.Manual {
+		t.Fatalf("message %+v, %v: want as released (manual, neither held nor set aside)", m, err)
+	}
+	if n := setAsideEvents(t, engine, id); n != 0 {
+		t.Fatalf("%d set-aside events, want none", n)
+	}
+}
+
+// TestOpenUpgradesAStoreWithoutPersonRev: a store file of schema 6 (before
+// the person's change count) with a message in it opens upgraded; the
+// message counts no change yet, and a release counts one.
+func TestOpenUpgradesAStoreWithoutPersonRev(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "queue.db")
+	ctx := context.Background()
+	s := openAt(t, path, Options{}, "a")
+	id := mustEnqueue(t, s, "a", "from schema 6", EnqueueOptions{})
+	if _, err := s.DB().Exec(`ALTER TABLE messages DROP COLUMN person_rev`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().Exec(`PRAGMA user_version = 6`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s = openAt(t, path, Options{})
+	var uv int
+	if err := s.DB().QueryRow(`PRAGMA user_version`).Scan(&uv); err != nil || uv != SchemaVersion() {
+		t.Fatalf("user_version %d, %v; want %d", uv, err, SchemaVersion())
+	}
+	if m, err := s.Get(ctx, id); err != nil || m.Text != "from schema 6" || m.PersonRev != 0 {
+		t.Fatalf("message after the upgrade %+v, %v", m, err)
+	}
+	if err := s.Release(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := s.Get(ctx, id); err != nil || m.PersonRev != 1 {
+		t.Fatalf("released message %+v, %v: want one change of the person", m, err)
+	}
+}

@@ -502,6 +502,11 @@ UPDATE messages SET writing = last_attempt, entered = last_attempt WHERE in_flig
 		`
 ALTER TABLE agents ADD COLUMN elsewhere TEXT NOT NULL DEFAULT '';
 `,
+		// 7: person_rev: how many times the person changed the message
+		// (Release), which recovery's settle compares with what it read.
+		`
+ALTER TABLE messages ADD COLUMN person_rev INTEGER NOT NULL DEFAULT 0;
+`,
 	}
 }
 

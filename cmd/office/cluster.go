@@ -50,7 +50,8 @@ func remoteOf(ctx context.Context, e *env, g *globals, s *queue.Store, name stri
 	m, err = cluster.Lookup(ctx, s, name)
 	if errors.Is(err, cluster.ErrNotOnFloor) {
 		// A name not run here for another host that has it no longer:
-		// the store refuses it, saying so.
+		// the store refuses a send (queue.ElsewhereError) and new mail
+		// (inbox's checkRunHere) to it, saying so; exit 2.
 		return cluster.Member{}, "", false, nil
 	}
 	if err != nil {
