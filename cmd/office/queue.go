@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,18 +67,19 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 			func(ctx context.Context, s *queue.Store, _ string, id int64) error { return s.Release(ctx, id) }),
 		edit("rm", "remove one queued message (one being typed now: what was typed stays on the prompt, not submitted)",
 			func(ctx context.Context, s *queue.Store, dir string, id int64) error {
-				m, err := s.Get(ctx, id)
+				var m queue.Message
+				err := s.Update(ctx, func(tx *queue.Tx) error {
+					var err error
+					if m, err = tx.Get(id); err != nil {
+						return err
+					}
+					return tx.Remove(id, "removed by the person")
+				})
 				if err != nil {
 					return err
 				}
-				if err := s.Remove(ctx, id, "removed by the person"); err != nil {
-					return err
-				}
-				if !m.Writing.IsZero() && !m.Interrupted && engine.Running(dir) {
-					// The drain was typing it: it finishes typing, finds it
-					// gone and does not press Enter (a typed-but-not-submitted
-					// notice follows).
-					fmt.Fprintf(e.stderr, "office: message %d was being typed into %s: what was typed stays on its prompt, not submitted (clear it there)\n", id, m.Agent)
+				if engine.Running(dir) {
+					warnTyping(e, m)
 				}
 				return nil
 			}),
@@ -103,19 +105,35 @@ func clearQueue(ctx context.Context, e *env, g *globals, agent string) error {
 	if _, err := s.Agent(ctx, agent); err != nil {
 		return agentErr(ctx, s, "queue clear "+agent, agent, err)
 	}
-	msgs, err := s.List(ctx, agent)
+	listed, err := s.List(ctx, agent)
 	if err != nil {
 		return fmt.Errorf("queue clear %s: %w", agent, err)
 	}
-	n, err := s.Clear(ctx, agent)
+	// What each message was when it went, read in the transaction that
+	// removes it.
+	var gone []queue.Message
+	var n int
+	err = s.Update(ctx, func(tx *queue.Tx) error {
+		gone = gone[:0]
+		for _, l := range listed {
+			if m, err := tx.Get(l.ID); err == nil {
+				gone = append(gone, m)
+			} else if !errors.Is(err, queue.ErrNotFound) {
+				return err
+			}
+		}
+		var err error
+		n, err = tx.Clear(agent)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("queue clear %s: %w", agent, err)
 	}
 	engine.Poke(dir)
 	fmt.Fprintf(e.stdout, "cleared %d message(s) for %s\n", n, agent)
-	for _, m := range msgs {
-		if !m.Writing.IsZero() && !m.Interrupted && engine.Running(dir) {
-			fmt.Fprintf(e.stderr, "office: message %d was being typed into %s: what was typed stays on its prompt, not submitted (clear it there)\n", m.ID, agent)
+	if engine.Running(dir) {
+		for _, m := range gone {
+			warnTyping(e, m)
 		}
 	}
 	return nil
@@ -290,4 +308,20 @@ func completionPreview(text string) string {
 		}
 	}
 	return string(r)
+}
+
+// warnTyping tells the person, on stderr, what removing m meant when the
+// drain had begun it (m as it was in the transaction that removed it): one
+// being typed, not yet entered, is never submitted (the drain finds it gone
+// before its Enter), so what was typed stays on the prompt; one whose Enter
+// was under way may have reached the agent. A message only queued, or one
+// interrupted by a stop, says nothing.
+func warnTyping(e *env, m queue.Message) {
+	switch {
+	case m.Interrupted || m.Writing.IsZero():
+	case m.Entered.IsZero():
+		fmt.Fprintf(e.stderr, "office: message %d was being typed into %s: what was typed stays on its prompt, not submitted (clear it there)\n", m.ID, m.Agent)
+	default:
+		fmt.Fprintf(e.stderr, "office: message %d was being submitted to %s: it may have reached the agent\n", m.ID, m.Agent)
+	}
 }
