@@ -117,6 +117,19 @@ func Call(ctx context.Context, stateDir string, req Request, out any) error {
 	return nil
 }
 
+// Listening reports whether an engine listens on stateDir's socket: a dial
+// succeeds (the engine opens its socket only once its agents are
+// registered). It asks nothing, so a busy or stopped engine still counts.
+func Listening(ctx context.Context, stateDir string) bool {
+	d := net.Dialer{Timeout: callTimeout}
+	conn, err := d.DialContext(ctx, "unix", filepath.Join(stateDir, SocketFile))
+	if err != nil {
+		return false
+	}
+	conn.Close()
+	return true
+}
+
 // Poke tells the engine on stateDir that the store changed. It is best effort:
 // with no engine running it does nothing (the store is the truth; the engine
 // reads it when it starts).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -503,6 +504,23 @@ func TestStoreCommandWaitsForAStartingServersRoster(t *testing.T) {
 	defer s.Close()
 	if names, err := rosterNames(context.Background(), s); err != nil || len(names) != 0 {
 		t.Fatalf("registered while a server was starting: %v %v", names, err)
+	}
+	// Once it listens (registered, even if it answers nothing yet), the
+	// command goes on at once against the roster it wrote: here none.
+	ln, err := net.Listen("unix", filepath.Join(o.state, engine.SocketFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel2()
+	out.Reset()
+	errb.Reset()
+	if code := run(ctx2, e, []string{"--state", o.state, "send", "shell", "hi"}); code != 2 || !strings.Contains(errb.String(), `unknown agent "shell"`) {
+		t.Fatalf("send once the server listens: exit %d, %q; want 2, unknown agent", code, errb.String())
+	}
+	if names, err := rosterNames(context.Background(), s); err != nil || len(names) != 0 {
+		t.Fatalf("registered while a server runs: %v %v", names, err)
 	}
 }
 

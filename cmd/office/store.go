@@ -7,7 +7,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -60,22 +59,18 @@ func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, e
 }
 
 // awaitRegistered waits, up to startWait, until the server holding dir's
-// lock answers on its socket (it listens only after registering its agents)
-// or no server holds the lock any more.
+// lock listens on its socket (it listens only after registering its
+// agents; a busy or stopped server that listens counts, so the store-only
+// commands keep working while it misbehaves) or no server holds the lock
+// any more.
 func awaitRegistered(ctx context.Context, dir string) error {
 	deadline := time.NewTimer(startWait)
 	defer deadline.Stop()
 	tick := time.NewTicker(startPoll)
 	defer tick.Stop()
 	for {
-		cctx, cancel := context.WithTimeout(ctx, time.Second)
-		err := engine.Call(cctx, dir, engine.Request{Op: "status"}, nil)
-		cancel()
-		if err == nil || !engine.Running(dir) {
+		if engine.Listening(ctx, dir) || !engine.Running(dir) {
 			return nil
-		}
-		if !errors.Is(err, engine.ErrNoEngine) {
-			return fmt.Errorf("the office on %s: %w", dir, err)
 		}
 		select {
 		case <-deadline.C:
