@@ -40,3 +40,25 @@ func TestOfficeEchoWithoutAKeyIsNoDraft(t *testing.T) {
 		t.Fatalf("office's own echo counted as a draft: %+v", s)
 	}
 }
+
+// A report of the person's terminal during a delivery (focus out and in
+// on switching windows, a mouse wheel or click an agent asked for) edits
+// no prompt: office's echo stays office's, no draft.
+func TestTerminalReportsDoNotEndOfficesTyping(t *testing.T) {
+	for _, report := range []string{"\x1b[O", "\x1b[I", "\x1b[<64;10;5M", "\x1b[<0;3;4m", "\x1b[96;10;5M", "\x1b[M`*%"} {
+		tr := Tracker{}
+		tr.Typed(at(0))
+		tr.ObservePrompt("task one", true, at(50*ms))
+		tr.Feed([]byte(report), at(60*ms))
+		tr.ObservePrompt("task one", true, at(60*ms+2*EchoGrace))
+		if s := tr.State(); s.Dirty {
+			t.Errorf("report %q: office's echo counted as a draft: %+v", report, s)
+		}
+	}
+	// Keys that look alike are keys: an arrow, Alt-M, a lone ESC [.
+	for _, key := range []string{"\x1b[A", "\x1bM", "\x1b[", "\x1b[1;5M"} {
+		if reportOnly([]byte(key)) {
+			t.Errorf("key %q taken for a terminal report", key)
+		}
+	}
+}
