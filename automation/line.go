@@ -77,6 +77,9 @@ type Tracker struct {
 // After any non-empty chunk the draft is dirty exactly when the line is
 // non-empty, and both LastKey and the draft's time (State().DirtyAt) are now:
 // the stale window measures time since the person last touched the draft.
+// Any non-empty chunk also ends office's own typing (Typed): text the prompt
+// row shows after the person's key is read as ObservePrompt reads text office
+// did not type.
 func (t *Tracker) Feed(chunk []byte, now time.Time) (submitted []string) {
 	if len(chunk) == 0 {
 		return nil
@@ -84,6 +87,14 @@ func (t *Tracker) Feed(chunk []byte, now time.Time) (submitted []string) {
 	t.lastKey = now
 	t.dirtyAt = now
 	t.lastTouch = now
+	// A key of the person's ends office's own typing: what the row shows
+	// from now on may be the key's doing (Esc restoring an interrupted
+	// prompt, Up recalling history), not the echo of office's text. A
+	// report of the person's terminal (focus in/out, the mouse) edits no
+	// prompt: switching windows during a delivery leaves it office's.
+	if !reportOnly(chunk) {
+		t.officeTyped = false
+	}
 
 	if act, ok := loneKeys[string(chunk)]; ok {
 		t.pending = nil
@@ -157,6 +168,38 @@ func (t *Tracker) Feed(chunk []byte, now time.Time) (submitted []string) {
 	}
 	t.dirty = len(t.line) > 0
 	return submitted
+}
+
+// reportOnly reports whether chunk is exactly one report the person's
+// terminal makes rather than a key: focus in or out (ESC [ I, ESC [ O) or
+// a mouse report (SGR ESC [ < b ; x ; y M/m, urxvt ESC [ b ; x ; y M,
+// X10 ESC [ M and three bytes).
+func reportOnly(chunk []byte) bool {
+	switch s := string(chunk); {
+	case s == "\x1b[I" || s == "\x1b[O":
+		return true
+	case len(s) == 6 && strings.HasPrefix(s, "\x1b[M"):
+		return true
+	case strings.HasPrefix(s, "\x1b[<") && (strings.HasSuffix(s, "M") || strings.HasSuffix(s, "m")):
+		return digitsAndSemicolons(s[3:len(s)-1], 2)
+	case strings.HasPrefix(s, "\x1b[") && strings.HasSuffix(s, "M"):
+		return digitsAndSemicolons(s[2:len(s)-1], 2)
+	}
+	return false
+}
+
+// digitsAndSemicolons reports whether s is decimal numbers separated by
+// exactly semis semicolons.
+func digitsAndSemicolons(s string, semis int) bool {
+	if s == "" || strings.Count(s, ";") != semis {
+		return false
+	}
+	for _, f := range strings.Split(s, ";") {
+		if f == "" || strings.Trim(f, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // submit handles Enter outside a paste and returns the trimmed line.
