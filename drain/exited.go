@@ -71,10 +71,55 @@ func (d *Drainer) settleExited(ctx, ack context.Context, log *slog.Logger, name 
 	evidence := "typed, then the agent's process exited before the submit was seen; " + exitUnknown(d.cfg.Evidence != nil, keeps, t) +
 		", so it may or may not have reached the agent"
 	log.Warn("the agent exited during the submit check; no evidence settles the delivery, set aside", "evidence", evidence)
-	if !d.setAside(ack, log, m.ID, evidence) {
-		return
+	switch d.setAside(ack, log, m.ID, evidence) {
+	case asideDone:
+		d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: NoticeSetAside, Text: exitedNotice(name, m, evidence)})
+	case asideHeld:
+		d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: NoticeHeld, Text: exitedHeldNotice(name, m, evidence)})
+	case asideFailed:
+		// Still in flight in the store, neither set aside nor held: Head
+		// would return it and gate 0 would not stop it. Remembered, the
+		// agent's queue is held and each pass tries again (retryAside).
+		d.mu.Lock()
+		d.stateLocked(name).aside = &pendingAside{m: m, evidence: evidence}
+		d.mu.Unlock()
 	}
-	d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: NoticeSetAside, Text: exitedNotice(name, m, evidence)})
+}
+
+// pendingAside is a message whose setting aside the store did not record
+// (nor a hold instead): it is still in flight there, so the drain holds its
+// agent's queue and tries again each pass.
+type pendingAside struct {
+	m        queue.Message
+	evidence string
+}
+
+// retryAside tries again to set aside the agent's pending message, if any.
+// It reports whether the agent's queue may go on (nothing pending any more).
+func (d *Drainer) retryAside(ctx context.Context, name string) bool {
+	d.mu.Lock()
+	p := d.stateLocked(name).aside
+	d.mu.Unlock()
+	if p == nil {
+		return true
+	}
+	err := d.cfg.Store.SetAside(ctx, p.m.ID, p.evidence)
+	switch {
+	case err == nil:
+		d.log.Warn("message set aside at last", "agent", name, "msg", p.m.ID)
+		d.cfg.Notify(Notice{Agent: name, MsgID: p.m.ID, Kind: NoticeSetAside, Text: exitedNotice(name, p.m, p.evidence)})
+	case errors.Is(err, queue.ErrNotFound):
+		d.log.Info("not set aside: the message changed meanwhile", "agent", name, "msg", p.m.ID, "why", err)
+	default:
+		if ctx.Err() == nil {
+			d.log.Error("setting a message aside, again", "agent", name, "msg", p.m.ID, "err", err)
+		}
+		return false
+	}
+	d.mu.Lock()
+	d.stateLocked(name).aside = nil
+	d.mu.Unlock()
+	return true
 }
 
 // exitUnknown says why no evidence settles a delivery whose agent exited.
@@ -88,42 +133,72 @@ func exitUnknown(evidence, keeps bool, t typing) string {
 	return "its CLI keeps no record office reads"
 }
 
+// asideResult is what setAside achieved.
+type asideResult int
+
+const (
+	// asideDone: set aside.
+	asideDone asideResult = iota
+	// asideChanged: the message changed meanwhile (removed); nothing to do.
+	asideChanged
+	// asideHeld: the store did not set it aside but held it (gate 0 stops
+	// it; set aside once the agent runs a new process).
+	asideHeld
+	// asideFailed: neither; it is still in flight in the store.
+	asideFailed
+)
+
 // setAside sets message id aside, retrying a failing store as
-// settleDelivered does. If it still fails, the message is held instead
-// (it must never be typed again on its own); it reports whether it was set
-// aside.
-func (d *Drainer) setAside(ack context.Context, log *slog.Logger, id int64, evidence string) bool {
+// settleDelivered does. If it still fails, the message is held instead (it
+// must never be typed again on its own).
+func (d *Drainer) setAside(ack context.Context, log *slog.Logger, id int64, evidence string) asideResult {
 	wait := settleRetry
 	for try := 1; ; try++ {
 		err := d.cfg.Store.SetAside(ack, id, evidence)
 		switch {
 		case err == nil:
-			return true
+			return asideDone
 		case errors.Is(err, queue.ErrNotFound):
 			log.Info("not set aside: the message changed meanwhile", "why", err)
-			return false
+			return asideChanged
 		case try == settleTries:
 			log.Error("setting a message aside failed; holding it instead", "err", err)
 			if err := d.cfg.Store.Hold(ack, id, evidence); err != nil {
-				log.Error("holding the message", "err", err)
+				log.Error("holding the message; its agent's queue waits until it is set aside", "err", err)
+				return asideFailed
 			}
-			return false
+			return asideHeld
 		}
 		_ = d.sleep(ack, wait)
 		wait *= 2
 	}
 }
 
-// exitedNotice is the person's notice of message m set aside because
-// agent's process exited during its submit check; its first line says it all
-// in short.
-func exitedNotice(agent string, m queue.Message, evidence string) string {
+// exitedHeldNotice is the person's notice of message m held (the store
+// failed to set it aside) because agent's process exited during its submit
+// check.
+func exitedHeldNotice(agent string, m queue.Message, evidence string) string {
+	return fmt.Sprintf("message %d held: %s exited before its submit was seen; office queue release %d or rm %d\n"+
+		"Message %d for %s is held: %s. It is not typed again on its own and holds the rest of the queue until "+
+		"the agent runs again: `office queue release %d` types it again, `office queue rm %d` drops it.\nText: %s",
+		m.ID, agent, m.ID, m.ID, m.ID, agent, evidence, m.ID, m.ID, noticeText(m))
+}
+
+// noticeText is m's text as a notice quotes it (bounded).
+func noticeText(m queue.Message) string {
 	text := []rune(strings.TrimSpace(m.Text))
 	if len(text) > maxNoticeText {
 		text = append(text[:maxNoticeText], '…')
 	}
+	return string(text)
+}
+
+// exitedNotice is the person's notice of message m set aside because
+// agent's process exited during its submit check; its first line says it all
+// in short.
+func exitedNotice(agent string, m queue.Message, evidence string) string {
 	return fmt.Sprintf("message %d set aside: %s exited before its submit was seen; office queue release %d or rm %d\n"+
 		"Message %d for %s was set aside: %s. It is not typed again on its own and does not hold the rest of the "+
 		"queue: `office queue release %d` types it again, `office queue rm %d` drops it.\nText: %s",
-		m.ID, agent, m.ID, m.ID, m.ID, agent, evidence, m.ID, m.ID, string(text))
+		m.ID, agent, m.ID, m.ID, m.ID, agent, evidence, m.ID, m.ID, noticeText(m))
 }

@@ -7,10 +7,12 @@ package drain_test
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"office/automation"
 	"office/drain"
 )
 
@@ -42,6 +44,93 @@ func TestAnExitBeforeTheEnterKeepsTheMessageQueued(t *testing.T) {
 		}
 		if c := h.store.callsOf("Delivered"); len(c) != 1 || c[0].id != id {
 			t.Fatalf("Delivered %+v, want %d delivered into the new process", c, id)
+		}
+		h.stop()
+	})
+}
+
+// The store fails to set aside a message whose agent exited during the
+// submit check, and fails to hold it too: it is still in flight there, and
+// nothing in the store stops it. The drain remembers it: the agent's queue
+// waits (nothing is typed into the new process), each pass tries again, and
+// once the store sets it aside the person is told and the queue goes on.
+func TestASetAsideTheStoreFailsHoldsTheQueueUntilItSucceeds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		old := h.agent("a")
+		old.set(swallow)
+		h.store.mu.Lock()
+		h.store.setAsideErrs, h.store.holdErrs = 99, 99
+		h.store.mu.Unlock()
+		id := h.store.enqueue("a", "hello")
+		behind := h.store.enqueue("a", "behind it")
+		h.d.Wake()
+		h.until(time.Second)
+		fresh := h.restart("a", nil)
+		h.until(30 * time.Second)
+		if got := texts(fresh.written()); len(got) != 0 {
+			t.Fatalf("the new process was typed %q while message %d's setting aside is not recorded", got, id)
+		}
+		h.store.mu.Lock()
+		h.store.setAsideErrs, h.store.holdErrs = 0, 0
+		h.store.mu.Unlock()
+		h.d.Wake()
+		h.until(60 * time.Second)
+		if c := h.store.callsOf("SetAside"); len(c) != 1 || c[0].id != id {
+			t.Fatalf("SetAside %+v, want %d set aside once the store works", c, id)
+		}
+		if got := texts(fresh.written()); !slices.Equal(got, []string{"behind it"}) {
+			t.Fatalf("the new process was typed %q, want only the message behind it", got)
+		}
+		if c := h.store.callsOf("Delivered"); len(c) != 1 || c[0].id != behind {
+			t.Fatalf("Delivered %+v, want only %d", c, behind)
+		}
+		var n int
+		for _, x := range h.noticeList() {
+			if x.Kind == drain.NoticeSetAside && x.MsgID == id &&
+				strings.HasPrefix(x.Text, "message 1 set aside: a exited before its submit was seen") {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("notices %+v: want one set-aside notice for %d", h.noticeList(), id)
+		}
+		h.stop()
+	})
+}
+
+// Setting aside fails but holding works: the person is told it is held, and
+// why; once the agent runs a new process it is set aside with the same
+// evidence (not "drew nothing").
+func TestASetAsideTheStoreFailsIsHeldAndTold(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		old := h.agent("a")
+		old.set(swallow)
+		h.store.mu.Lock()
+		h.store.setAsideErrs = 3
+		h.store.mu.Unlock()
+		id := h.store.enqueue("a", "hello")
+		h.d.Wake()
+		h.until(time.Second)
+		old.set(func(a *fakeAgent) { a.status = automation.StatusExited })
+		h.until(20 * time.Second)
+		var held bool
+		for _, x := range h.noticeList() {
+			held = held || x.Kind == drain.NoticeHeld && x.MsgID == id &&
+				strings.HasPrefix(x.Text, "message 1 held: a exited before its submit was seen")
+		}
+		if !held {
+			t.Fatalf("notices %+v: none says %d is held because its agent exited", h.noticeList(), id)
+		}
+		fresh := h.restart("a", nil)
+		h.until(40 * time.Second)
+		if got := texts(fresh.written()); len(got) != 0 {
+			t.Fatalf("the new process was typed %q: a held message is never typed again on its own", got)
+		}
+		c := h.store.callsOf("SetAsideHeld")
+		if len(c) != 1 || c[0].id != id || !strings.Contains(c[0].arg, "exited before the submit was seen") {
+			t.Fatalf("SetAsideHeld %+v, want %d set aside with the exit's evidence", c, id)
 		}
 		h.stop()
 	})
