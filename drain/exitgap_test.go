@@ -135,3 +135,28 @@ func TestASetAsideTheStoreFailsIsHeldAndTold(t *testing.T) {
 		h.stop()
 	})
 }
+
+// The office stops during the submit check, and the agent's process ends
+// with it: the stop settles nothing (no failed attempt counted, nothing
+// delivered or dropped); the message stays in flight for the next start's
+// recovery.
+func TestAStopDuringTheCheckSettlesNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ev := &tookEvidence{keeps: true, proven: true}
+		h := newHarness(t, []string{"a"}, func(c *drain.Config) { c.Evidence = ev })
+		ev.h, ev.mute = h, h.agent("a")
+		a := h.agent("a")
+		a.set(swallow)
+		h.store.enqueue("a", "hello")
+		h.d.Wake()
+		h.until(time.Second) // typed, the check is watching
+		a.set(func(a *fakeAgent) { a.status = automation.StatusExited })
+		h.stop()
+		synctest.Wait()
+		for _, op := range []string{"AttemptFailed", "Delivered", "TypedNotSubmitted", "SetAside", "Hold", "Unattempt"} {
+			if c := h.store.callsOf(op); len(c) != 0 {
+				t.Fatalf("%s %+v after a stop during the check: a stop settles nothing", op, c)
+			}
+		}
+	})
+}

@@ -348,8 +348,18 @@ var errNoRecord = errors.New("the agent did not take the text: its records do no
 // submitted); an empty prompt on an idle agent is a failed attempt, retried
 // after the cooldown. It returns false, settling nothing, when the agent is
 // busy (it may have queued the text, to record it later) or its prompt row
-// cannot be read: the delivery then counts, noted "unverified".
+// cannot be read: the delivery then counts, noted "unverified". A stopping
+// drain (ctx done) settles nothing and returns true: the message stays in
+// flight for recovery.
 func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing, since time.Time) bool {
+	if ctx.Err() != nil {
+		// A stop cut the check short (the screen's "unverified"), and the
+		// agent's process may be ending with the office: a stop settles
+		// nothing. The message stays in flight; the next start's recovery
+		// settles it from the same records.
+		log.Info("drain stopped while the CLI's records were checked; recovery settles the delivery at the next start")
+		return true
+	}
 	log.Warn("the screen showed a submit but the CLI's records do not show the text", "text", preview(t.text))
 	if statusHold(a, d.cfg.Clock.Now()) == HoldExited {
 		// Records that record this process's prompts do not show it, and
