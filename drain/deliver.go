@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"office/queue"
 )
@@ -114,10 +115,16 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	}
 	note, ok := d.verify(ctx, a, t, landed)
 	if !ok && note == noteExited {
-		d.settleExited(ctx, ack, log, name, m, t, typing, proven)
+		d.settleExited(ctx, ack, log, name, m, t, typing, proven, "")
 		return
 	}
-	if src, found, keeps := d.confirm(ctx, name, t, typing, ok); found {
+	if ok && strings.HasPrefix(note, signLastScreen.note()) {
+		// Exited too: settled by the records of the process typed into
+		// (proven as read before typing: a restart has replaced it).
+		d.settleExited(ctx, ack, log, name, m, t, typing, proven, note)
+		return
+	}
+	if src, found, keeps := d.confirm(ctx, name, t, typing, ok, proven); found {
 		// The CLI's own record shows the text: it arrived, whatever the
 		// screen said.
 		if !ok {
@@ -126,7 +133,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		d.settleDelivered(ack, log, name, m.ID, evidenceNote(note, src, true, true))
 		return
 	} else if ok && d.cfg.Evidence != nil {
-		if keeps && d.noRecord(ctx, ack, log, name, a, m, t, typing) {
+		if keeps && d.noRecord(ctx, ack, log, name, a, m, t, typing, proven) {
 			return
 		}
 		note = evidenceNote(note, "", false, keeps)

@@ -29,28 +29,37 @@ const noteExited = "the agent exited"
 var errExitedNotTaken = errors.New("the agent's process exited before it took the text: its records, which record its prompts, do not show it")
 
 // settleExited settles m, typed with its Enter into a whose process exited
-// before the submit check saw the submit. since is when writing began;
-// proven says whether, before typing, the agent's records were seen to
-// record that process's prompts. In order:
+// before the submit check saw the submit, or (screen set: its note) whose
+// last screen showed the prompt emptied after our text, as after a submit.
+// since is when writing began; proven says whether, before typing, the
+// agent's records were seen to record that process's prompts. In order:
 //
 //  1. the records show the text since writing began: delivered;
-//  2. an inbox delivery: a failed attempt, typed again into the next
+//  2. screen set and the CLI keeps no records that can tell (none office
+//     reads, or a slash command): delivered on the last screen;
+//  3. an inbox delivery: a failed attempt, typed again into the next
 //     process (its items carry ids the agent can skip);
-//  3. proven records do not show it (after Config.EvidenceFor): the CLI
+//  4. proven records do not show it (after Config.EvidenceFor): the CLI
 //     never took it, and the text died on its prompt with the process; a
 //     failed attempt (bounded, loud at the last), typed again into the next
 //     process after the cooldown;
-//  4. anything else (no records, records not proven for that process, a
+//  5. anything else (no records, records not proven for that process, a
 //     slash command): set aside with a notice naming it; it may or may not
-//     have reached the agent.
+//     have reached the agent. With screen set that is records not proven:
+//     a last screen alone does not settle a delivery its CLI's records
+//     could have (a CLI may redraw its input empty as it is killed).
 //
 // A drain stopping meanwhile settles nothing: the message stays in flight
 // and the next start's recovery settles it from the same evidence.
-func (d *Drainer) settleExited(ctx, ack context.Context, log *slog.Logger, name string, m queue.Message, t typing, since time.Time, proven bool) {
+func (d *Drainer) settleExited(ctx, ack context.Context, log *slog.Logger, name string, m queue.Message, t typing, since time.Time, proven bool, screen string) {
 	keeps, _ := d.recordable(name, t)
 	if keeps {
 		if src, ok := d.received(ctx, name, t, since, d.cfg.EvidenceFor); ok {
-			d.settleDelivered(ack, log, name, m.ID, "received (the agent exited before the screen showed the submit); evidence="+src)
+			note := "received (the agent exited before the screen showed the submit); evidence=" + src
+			if screen != "" {
+				note = screen + "; evidence=" + src
+			}
+			d.settleDelivered(ack, log, name, m.ID, note)
 			return
 		}
 	}
@@ -59,6 +68,13 @@ func (d *Drainer) settleExited(ctx, ack context.Context, log *slog.Logger, name 
 		return
 	}
 	switch {
+	case screen != "" && !keeps:
+		note := screen
+		if d.cfg.Evidence != nil {
+			note = evidenceNote(screen, "", false, false)
+		}
+		d.settleDelivered(ack, log, name, m.ID, note)
+		return
 	case m.Kind == queue.KindInbox:
 		log.Warn("the agent exited during the submit check; the inbox delivery is typed again into its next process")
 		d.attemptFailed(ack, log, name, m, errors.New("the agent's process exited before the submit was seen; delivered again (its items carry ids)"))
@@ -68,8 +84,11 @@ func (d *Drainer) settleExited(ctx, ack context.Context, log *slog.Logger, name 
 		d.attemptFailed(ack, log, name, m, errExitedNotTaken)
 		return
 	}
-	evidence := "typed, then the agent's process exited before the submit was seen; " + exitUnknown(d.cfg.Evidence != nil, keeps, t) +
-		", so it may or may not have reached the agent"
+	what := "typed, then the agent's process exited before the submit was seen; "
+	if screen != "" {
+		what = "typed, then the agent's process exited, its last screen showing the prompt emptied as after a submit; "
+	}
+	evidence := what + exitUnknown(d.cfg.Evidence != nil, keeps, t) + ", so it may or may not have reached the agent"
 	log.Warn("the agent exited during the submit check; no evidence settles the delivery, set aside", "evidence", evidence)
 	switch d.setAside(ack, log, m.ID, evidence) {
 	case asideDone:

@@ -160,3 +160,69 @@ func TestAStopDuringTheCheckSettlesNothing(t *testing.T) {
 		}
 	})
 }
+
+// The CLI's last screen shows its prompt emptied after our text (as after a
+// submit), but its records, which it keeps, do not show the text. Whether
+// they would have is decided by what was known before typing, for the
+// process typed into, not for the process a restart put in its place:
+//   - proven for that process: it never took it, a failed attempt, typed
+//     again into the next process;
+//   - not proven: the screen alone does not settle it (a CLI may redraw an
+//     empty input as it is killed), set aside for the person.
+func TestALastScreenIsJudgedByTheRecordsOfTheProcessTypedInto(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		proven bool
+		want   string // "again" or "aside"
+	}{
+		{name: "proven before typing", proven: true, want: "again"},
+		{name: "not proven", want: "aside"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ev := &tookEvidence{keeps: true}
+				h := newHarness(t, []string{"a"}, func(c *drain.Config) { c.Evidence = ev; c.EnterDelay = 500 * ms })
+				old := h.agent("a")
+				ev.h, ev.mute = h, old
+				if tc.proven {
+					ev.provenFor = old
+				} else {
+					ev.provenFor = &fakeAgent{} // no process is proven
+				}
+				old.set(func(a *fakeAgent) { a.ignoreEnter = 1 })
+				id := h.store.enqueue("a", "hello")
+				h.d.Wake()
+				h.until(720 * ms) // text at 200 ms, its Enter at 700 ms, the first look at 800 ms
+				if w := old.written(); len(w) != 2 || w[1].data != "\r" {
+					t.Fatalf("writes %+v by 720 ms, want the text and its Enter", w)
+				}
+				// Killed by the restart, the CLI leaves its prompt row
+				// empty on its last screen.
+				old.set(func(a *fakeAgent) { a.prompt = "" })
+				fresh := h.restart("a", ev)
+				h.until(60 * time.Second)
+				if c := h.store.callsOf("Delivered"); tc.want == "aside" && len(c) != 0 {
+					t.Fatalf("Delivered %+v: the last screen alone settled it", c)
+				}
+				switch tc.want {
+				case "again":
+					fails := h.store.callsOf("AttemptFailed")
+					if len(fails) != 1 || fails[0].id != id {
+						t.Fatalf("AttemptFailed %+v, Delivered %+v: want one failed attempt on %d", fails, h.store.callsOf("Delivered"), id)
+					}
+					if got := texts(fresh.written()); !slices.Equal(got, []string{"hello"}) {
+						t.Fatalf("the new process was typed %q, want hello", got)
+					}
+				case "aside":
+					if c := h.store.callsOf("SetAside"); len(c) != 1 || c[0].id != id {
+						t.Fatalf("SetAside %+v, want %d set aside", c, id)
+					}
+					if got := texts(fresh.written()); len(got) != 0 {
+						t.Fatalf("the new process was typed %q", got)
+					}
+				}
+				h.stop()
+			})
+		})
+	}
+}
