@@ -93,10 +93,14 @@ func (s *fakeStore) enqueue(agent, text string, edit ...func(*queue.Message)) in
 
 // sendNow is the person's release (queue.Store.Release): message id is
 // marked manual, no longer held or set aside, and moved to the front of its
-// queue.
+// queue. As the store, it refuses a message in flight (queue.ErrInFlight):
+// a test that releases one asks for a state production cannot reach.
 func (s *fakeStore) sendNow(id int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.inFlight[id] {
+		panic(fmt.Sprintf("fake store: release of message %d in flight: the store refuses it (queue.ErrInFlight)", id))
+	}
 	for agent, q := range s.queues {
 		for i, m := range q {
 			if m.ID == id {
