@@ -15,7 +15,8 @@ import (
 //     extends the settling block, to at most EchoGrace from now;
 //   - a screen reading of "empty" never makes a clean line dirty;
 //   - a reading of "has text" makes a clean line dirty only with that text,
-//     and never while office's own typing is on the row;
+//     and never while office's own typing is on the row (it lasts until the
+//     row reads empty past the echo grace, or the person's next key);
 //   - the settling block never moves earlier;
 //   - a latched picker always has its latch time;
 //   - submitted lines are non-empty and trimmed.
@@ -28,7 +29,7 @@ type invariantChecker struct {
 	t       testing.TB
 	tr      Tracker
 	now     time.Time
-	typed   bool      // office typed since the row last read empty (past the grace)
+	typed   bool      // office typed since the row last read empty (past the grace) and no key came
 	typedAt time.Time // when it last did
 }
 
@@ -51,6 +52,9 @@ func (c *invariantChecker) check(what string, before State) {
 func (c *invariantChecker) feed(chunk []byte) {
 	c.t.Helper()
 	before := c.tr.State()
+	if len(chunk) > 0 {
+		c.typed = false // the person's key ends office's typing
+	}
 	for _, s := range c.tr.Feed(chunk, c.now) {
 		if s == "" || s != strings.TrimSpace(s) {
 			c.t.Fatalf("Feed(%q) submitted %q: want non-empty and trimmed", chunk, s)

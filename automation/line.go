@@ -77,6 +77,9 @@ type Tracker struct {
 // After any non-empty chunk the draft is dirty exactly when the line is
 // non-empty, and both LastKey and the draft's time (State().DirtyAt) are now:
 // the stale window measures time since the person last touched the draft.
+// Any non-empty chunk also ends office's own typing (Typed): text the prompt
+// row shows after the person's key is read as ObservePrompt reads text office
+// did not type.
 func (t *Tracker) Feed(chunk []byte, now time.Time) (submitted []string) {
 	if len(chunk) == 0 {
 		return nil
@@ -84,6 +87,10 @@ func (t *Tracker) Feed(chunk []byte, now time.Time) (submitted []string) {
 	t.lastKey = now
 	t.dirtyAt = now
 	t.lastTouch = now
+	// A key of the person's ends office's own typing: what the row shows
+	// from now on may be the key's doing (Esc restoring an interrupted
+	// prompt, Up recalling history), not the echo of office's text.
+	t.officeTyped = false
 
 	if act, ok := loneKeys[string(chunk)]; ok {
 		t.pending = nil

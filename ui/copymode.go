@@ -226,7 +226,7 @@ func (c *copyMode) lineAt(o Office, l int64, back bool) []pool.Cell {
 		return nil
 	}
 	c.chunk = rows
-	c.first = max(c.first, b.First)
+	c.dropBefore(b.First)
 	row, _ := c.cached(l)
 	return row
 }
@@ -518,14 +518,25 @@ func (m *model) copyTag(p *pane) string {
 		// the history were on the screen, not new output.
 		c.live = max(c.live, b.Total)
 	}
-	if b.First > c.first {
-		c.first = b.First
-		if c.top < b.First {
-			c.clampCur()
-			c.stale = true
-		}
+	if c.dropBefore(b.First) && c.top < c.first {
+		c.clampCur()
+		c.stale = true
 	}
 	return c.tag()
+}
+
+// dropBefore records that the history no longer holds the lines before
+// first, and reports whether that dropped any copy mode showed. The frozen
+// screen's rows are copy mode's own, so first never passes them: a history
+// evicted past all the lines it held (an agent flooding its pane) leaves the
+// frozen screen to show, count and search.
+func (c *copyMode) dropBefore(first int64) bool {
+	first = min(first, c.total)
+	if first <= c.first {
+		return false
+	}
+	c.first = first
+	return true
 }
 
 // copyCursor is the person's cursor in the focused pane's copy mode: on

@@ -98,15 +98,15 @@ func (m *model) compose() {
 				f.chrome(wb, b.X, body.Y+body.H, box)
 			}
 		}
-		shown := &p.snap
+		shown, top := &p.snap, p.viewTop(body.H)
 		if p.cm != nil {
-			shown = p.cm.frameView(m.office, body.W, body.H)
+			shown, top = p.cm.frameView(m.office, body.W, body.H), 0
 		}
-		if p.drawnGen != shown.Generation || p.drawnEpoch != f.epoch || p.drawnBody != body {
+		if p.drawnGen != shown.Generation || p.drawnEpoch != f.epoch || p.drawnBody != body || p.drawnTop != top {
 			// Only a screen that changed, or a frame drawn afresh, is
 			// compared cell by cell.
-			f.body(shown, body, box)
-			p.drawnGen, p.drawnEpoch, p.drawnBody = shown.Generation, f.epoch, body
+			f.body(shown, top, body, box)
+			p.drawnGen, p.drawnEpoch, p.drawnBody, p.drawnTop = shown.Generation, f.epoch, body, top
 		}
 		if b.X > 0 && !f.placedAgain(&p.sep, blank, b.X-1, b.Y, b.H, box) {
 			// The separator to the left of the pane.
@@ -195,7 +195,7 @@ func (f *frame) chromeRange(src *uv.Buffer, x, y, h int, cover rect) {
 
 // clearArea blanks r (outside cover).
 func (f *frame) clearArea(r, cover rect) {
-	f.body(&Screen{}, r, cover)
+	f.body(&Screen{}, 0, r, cover)
 }
 
 // cursor is where the person's cursor goes: the open box's text field, or
@@ -218,7 +218,7 @@ func (m *model) cursor() cursorState {
 		return m.copyCursor(p)
 	}
 	x := min(p.snap.CursorX, p.box.W-1)
-	y := min(p.snap.CursorY, p.box.H-2)
+	y := min(p.snap.CursorY-p.viewTop(p.box.H-1), p.box.H-2)
 	return cursorState{
 		x:       p.box.X + max(x, 0),
 		y:       p.box.Y + 1 + max(y, 0),

@@ -325,7 +325,7 @@ func (m *model) mouseMsg(msg tea.MouseMsg) tea.Cmd {
 	if cy < 0 {
 		return nil // the title row
 	}
-	m.forward(encodeMouse(p.snap.Modes.Mouse, ev, ev.x-p.box.X, cy))
+	m.forward(encodeMouse(p.snap.Modes.Mouse, ev, ev.x-p.box.X, cy+p.viewTop(p.box.H-1)))
 	return nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"office/pool"
 )
 
 // pane is one agent. Only the tea loop touches it.
@@ -22,6 +24,7 @@ type pane struct {
 	drawnGen   uint64
 	drawnEpoch uint64
 	drawnBody  rect
+	drawnTop   int       // the first row of snap drawn (viewTop)
 	box        rect      // whole box including the title row; zero when off screen
 	cm         *copyMode // copy mode (copymode.go); nil: the agent's screen is shown
 
@@ -140,4 +143,37 @@ func (p *pane) titleText(key int, n int, hold string, floorPaused bool, w int, n
 // for the person, or exited.
 func (p *pane) needsAttention() bool {
 	return p.info.Exited || p.info.SpawnErr != "" || p.info.Status == "waiting" || p.info.Status == "unreachable"
+}
+
+// viewTop is the first row of the agent's screen that a body of h rows
+// shows. A screen that fits shows from its top. A taller one (another,
+// larger window decides the agent's size: README, "Several windows") shows
+// the rows that keep the cursor in view, as tmux pans a smaller client's
+// view: from the top while the cursor is among the first h rows, else down
+// to the cursor's row or, when they fit with it, to the last row with text
+// below it (a CLI's prompt box and footer under the caret).
+func (p *pane) viewTop(h int) int {
+	s := &p.snap
+	if h <= 0 || s.Rows <= h || s.Cols <= 0 || s.CursorY < h {
+		return 0
+	}
+	cy := min(s.CursorY, s.Rows-1)
+	bottom := cy
+	for y := min(s.Rows-1, cy+h-1); y > cy; y-- {
+		if (y+1)*s.Cols <= len(s.Cells) && !blankRow(s.Cells[y*s.Cols:(y+1)*s.Cols]) {
+			bottom = y
+			break
+		}
+	}
+	return max(min(bottom-h+1, s.Rows-h), 0)
+}
+
+// blankRow reports whether a row shows nothing but spaces.
+func blankRow(row []pool.Cell) bool {
+	for i := range row {
+		if r := row[i].Rune; r != 0 && r != ' ' {
+			return false
+		}
+	}
+	return true
 }

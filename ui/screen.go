@@ -232,11 +232,11 @@ func (f *frame) put(d *uv.Cell, c *pool.Cell, run *styleRun) {
 // blankBody is the cell drawn where a pane's box is larger than its screen.
 var blankBody = pool.Cell{Rune: ' ', Width: 1, FG: pool.DefaultFG, BG: pool.DefaultBG}
 
-// body draws snap into the box r (the pane's body), skipping cells under
-// cover (an open box). A row whose cells are those the frame already
-// holds costs one comparison of the row; in a changed row only the cells
-// that changed are converted and touched.
-func (f *frame) body(snap *Screen, r, cover rect) {
+// body draws snap's rows from top on into the box r (the pane's body),
+// skipping cells under cover (an open box). A row whose cells are those the
+// frame already holds costs one comparison of the row; in a changed row only
+// the cells that changed are converted and touched.
+func (f *frame) body(snap *Screen, top int, r, cover rect) {
 	x0, x1 := max(r.X, 0), min(r.X+r.W, f.w)
 	if x0 >= x1 {
 		return
@@ -247,8 +247,8 @@ func (f *frame) body(snap *Screen, r, cover rect) {
 			continue
 		}
 		var row []pool.Cell
-		if y < snap.Rows && (y+1)*snap.Cols <= len(snap.Cells) {
-			row = snap.Cells[y*snap.Cols : (y+1)*snap.Cols]
+		if sy := top + y; sy < snap.Rows && (sy+1)*snap.Cols <= len(snap.Cells) {
+			row = snap.Cells[sy*snap.Cols : (sy+1)*snap.Cols]
 		}
 		if cover.W > 0 && fy >= cover.Y && fy < cover.Y+cover.H {
 			f.span(row, r.X, fy, x0, min(x1, cover.X))

@@ -134,3 +134,31 @@ func senderOf(ctx context.Context, e *env, g *globals) (string, error) {
 	defer s.Close()
 	return sender(ctx, e, s)
 }
+
+// agentErr wraps err, an error about agent from the store, with what (the
+// command and its argument). When err says agent is not one of the office's
+// (queue.ErrUnknownAgent; an agent of another host keeps its own words), the
+// message is the one `office send` gives, naming the office's agents:
+// `what: unknown agent "x" (the office's agents: a, b)`, not the store's
+// layers ("queue: agent: unknown agent").
+func agentErr(ctx context.Context, s *queue.Store, what, agent string, err error) error {
+	var elsewhere *queue.ElsewhereError
+	if !errors.Is(err, queue.ErrUnknownAgent) || errors.As(err, &elsewhere) {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	agents, lerr := s.ListAgents(ctx)
+	if lerr != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	var known []string
+	removed := ""
+	for _, a := range agents {
+		switch {
+		case !a.Removed:
+			known = append(known, a.Name)
+		case a.Name == agent:
+			removed = "removed; "
+		}
+	}
+	return fmt.Errorf("%s: %w %q (%sthe office's agents: %s)", what, queue.ErrUnknownAgent, agent, removed, nameList(known))
+}

@@ -60,10 +60,12 @@ func runHistory(ctx context.Context, e *env, g *globals, agent string, o history
 	if err != nil {
 		return err
 	}
-	_, err = s.Agent(ctx, agent)
+	if _, err = s.Agent(ctx, agent); err != nil {
+		err = agentErr(ctx, s, "history "+agent, agent, err)
+	}
 	s.Close()
 	if err != nil {
-		return fmt.Errorf("history: %w", err)
+		return err
 	}
 	var rep engine.HistoryReply
 	live := true

@@ -114,7 +114,7 @@ func listInbox(ctx context.Context, e *env, g *globals, agent string, f inboxFla
 	}
 	if receiver != inbox.Person {
 		if _, err := s.Agent(ctx, receiver); err != nil {
-			return fmt.Errorf("inbox: %w", err)
+			return agentErr(ctx, s, "inbox "+receiver, receiver, err)
 		}
 	}
 	states := []string{inbox.StatePending, inbox.StateLeased}

@@ -59,9 +59,9 @@ func setPause(ctx context.Context, e *env, g *globals, verb, agent string, pause
 	}
 	if err != nil {
 		if agent == "" {
-			agent = "--all"
+			return fmt.Errorf("%s --all: %w", verb, err)
 		}
-		return fmt.Errorf("%s %s: %w", verb, agent, err)
+		return agentErr(ctx, s, verb+" "+agent, agent, err)
 	}
 	engine.Poke(dir)
 	return nil

@@ -38,7 +38,7 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	edit := func(use, short string, fn func(ctx context.Context, s *queue.Store, id int64) error) *cobra.Command {
+	edit := func(use, short string, fn func(ctx context.Context, s *queue.Store, dir string, id int64) error) *cobra.Command {
 		return &cobra.Command{
 			Use:               use + " ID",
 			Short:             short,
@@ -54,7 +54,7 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 					return err
 				}
 				defer s.Close()
-				if err := fn(c.Context(), s, id); errors.Is(err, queue.ErrInFlight) {
+				if err := fn(c.Context(), s, dir, id); errors.Is(err, queue.ErrInFlight) {
 					// The store's words are about its row; say it of the message.
 					return fmt.Errorf("queue %s %d: message %d is %w", use, id, id, queue.ErrInFlight)
 				} else if err != nil {
@@ -67,14 +67,28 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 	}
 	c.AddCommand(
 		edit("release", "send a held message now (ignores the pause only; types an interrupted one again)",
-			func(ctx context.Context, s *queue.Store, id int64) error { return s.Release(ctx, id) }),
-		edit("rm", "remove one queued message",
-			func(ctx context.Context, s *queue.Store, id int64) error {
-				return s.Remove(ctx, id, "removed by the person")
+			func(ctx context.Context, s *queue.Store, _ string, id int64) error { return s.Release(ctx, id) }),
+		edit("rm", "remove one queued message (one being typed now: what was typed stays on the prompt, not submitted)",
+			func(ctx context.Context, s *queue.Store, dir string, id int64) error {
+				var m queue.Message
+				err := s.Update(ctx, func(tx *queue.Tx) error {
+					var err error
+					if m, err = tx.Get(id); err != nil {
+						return err
+					}
+					return tx.Remove(id, "removed by the person")
+				})
+				if err != nil {
+					return err
+				}
+				if engine.Running(dir) {
+					warnTyping(e, m)
+				}
+				return nil
 			}),
 		&cobra.Command{
 			Use:               "clear AGENT",
-			Short:             "remove every queued message of an agent",
+			Short:             "remove every queued message of an agent (one being typed now: as rm)",
 			Args:              exactArgs(1),
 			ValidArgsFunction: completeAgent(e, g),
 			RunE: func(c *cobra.Command, args []string) error {
@@ -92,14 +106,39 @@ func clearQueue(ctx context.Context, e *env, g *globals, agent string) error {
 	}
 	defer s.Close()
 	if _, err := s.Agent(ctx, agent); err != nil {
-		return fmt.Errorf("queue clear: %w", err)
+		return agentErr(ctx, s, "queue clear "+agent, agent, err)
 	}
-	n, err := s.Clear(ctx, agent)
+	listed, err := s.List(ctx, agent)
+	if err != nil {
+		return fmt.Errorf("queue clear %s: %w", agent, err)
+	}
+	// What each message was when it went, read in the transaction that
+	// removes it.
+	var gone []queue.Message
+	var n int
+	err = s.Update(ctx, func(tx *queue.Tx) error {
+		gone = gone[:0]
+		for _, l := range listed {
+			if m, err := tx.Get(l.ID); err == nil {
+				gone = append(gone, m)
+			} else if !errors.Is(err, queue.ErrNotFound) {
+				return err
+			}
+		}
+		var err error
+		n, err = tx.Clear(agent)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("queue clear %s: %w", agent, err)
 	}
 	engine.Poke(dir)
 	fmt.Fprintf(e.stdout, "cleared %d message(s) for %s\n", n, agent)
+	if engine.Running(dir) {
+		for _, m := range gone {
+			warnTyping(e, m)
+		}
+	}
 	return nil
 }
 
@@ -127,7 +166,7 @@ func listQueue(ctx context.Context, e *env, g *globals, agent string, asJSON boo
 	defer s.Close()
 	if agent != "" {
 		if _, err := s.Agent(ctx, agent); err != nil {
-			return err // it names the store and the agent
+			return agentErr(ctx, s, "queue "+agent, agent, err)
 		}
 	}
 	rows, err := queueRows(ctx, s, dir, agent)
@@ -272,4 +311,20 @@ func completionPreview(text string) string {
 		}
 	}
 	return string(r)
+}
+
+// warnTyping tells the person, on stderr, what removing m meant when the
+// drain had begun it (m as it was in the transaction that removed it): one
+// being typed, not yet entered, is never submitted (the drain finds it gone
+// before its Enter), so what was typed stays on the prompt; one whose Enter
+// was under way may have reached the agent. A message only queued, or one
+// interrupted by a stop, says nothing.
+func warnTyping(e *env, m queue.Message) {
+	switch {
+	case m.Interrupted || m.Writing.IsZero():
+	case m.Entered.IsZero():
+		fmt.Fprintf(e.stderr, "office: message %d was being typed into %s: what was typed stays on its prompt, not submitted (clear it there)\n", m.ID, m.Agent)
+	default:
+		fmt.Fprintf(e.stderr, "office: message %d was being submitted to %s: it may have reached the agent\n", m.ID, m.Agent)
+	}
 }

@@ -8,9 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"office/automation"
 	"office/cluster"
 	"office/engine"
 	"office/inbox"
@@ -84,7 +86,40 @@ func send(ctx context.Context, e *env, g *globals, agent string, args []string, 
 	}
 	engine.Poke(dir)
 	fmt.Fprintln(e.stdout, id)
+	warnExited(ctx, e, dir, agent, id)
 	return nil
+}
+
+// exitedAsk bounds the status question warnExited asks the running server.
+const exitedAsk = time.Second
+
+// warnExited tells the person, on stderr, that the message just queued for
+// agent waits for an agent whose process has exited: it is typed only once
+// the agent runs again (its restart policy, or a restart from the UI). With
+// no office running, or no answer in exitedAsk, it says nothing.
+func warnExited(ctx context.Context, e *env, dir, agent string, id int64) {
+	if !engine.Running(dir) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, exitedAsk)
+	defer cancel()
+	var st []engine.AgentStatus
+	if err := engine.Call(ctx, dir, engine.Request{Op: "status"}, &st); err != nil {
+		return
+	}
+	for _, a := range st {
+		if a.Name != agent || a.Status != automation.StatusExited.String() {
+			continue
+		}
+		how := "exited"
+		switch {
+		case a.Error != "":
+			how = "could not start (" + a.Error + ")"
+		case a.ExitCode != nil:
+			how = fmt.Sprintf("exited with code %d", *a.ExitCode)
+		}
+		fmt.Fprintf(e.stderr, "office: %s %s: message %d waits until it runs again (its restart policy, or prefix R in the UI)\n", agent, how, id)
+	}
 }
 
 // checkKeyFlag refuses an --id that was given but cannot be a key (blank,

@@ -1,0 +1,42 @@
+package automation
+
+import "testing"
+
+// A person who interrupts office's delivery at once (Esc within the echo
+// grace of office's typing) gets the interrupted prompt back on the row, as
+// Claude Code and the fake agent restore it: that text is no longer office's
+// echo, so it holds the next message as the person's draft instead of having
+// the next message typed after it (and submitted merged with it).
+func TestRestoredPromptAfterAKeyIsADraft(t *testing.T) {
+	for _, key := range []string{"\x1b", "\x03", "\x1b[A"} {
+		tr := Tracker{}
+		tr.Typed(at(0))                                // the drain types "task one"
+		tr.ObservePrompt("task one", true, at(50*ms))  // its echo
+		tr.ObservePrompt("", true, at(100*ms))         // Enter: the CLI took it
+		tr.Feed([]byte(key), at(300*ms))               // the person's key
+		tr.ObservePrompt("task one", true, at(350*ms)) // the CLI restores the prompt
+		if b := BlockReason(tr.State(), at(350*ms)); b == BlockNone {
+			t.Errorf("key %q: the restored prompt at once: %v, want it held", key, b)
+		}
+		later := at(350*ms + EchoGrace)
+		tr.ObservePrompt("task one", true, later)
+		if b := BlockReason(tr.State(), later); b != BlockDraft {
+			t.Errorf("key %q: the restored prompt after the echo grace: %v, want your draft", key, b)
+		}
+		if d := tr.Draft(); d != "task one" {
+			t.Errorf("key %q: draft %q, want the restored prompt", key, d)
+		}
+	}
+}
+
+// office's own echo still is office's: with no key of the person, the row
+// showing what office typed is not a draft.
+func TestOfficeEchoWithoutAKeyIsNoDraft(t *testing.T) {
+	tr := Tracker{}
+	tr.Typed(at(0))
+	tr.ObservePrompt("task one", true, at(50*ms))
+	tr.ObservePrompt("task one", true, at(50*ms+2*EchoGrace))
+	if s := tr.State(); s.Dirty {
+		t.Fatalf("office's own echo counted as a draft: %+v", s)
+	}
+}
