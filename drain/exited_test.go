@@ -28,11 +28,18 @@ type tookEvidence struct {
 	h      *harness
 	olds   []*fakeAgent // processes restarted away
 	mute   *fakeAgent   // a process that takes prompts without recording them (queued while busy)
+	// provenFor, if set, is the one process whose prompts the records were
+	// seen to record (proven is then ignored): a restart's new process is
+	// not proven by its predecessor's records.
+	provenFor *fakeAgent
 }
 
-func (e *tookEvidence) Keeps(string) (bool, bool) {
+func (e *tookEvidence) Keeps(agent string) (bool, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.provenFor != nil {
+		return e.keeps, e.h.agent(agent) == e.provenFor
+	}
 	return e.keeps, e.proven
 }
 

@@ -165,8 +165,12 @@ func (v *evidence) Received(_ context.Context, agent, text string, since time.Ti
 			return "", false, err
 		}
 		if en, _, ok := records.Received(es, drain.Sanitize(text, true), since, nil); ok {
-			if a.Term != nil {
-				v.prove(agent, a.Term)
+			// It proves the records record the current process's prompts
+			// only if dated since that process started, as Keeps asks: a
+			// record of the process a restart replaced proves nothing of
+			// the new one.
+			if t := a.Term; t != nil && !en.At.Before(t.Spawned()) {
+				v.prove(agent, t)
 			}
 			return en.Source, true, nil
 		}
