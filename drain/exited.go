@@ -39,8 +39,9 @@ var errExitedNotTaken = errors.New("the agent's process exited before it took th
 //     reads, or a slash command): delivered on the last screen;
 //  3. an inbox delivery: a failed attempt, typed again into the next
 //     process (its items carry ids the agent can skip);
-//  4. proven records do not show it (after Config.EvidenceFor): the CLI
-//     never took it, and the text died on its prompt with the process; a
+//  4. proven records, all read, do not show it (after Config.EvidenceFor;
+//     records that could not be read, or a restart into a session whose
+//     records are elsewhere, prove nothing): the CLI never took it, and the text died on its prompt with the process; a
 //     failed attempt (bounded, loud at the last), typed again into the next
 //     process after the cooldown;
 //  5. anything else (no records, records not proven for that process, a
@@ -53,8 +54,11 @@ var errExitedNotTaken = errors.New("the agent's process exited before it took th
 // and the next start's recovery settles it from the same evidence.
 func (d *Drainer) settleExited(ctx, ack context.Context, log *slog.Logger, name string, m queue.Message, t typing, since time.Time, proven bool, screen string) {
 	keeps, _ := d.recordable(name, t)
+	var unread error
 	if keeps {
-		if src, ok := d.received(ctx, name, t, since, d.cfg.EvidenceFor); ok {
+		var src string
+		var ok bool
+		if src, ok, unread = d.received(ctx, name, t, since, d.cfg.EvidenceFor); ok {
 			note := "received (the agent exited before the screen showed the submit); evidence=" + src
 			if screen != "" {
 				note = screen + "; evidence=" + src
@@ -79,7 +83,7 @@ func (d *Drainer) settleExited(ctx, ack context.Context, log *slog.Logger, name 
 		log.Warn("the agent exited during the submit check; the inbox delivery is typed again into its next process")
 		d.attemptFailed(ack, log, name, m, errors.New("the agent's process exited before the submit was seen; delivered again (its items carry ids)"))
 		return
-	case keeps && proven:
+	case keeps && proven && unread == nil:
 		log.Warn("the agent exited during the submit check and its records do not show the text; typed again into its next process")
 		d.attemptFailed(ack, log, name, m, errExitedNotTaken)
 		return
@@ -88,7 +92,7 @@ func (d *Drainer) settleExited(ctx, ack context.Context, log *slog.Logger, name 
 	if screen != "" {
 		what = "typed, then the agent's process exited, its last screen showing the prompt emptied as after a submit; "
 	}
-	evidence := what + exitUnknown(d.cfg.Evidence != nil, keeps, t) + ", so it may or may not have reached the agent"
+	evidence := what + exitUnknown(d.cfg.Evidence != nil, keeps, unread, t) + ", so it may or may not have reached the agent"
 	log.Warn("the agent exited during the submit check; no evidence settles the delivery, set aside", "evidence", evidence)
 	switch d.setAside(ack, log, m.ID, evidence) {
 	case asideDone:
@@ -142,10 +146,12 @@ func (d *Drainer) retryAside(ctx context.Context, name string) bool {
 }
 
 // exitUnknown says why no evidence settles a delivery whose agent exited.
-func exitUnknown(evidence, keeps bool, t typing) string {
+func exitUnknown(evidence, keeps bool, unread error, t typing) string {
 	switch {
 	case evidence && isCommand(t.text):
 		return "a command leaves no record in the CLI's records"
+	case keeps && unread != nil:
+		return "the CLI's records that would show it were not read (" + unread.Error() + ")"
 	case keeps:
 		return "the CLI's records do not show it and were not yet seen recording that run of it"
 	}

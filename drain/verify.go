@@ -282,7 +282,7 @@ func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time
 	case !proven:
 		wait = evidenceUnproven
 	}
-	if src, ok := d.received(ctx, name, t, since, wait); ok {
+	if src, ok, _ := d.received(ctx, name, t, since, wait); ok {
 		return src, true, true
 	}
 	return "", false, proven
@@ -299,8 +299,10 @@ func (d *Drainer) recordable(name string, t typing) (keeps, proven bool) {
 }
 
 // received waits up to wait for the agent's records to show t's text
-// recorded at or after since, and returns the record's source.
-func (d *Drainer) received(ctx context.Context, name string, t typing, since time.Time, wait time.Duration) (source string, found bool) {
+// recorded at or after since, and returns the record's source. unread is
+// the last error reading them: when not found, a non-nil unread means the
+// records were not all read, so their silence proves nothing.
+func (d *Drainer) received(ctx context.Context, name string, t typing, since time.Time, wait time.Duration) (source string, found bool, unread error) {
 	deadline := d.cfg.Clock.Now().Add(wait)
 	for {
 		src, ok, err := d.cfg.Evidence.Received(ctx, name, t.text, since)
@@ -308,14 +310,15 @@ func (d *Drainer) received(ctx context.Context, name string, t typing, since tim
 			d.log.Warn("reading the agent's records", "agent", name, "err", err)
 		}
 		if ok {
-			return src, true
+			return src, true, nil
 		}
+		unread = err
 		now := d.cfg.Clock.Now()
 		if !now.Before(deadline) || ctx.Err() != nil {
-			return "", false
+			return "", false, unread
 		}
 		if d.sleep(ctx, min(evidencePoll, deadline.Sub(now))) != nil {
-			return "", false
+			return "", false, unread
 		}
 	}
 }

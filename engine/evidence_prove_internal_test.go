@@ -67,3 +67,50 @@ func TestAnOldProcessesRecordDoesNotProveTheNewOne(t *testing.T) {
 		t.Fatalf("Keeps = %v, %v after a record of this process: want proven", keeps, proven)
 	}
 }
+
+// A text typed before the agent's current process started (a restart
+// replaced the one typed into) and missing from the records says nothing
+// when its CLI keeps a record per session (Codex): the new process may
+// have started another, so Received answers errRecordsMoved, not "not
+// there"; with Claude's hook log, which spans its sessions, "not there"
+// stands.
+func TestARestartIntoAnotherSessionLeavesTheRecordsUnread(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		profile string
+		moved   bool
+	}{{"codex", true}, {"claude", false}} {
+		dir := t.TempDir()
+		src := "brief = false\n\n[[agent]]\nname = \"dev\"\nprofile = \"" + tc.profile + "\"\ncommand = [\"sh\", \"-c\", \"exec sleep 600\"]\n"
+		c, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := Open(Options{Config: c, StateDir: filepath.Join(dir, "state"), HostEnv: []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "CODEX_HOME=" + filepath.Join(dir, "codex")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		go e.Run(ctx)
+		var spawned time.Time
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if a, ok := e.Agent("dev"); ok && a.Term != nil {
+				spawned = a.Term.Spawned()
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the agent never started")
+			}
+		}
+		v := newEvidence(e)
+		_, ok, err := v.Received(ctx, "dev", "hello", spawned.Add(-time.Second))
+		if ok || (err == errRecordsMoved) != tc.moved {
+			t.Errorf("%s: Received of a text typed before this process = %v, %v; want moved %v", tc.profile, ok, err, tc.moved)
+		}
+		if _, ok, err := v.Received(ctx, "dev", "hello", spawned.Add(time.Second)); ok || err != nil {
+			t.Errorf("%s: Received of a text typed into this process = %v, %v; want not found, no error", tc.profile, ok, err)
+		}
+		cancel()
+		e.Close()
+	}
+}
