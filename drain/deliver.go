@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"office/queue"
 )
@@ -92,6 +93,15 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		return d.cfg.Store.Entering(ack, m.ID)
 	}
 	typed, landed, err := d.typeIn(ctx, a, t)
+	if err != nil && ctx.Err() == nil && !errors.Is(err, errPersonTyped) && !errors.Is(err, errPartlyTyped) &&
+		statusHold(a, d.cfg.Clock.Now()) == HoldExited {
+		// The process exited before the Enter could be written (a restart
+		// in the gap, a crash): our text died on its prompt with it, so
+		// nothing was submitted and nothing sits on a prompt. It stays
+		// queued, no attempt counted, for the next process.
+		d.writeFailed(ctx, ack, log, name, a, m, t, typed, err)
+		return
+	}
 	if errors.Is(err, errPersonTyped) || errors.Is(err, errPartlyTyped) || (err != nil && typed && ctx.Err() == nil) {
 		// Some of our text (or a whole line of it) reached the prompt and
 		// was not submitted as a whole: it is the person's now, never
@@ -105,10 +115,16 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	}
 	note, ok := d.verify(ctx, a, t, landed)
 	if !ok && note == noteExited {
-		d.settleExited(ctx, ack, log, name, m, t, typing, proven)
+		d.settleExited(ctx, ack, log, name, m, t, typing, proven, "")
 		return
 	}
-	if src, found, keeps := d.confirm(ctx, name, t, typing, ok); found {
+	if ok && strings.HasPrefix(note, signLastScreen.note()) {
+		// Exited too: settled by the records of the process typed into
+		// (proven as read before typing: a restart has replaced it).
+		d.settleExited(ctx, ack, log, name, m, t, typing, proven, note)
+		return
+	}
+	if src, found, keeps := d.confirm(ctx, name, t, typing, ok, proven); found {
 		// The CLI's own record shows the text: it arrived, whatever the
 		// screen said.
 		if !ok {
@@ -117,7 +133,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		d.settleDelivered(ack, log, name, m.ID, evidenceNote(note, src, true, true))
 		return
 	} else if ok && d.cfg.Evidence != nil {
-		if keeps && d.noRecord(ctx, ack, log, name, a, m, t, typing) {
+		if keeps && d.noRecord(ctx, ack, log, name, a, m, t, typing, proven) {
 			return
 		}
 		note = evidenceNote(note, "", false, keeps)
@@ -181,21 +197,27 @@ func (d *Drainer) unattempt(ctx context.Context, log *slog.Logger, id int64) {
 // writeFailed settles an attempt whose write failed. A failure on a live
 // agent counts an attempt (the store drops the message at the last one,
 // loudly); an exited agent or a stopping drain counts nothing and the message
-// stays queued. Text left on the prompt without its Enter becomes a draft.
+// stays queued (an exited agent's attempt is undone: what reached its prompt
+// died with it). Text left on a live prompt without its Enter becomes a
+// draft.
 func (d *Drainer) writeFailed(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing, typed bool, werr error) {
-	if typed {
-		a.MarkDraft(t.text)
-	}
 	switch {
 	case ctx.Err() != nil:
+		if typed {
+			a.MarkDraft(t.text)
+		}
 		log.Info("drain stopped mid-delivery; the message stays queued", "err", werr)
 		return
 	case statusHold(a, d.cfg.Clock.Now()) == HoldExited:
+		// Whatever of the text reached the prompt died there with the
+		// process, before any Enter: no draft (the terminal is gone), and
+		// the attempt is undone, so the next process gets it.
 		log.Info("agent exited during delivery; the message stays queued, no attempt counted", "err", werr)
-		if !typed {
-			d.unattempt(ack, log, m.ID)
-		}
+		d.unattempt(ack, log, m.ID)
 		return
+	}
+	if typed {
+		a.MarkDraft(t.text)
 	}
 	d.attemptFailed(ack, log, name, m, werr)
 }

@@ -399,7 +399,8 @@ func (s *Store) Counts(ctx context.Context) (map[string]int, error) {
 // flags), clears Interrupted and SetAside, and moves it to the front of its
 // agent's queue, ahead of every other message, whose relative order is
 // unchanged; it logs "released". One
-// transaction; ErrNotFound if the message is not queued; ErrDuplicate if it
+// transaction; ErrNotFound if the message is not queued; ErrInFlight if the
+// drain is typing it (its attempt has not settled); ErrDuplicate if it
 // is a compaction set aside and another compaction is pending for its agent
 // (queued since: one set aside does not count as pending). Returns once
 // durable.
@@ -412,13 +413,18 @@ func (t *Tx) Release(id int64) error {
 	op := fmt.Sprintf("release message %d", id)
 	var agent, verb string
 	var pos int64
-	var aside int
-	err := t.queryRow(`SELECT agent, position, verb, set_aside FROM messages WHERE id = ?`, id).Scan(&agent, &pos, &verb, &aside)
+	var aside, inFlight int
+	err := t.queryRow(`SELECT agent, position, verb, set_aside, in_flight FROM messages WHERE id = ?`, id).Scan(&agent, &pos, &verb, &aside, &inFlight)
 	if errors.Is(err, sql.ErrNoRows) {
 		return opErr(op, ErrNotFound)
 	}
 	if err != nil {
 		return opErr(op, err)
+	}
+	if inFlight != 0 {
+		// The drain settles its attempt next (delivered, set aside, a
+		// failed attempt), which would silently undo the release.
+		return opErr(op, ErrInFlight)
 	}
 	if aside != 0 && t.s.compactVerbs[verb] {
 		// A compaction set aside did not count as pending, so another may
