@@ -17,9 +17,11 @@ func TestQueueRmWhileTypingSaysTheTextStaysUnsubmitted(t *testing.T) {
 	// runs edit while the drain types it; on a loaded machine the drain may
 	// get to its Enter first, so it tries again, up to 3 times. It returns the message's id and
 	// edit's stdout and stderr.
+	before := 0 // a's prompts before the try that caught its message
 	catch := func(agent string, fill string, edit func(id string) []string) (string, string, string) {
 		t.Helper()
 		for try := 0; try < 3; try++ {
+			before = len(o.prompts("a")) // a raced try's message was delivered
 			id := o.send(agent, strings.Repeat(fill, 1_000_000))
 			o.waitFor(30*time.Second, agent+"'s message being typed", func() bool {
 				for _, q := range o.queue() {
@@ -55,7 +57,6 @@ func TestQueueRmWhileTypingSaysTheTextStaysUnsubmitted(t *testing.T) {
 		t.Fatalf("the drain finished typing %s's message before every edit", agent)
 		return "", "", ""
 	}
-	before := len(o.prompts("a"))
 	id, _, errOut := catch("a", "q", func(id string) []string { return []string{"queue", "rm", id} })
 	if want := "message " + id + " was being typed into a: what was typed stays on its prompt, not submitted"; !strings.Contains(errOut, want) {
 		t.Fatalf("queue rm said %q, want it to say %q", errOut, want)
