@@ -56,7 +56,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	// look at the agent again right before the first byte.
 	if h := statusHold(a, d.cfg.Clock.Now()) + blockHold(a, d.cfg.Clock.Now()); h != HoldNone {
 		log.Debug("not typing: the agent changed while the attempt was stamped", "hold", h)
-		d.unattempt(ctx, log, m.ID)
+		d.unattempt(ctx, log, m.ID, "")
 		return
 	}
 	if stamped.Text != m.Text {
@@ -65,7 +65,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		t.id = m.ID
 		if hold != HoldNone || t.text == "" {
 			log.Info("not typing: the text rendered at attempt time cannot be typed now", "hold", hold)
-			d.unattempt(ctx, log, m.ID)
+			d.unattempt(ctx, log, m.ID, "")
 			return
 		}
 		m = stamped
@@ -78,7 +78,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		if ctx.Err() == nil {
 			log.Error("recording that typing begins; not typing", "err", err)
 		}
-		d.unattempt(ctx, log, m.ID)
+		d.unattempt(ctx, log, m.ID, "")
 		return
 	}
 	// And durably "the Enter is next" before the first Enter: a stop before
@@ -187,9 +187,10 @@ func (d *Drainer) settleDelivered(ctx context.Context, log *slog.Logger, name st
 	}
 }
 
-// unattempt records that the stamped attempt on id typed nothing.
-func (d *Drainer) unattempt(ctx context.Context, log *slog.Logger, id int64) {
-	if err := d.cfg.Store.Unattempt(context.WithoutCancel(ctx), id); err != nil {
+// unattempt records that the stamped attempt on id was abandoned, nothing of
+// it taken: why says how ("" is "nothing typed").
+func (d *Drainer) unattempt(ctx context.Context, log *slog.Logger, id int64, why string) {
+	if err := d.cfg.Store.Unattempt(context.WithoutCancel(ctx), id, why); err != nil {
 		log.Warn("recording an abandoned attempt", "err", err)
 	}
 }
@@ -213,7 +214,11 @@ func (d *Drainer) writeFailed(ctx, ack context.Context, log *slog.Logger, name s
 		// process, before any Enter: no draft (the terminal is gone), and
 		// the attempt is undone, so the next process gets it.
 		log.Info("agent exited during delivery; the message stays queued, no attempt counted", "err", werr)
-		d.unattempt(ack, log, m.ID)
+		why := ""
+		if typed {
+			why = "typed into a process that exited before any Enter: it died on that prompt"
+		}
+		d.unattempt(ack, log, m.ID, why)
 		return
 	}
 	if typed {

@@ -109,7 +109,7 @@ func TestAnExitDuringTheSubmitCheckIsSettledByEvidence(t *testing.T) {
 		{name: "proven records do not show it: typed again into the next process", ev: &tookEvidence{keeps: true, proven: true},
 			first: swallow, text: "hello", want: "again", note: "its records, which record its prompts, do not show it"},
 		{name: "proven records not all read (a restart into another session): set aside, never typed twice",
-			ev: &tookEvidence{keeps: true, proven: true, unread: errors.New("records moved")},
+			ev:    &tookEvidence{keeps: true, proven: true, unread: errors.New("records moved")},
 			first: swallow, text: "hello", want: "aside", note: "were not read (records moved)"},
 		{name: "an inbox delivery is typed again", first: swallow, text: "<inbox/>", kind: queue.KindInbox,
 			want: "again", note: "delivered again (its items carry ids)"},

@@ -39,6 +39,9 @@ func TestAnExitBeforeTheEnterKeepsTheMessageQueued(t *testing.T) {
 		if d := old.markedDrafts(); len(d) != 0 {
 			t.Fatalf("drafts %q marked on a terminal whose process is gone", d)
 		}
+		if c := h.store.callsOf("Unattempt"); len(c) == 0 || !strings.Contains(c[0].arg, "died on that prompt") {
+			t.Fatalf("Unattempt %+v: the abandoned attempt must say the text died on the prompt, not that nothing was typed", c)
+		}
 		if got := texts(fresh.written()); !slices.Equal(got, []string{"hello"}) {
 			t.Fatalf("the new process was typed %q, want hello once", got)
 		}

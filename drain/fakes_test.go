@@ -300,7 +300,7 @@ func (s *fakeStore) Entering(ctx context.Context, id int64) error {
 	return nil
 }
 
-func (s *fakeStore) Unattempt(ctx context.Context, id int64) error {
+func (s *fakeStore) Unattempt(ctx context.Context, id int64, why string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.find(id)
@@ -309,7 +309,7 @@ func (s *fakeStore) Unattempt(ctx context.Context, id int64) error {
 	}
 	m.Writing = time.Time{}
 	s.inFlight[id] = false
-	s.record(call{op: "Unattempt", id: id, agent: m.Agent})
+	s.record(call{op: "Unattempt", id: id, agent: m.Agent, arg: why})
 	return nil
 }
 

@@ -949,17 +949,22 @@ func (s *Store) Writing(ctx context.Context, id int64) error {
 	})
 }
 
-// Unattempt records that an attempt stamped with Attempt was abandoned before
-// anything was typed (the agent got busy, a draft appeared, the agent
-// exited): the message is no longer in flight, so a later stop of the office
-// does not mark it interrupted. It logs "attempt_abandoned". ErrNotFound if
-// the message is not queued. Returns once durable.
-func (s *Store) Unattempt(ctx context.Context, id int64) error {
-	return s.update(ctx, fmt.Sprintf("abandon attempt on message %d", id), func(t *Tx) error { return t.Unattempt(id) })
+// Unattempt records that an attempt stamped with Attempt was abandoned with
+// nothing of it taken by the agent (before anything was typed: the agent got
+// busy, a draft appeared; or typed into a process that exited before any
+// Enter): the message is no longer in flight, so a later stop of the office
+// does not mark it interrupted. It logs "attempt_abandoned" with why ("" is
+// "nothing typed"). ErrNotFound if the message is not queued. Returns once
+// durable.
+func (s *Store) Unattempt(ctx context.Context, id int64, why string) error {
+	return s.update(ctx, fmt.Sprintf("abandon attempt on message %d", id), func(t *Tx) error { return t.Unattempt(id, why) })
 }
 
 // Unattempt is Store.Unattempt inside t.
-func (t *Tx) Unattempt(id int64) error {
+func (t *Tx) Unattempt(id int64, why string) error {
+	if why == "" {
+		why = "nothing typed"
+	}
 	op := fmt.Sprintf("abandon attempt on message %d", id)
 	var agent string
 	err := t.queryRow(`UPDATE messages SET in_flight = 0, writing = 0, entered = 0 WHERE id = ? RETURNING agent`, id).Scan(&agent)
@@ -969,7 +974,7 @@ func (t *Tx) Unattempt(id int64) error {
 	if err != nil {
 		return opErr(op, err)
 	}
-	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventAttemptAbandoned, Detail: "nothing typed"}); err != nil {
+	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventAttemptAbandoned, Detail: why}); err != nil {
 		return opErr(op, err)
 	}
 	return nil

@@ -1337,7 +1337,7 @@ func TestUnattemptedMessageIsNotInterruptedByALaterStop(t *testing.T) {
 	if _, err := s.Attempt(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Unattempt(ctx, id); err != nil {
+	if err := s.Unattempt(ctx, id, ""); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -1348,7 +1348,7 @@ func TestUnattemptedMessageIsNotInterruptedByALaterStop(t *testing.T) {
 	if m, _ := s.Get(ctx, id); m.Interrupted {
 		t.Fatal("an abandoned attempt was marked interrupted")
 	}
-	if err := s.Unattempt(ctx, 999); !errors.Is(err, ErrNotFound) {
+	if err := s.Unattempt(ctx, 999, ""); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Unattempt of a missing message: %v", err)
 	}
 }
