@@ -74,8 +74,11 @@ func (m *model) compose() {
 		tk := titleKey{key: key, kind: kind, n: m.floor.Counts[p.info.Name], hold: m.floor.Holds[p.info.Name],
 			paused: m.floor.Paused, w: b.W, status: p.info.Status, exited: p.info.Exited, code: p.info.ExitCode,
 			draft: p.info.Draft, spawnErr: p.info.SpawnErr != "", copy: m.copyTag(p)}
-		if p.starting() {
+		switch {
+		case p.starting():
 			tk.secs = int(now.Sub(p.info.Started) / time.Second)
+		case p.restartPending():
+			tk.secs = int(p.restartIn(now) / time.Second)
 		}
 		if tk != p.titleK || p.titleC.buf == nil {
 			p.titleK = tk
