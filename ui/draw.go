@@ -325,6 +325,10 @@ func (m *model) statusLine() (left, right string, alert bool) {
 	if m.floor.Paused {
 		r = append(r, "PAUSED")
 	}
+	if m.zoom {
+		// As tmux's Z flag: one pane fills the window until prefix z.
+		r = append(r, "ZOOMED ("+prefixName(m.prefix)+" z)")
+	}
 	if m.notices.unread > 0 {
 		r = append(r, fmt.Sprintf("%s (%s n)", plural(m.notices.unread, "new notice"), prefixName(m.prefix)))
 	}
