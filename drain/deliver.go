@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"office/queue"
 )
@@ -55,7 +56,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	// look at the agent again right before the first byte.
 	if h := statusHold(a, d.cfg.Clock.Now()) + blockHold(a, d.cfg.Clock.Now()); h != HoldNone {
 		log.Debug("not typing: the agent changed while the attempt was stamped", "hold", h)
-		d.unattempt(ctx, log, m.ID)
+		d.unattempt(ctx, log, m.ID, "")
 		return
 	}
 	if stamped.Text != m.Text {
@@ -64,7 +65,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		t.id = m.ID
 		if hold != HoldNone || t.text == "" {
 			log.Info("not typing: the text rendered at attempt time cannot be typed now", "hold", hold)
-			d.unattempt(ctx, log, m.ID)
+			d.unattempt(ctx, log, m.ID, "")
 			return
 		}
 		m = stamped
@@ -77,7 +78,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		if ctx.Err() == nil {
 			log.Error("recording that typing begins; not typing", "err", err)
 		}
-		d.unattempt(ctx, log, m.ID)
+		d.unattempt(ctx, log, m.ID, "")
 		return
 	}
 	// And durably "the Enter is next" before the first Enter: a stop before
@@ -92,6 +93,15 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		return d.cfg.Store.Entering(ack, m.ID)
 	}
 	typed, landed, err := d.typeIn(ctx, a, t)
+	if err != nil && ctx.Err() == nil && !errors.Is(err, errPersonTyped) && !errors.Is(err, errPartlyTyped) &&
+		statusHold(a, d.cfg.Clock.Now()) == HoldExited {
+		// The process exited before the Enter could be written (a restart
+		// in the gap, a crash): our text died on its prompt with it, so
+		// nothing was submitted and nothing sits on a prompt. It stays
+		// queued, no attempt counted, for the next process.
+		d.writeFailed(ctx, ack, log, name, a, m, t, typed, err)
+		return
+	}
 	if errors.Is(err, errPersonTyped) || errors.Is(err, errPartlyTyped) || (err != nil && typed && ctx.Err() == nil) {
 		// Some of our text (or a whole line of it) reached the prompt and
 		// was not submitted as a whole: it is the person's now, never
@@ -105,10 +115,16 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 	}
 	note, ok := d.verify(ctx, a, t, landed)
 	if !ok && note == noteExited {
-		d.settleExited(ctx, ack, log, name, m, t, typing, proven)
+		d.settleExited(ctx, ack, log, name, m, t, typing, proven, "")
 		return
 	}
-	if src, found, keeps := d.confirm(ctx, name, t, typing, ok); found {
+	if ok && strings.HasPrefix(note, signLastScreen.note()) {
+		// Exited too: settled by the records of the process typed into
+		// (proven as read before typing: a restart has replaced it).
+		d.settleExited(ctx, ack, log, name, m, t, typing, proven, note)
+		return
+	}
+	if src, found, keeps := d.confirm(ctx, name, t, typing, ok, proven); found {
 		// The CLI's own record shows the text: it arrived, whatever the
 		// screen said.
 		if !ok {
@@ -117,7 +133,7 @@ func (d *Drainer) deliver(ctx context.Context, name string, a Agent, m queue.Mes
 		d.settleDelivered(ack, log, name, m.ID, evidenceNote(note, src, true, true))
 		return
 	} else if ok && d.cfg.Evidence != nil {
-		if keeps && d.noRecord(ctx, ack, log, name, a, m, t, typing) {
+		if keeps && d.noRecord(ctx, ack, log, name, a, m, t, typing, proven) {
 			return
 		}
 		note = evidenceNote(note, "", false, keeps)
@@ -171,9 +187,10 @@ func (d *Drainer) settleDelivered(ctx context.Context, log *slog.Logger, name st
 	}
 }
 
-// unattempt records that the stamped attempt on id typed nothing.
-func (d *Drainer) unattempt(ctx context.Context, log *slog.Logger, id int64) {
-	if err := d.cfg.Store.Unattempt(context.WithoutCancel(ctx), id); err != nil {
+// unattempt records that the stamped attempt on id was abandoned, nothing of
+// it taken: why says how ("" is "nothing typed").
+func (d *Drainer) unattempt(ctx context.Context, log *slog.Logger, id int64, why string) {
+	if err := d.cfg.Store.Unattempt(context.WithoutCancel(ctx), id, why); err != nil {
 		log.Warn("recording an abandoned attempt", "err", err)
 	}
 }
@@ -181,21 +198,31 @@ func (d *Drainer) unattempt(ctx context.Context, log *slog.Logger, id int64) {
 // writeFailed settles an attempt whose write failed. A failure on a live
 // agent counts an attempt (the store drops the message at the last one,
 // loudly); an exited agent or a stopping drain counts nothing and the message
-// stays queued. Text left on the prompt without its Enter becomes a draft.
+// stays queued (an exited agent's attempt is undone: what reached its prompt
+// died with it). Text left on a live prompt without its Enter becomes a
+// draft.
 func (d *Drainer) writeFailed(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing, typed bool, werr error) {
-	if typed {
-		a.MarkDraft(t.text)
-	}
 	switch {
 	case ctx.Err() != nil:
+		if typed {
+			a.MarkDraft(t.text)
+		}
 		log.Info("drain stopped mid-delivery; the message stays queued", "err", werr)
 		return
 	case statusHold(a, d.cfg.Clock.Now()) == HoldExited:
+		// Whatever of the text reached the prompt died there with the
+		// process, before any Enter: no draft (the terminal is gone), and
+		// the attempt is undone, so the next process gets it.
 		log.Info("agent exited during delivery; the message stays queued, no attempt counted", "err", werr)
-		if !typed {
-			d.unattempt(ack, log, m.ID)
+		why := ""
+		if typed {
+			why = "typed into a process that exited before any Enter: it died on that prompt"
 		}
+		d.unattempt(ack, log, m.ID, why)
 		return
+	}
+	if typed {
+		a.MarkDraft(t.text)
 	}
 	d.attemptFailed(ack, log, name, m, werr)
 }

@@ -39,7 +39,7 @@ type Store interface {
 	Entering(ctx context.Context, id int64) error
 	// Unattempt records that a stamped attempt typed nothing after all (no
 	// byte was written; the message stays queued as it was).
-	Unattempt(ctx context.Context, id int64) error
+	Unattempt(ctx context.Context, id int64, why string) error
 	// Hold marks a message interrupted after it was typed: it may have
 	// reached the agent unseen, so only the person may have it typed again.
 	// note says why, for the event log.

@@ -50,6 +50,9 @@ type agentState struct {
 	// unsettled holds a message that was delivered but whose delivery the
 	// store did not record, with its note: it is held, never retyped.
 	unsettled map[int64]string
+	// aside is a message the store neither set aside nor held (exited.go):
+	// the agent's queue waits until it is set aside.
+	aside *pendingAside
 	// approval is an approval waiting for a pass (approve.go).
 	approval *pendingApproval
 }
@@ -167,6 +170,10 @@ func (d *Drainer) consider(ctx context.Context, name string) (coolsAt time.Time)
 		d.setHold(ctx, name, HoldUnknownAgent)
 		return time.Time{}
 	}
+	if !d.retryAside(ctx, name) {
+		d.setHold(ctx, name, HoldInterrupted)
+		return time.Time{}
+	}
 	for range maxDropsPerPass {
 		m, ok, err := d.cfg.Store.Head(ctx, name)
 		if err != nil {
@@ -236,7 +243,14 @@ func (d *Drainer) drop(ctx context.Context, name string, m queue.Message, reason
 // aside; changed, that it did not because the message was removed or
 // released meanwhile (no notice: it was not set aside).
 func (d *Drainer) setAsideHeld(ctx context.Context, name string, m queue.Message) (ok, changed bool) {
-	if err := d.cfg.Store.SetAsideHeld(ctx, m, restartedEvidence); err != nil {
+	evidence, text := restartedEvidence, fmt.Sprintf("message %d set aside: %s was restarted after it drew nothing; the rest of its queue goes on (office queue release %d or rm %d)",
+		m.ID, name, m.ID, m.ID)
+	if m.Evidence != "" && m.Evidence != heldReason {
+		// Held because setting it aside failed when its process exited
+		// during the submit check (exited.go): that is what is known.
+		evidence, text = m.Evidence, exitedNotice(name, m, m.Evidence)
+	}
+	if err := d.cfg.Store.SetAsideHeld(ctx, m, evidence); err != nil {
 		if errors.Is(err, queue.ErrNotFound) {
 			d.log.Info("held message not set aside: it changed meanwhile", "agent", name, "msg", m.ID, "why", err)
 			return false, true
@@ -245,9 +259,7 @@ func (d *Drainer) setAsideHeld(ctx context.Context, name string, m queue.Message
 		return false, false
 	}
 	d.log.Warn("held message set aside: the agent's process it was typed into has ended", "agent", name, "msg", m.ID)
-	d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: NoticeSetAside,
-		Text: fmt.Sprintf("message %d set aside: %s was restarted after it drew nothing; the rest of its queue goes on (office queue release %d or rm %d)",
-			m.ID, name, m.ID, m.ID)})
+	d.cfg.Notify(Notice{Agent: name, MsgID: m.ID, Kind: NoticeSetAside, Text: text})
 	return true, false
 }
 

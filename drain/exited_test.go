@@ -28,11 +28,21 @@ type tookEvidence struct {
 	h      *harness
 	olds   []*fakeAgent // processes restarted away
 	mute   *fakeAgent   // a process that takes prompts without recording them (queued while busy)
+	// provenFor, if set, is the one process whose prompts the records were
+	// seen to record (proven is then ignored): a restart's new process is
+	// not proven by its predecessor's records.
+	provenFor *fakeAgent
+	// unread, if set, is Received's error when the text is not found (the
+	// records of the process typed into could not be read).
+	unread error
 }
 
-func (e *tookEvidence) Keeps(string) (bool, bool) {
+func (e *tookEvidence) Keeps(agent string) (bool, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.provenFor != nil {
+		return e.keeps, e.h.agent(agent) == e.provenFor
+	}
 	return e.keeps, e.proven
 }
 
@@ -44,7 +54,7 @@ func (e *tookEvidence) Received(_ context.Context, agent, text string, _ time.Ti
 			return "hook", true, nil
 		}
 	}
-	return "", false, nil
+	return "", false, e.unread
 }
 
 // restart replaces agent's process, as a restart does: the old terminal
@@ -98,6 +108,9 @@ func TestAnExitDuringTheSubmitCheckIsSettledByEvidence(t *testing.T) {
 			text: "hello", want: "aside", note: "not yet seen recording"},
 		{name: "proven records do not show it: typed again into the next process", ev: &tookEvidence{keeps: true, proven: true},
 			first: swallow, text: "hello", want: "again", note: "its records, which record its prompts, do not show it"},
+		{name: "proven records not all read (a restart into another session): set aside, never typed twice",
+			ev:    &tookEvidence{keeps: true, proven: true, unread: errors.New("records moved")},
+			first: swallow, text: "hello", want: "aside", note: "were not read (records moved)"},
 		{name: "an inbox delivery is typed again", first: swallow, text: "<inbox/>", kind: queue.KindInbox,
 			want: "again", note: "delivered again (its items carry ids)"},
 		{name: "a genuine submit, then the CLI exits: the records show it", ev: &tookEvidence{keeps: true},

@@ -58,12 +58,19 @@ type fakeStore struct {
 	// beforeSetAside, if set, runs (unlocked) when SetAsideHeld is called,
 	// before it decides: what the person does in that instant.
 	beforeSetAside func(id int64)
-	// deliveredErrs is how many Delivered calls fail before one succeeds.
+	// deliveredErrs is how many Delivered calls fail before one succeeds;
+	// setAsideErrs and holdErrs, the same for SetAside and Hold.
 	deliveredErrs int
+	setAsideErrs  int
+	holdErrs      int
+	// inFlight is the store's in_flight flag: set by Attempt, cleared by
+	// whatever settles the attempt (Unattempt, AttemptFailed, Hold,
+	// SetAside).
+	inFlight map[int64]bool
 }
 
 func newFakeStore(start time.Time) *fakeStore {
-	return &fakeStore{start: start, queues: map[string][]queue.Message{}, agentPaused: map[string]bool{}}
+	return &fakeStore{start: start, queues: map[string][]queue.Message{}, agentPaused: map[string]bool{}, inFlight: map[int64]bool{}}
 }
 
 func (s *fakeStore) record(c call) {
@@ -86,10 +93,14 @@ func (s *fakeStore) enqueue(agent, text string, edit ...func(*queue.Message)) in
 
 // sendNow is the person's release (queue.Store.Release): message id is
 // marked manual, no longer held or set aside, and moved to the front of its
-// queue.
+// queue. As the store, it refuses a message in flight (queue.ErrInFlight):
+// a test that releases one asks for a state production cannot reach.
 func (s *fakeStore) sendNow(id int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.inFlight[id] {
+		panic(fmt.Sprintf("fake store: release of message %d in flight: the store refuses it (queue.ErrInFlight)", id))
+	}
 	for agent, q := range s.queues {
 		for i, m := range q {
 			if m.ID == id {
@@ -200,6 +211,7 @@ func (s *fakeStore) Attempt(ctx context.Context, id int64) (queue.Message, error
 		return queue.Message{}, errNotFound
 	}
 	m.LastAttempt = time.Now()
+	s.inFlight[id] = true
 	if s.renderAt != nil {
 		m.Text = s.renderAt(*m)
 	}
@@ -219,7 +231,13 @@ func (s *fakeStore) Hold(ctx context.Context, id int64, reason string) error {
 	if m == nil {
 		return errNotFound
 	}
+	if s.holdErrs > 0 {
+		s.holdErrs--
+		s.record(call{op: "HoldFailed", id: id})
+		return errors.New("database is locked")
+	}
 	m.Interrupted, m.Evidence = true, reason
+	s.inFlight[id] = false
 	s.record(call{op: "Hold", id: id, agent: m.Agent, arg: reason})
 	return nil
 }
@@ -254,15 +272,21 @@ func (s *fakeStore) SetAsideHeld(ctx context.Context, read queue.Message, eviden
 }
 
 // SetAside sets aside a message being typed, as the store does: only one
-// still queued, typed (Writing) and not set aside, else errNotFound.
+// still queued, in flight and not set aside, else errNotFound.
 func (s *fakeStore) SetAside(ctx context.Context, id int64, evidence string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.setAsideErrs > 0 {
+		s.setAsideErrs--
+		s.record(call{op: "SetAsideFailed", id: id})
+		return errors.New("database is locked")
+	}
 	m := s.find(id)
-	if m == nil || m.SetAside || m.Writing.IsZero() {
+	if m == nil || m.SetAside || !s.inFlight[id] {
 		return errNotFound
 	}
 	m.Interrupted, m.SetAside, m.Evidence = true, true, evidence
+	s.inFlight[id] = false
 	s.record(call{op: "SetAside", id: id, agent: m.Agent, arg: evidence})
 	return nil
 }
@@ -276,14 +300,16 @@ func (s *fakeStore) Entering(ctx context.Context, id int64) error {
 	return nil
 }
 
-func (s *fakeStore) Unattempt(ctx context.Context, id int64) error {
+func (s *fakeStore) Unattempt(ctx context.Context, id int64, why string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.find(id)
 	if m == nil {
 		return errNotFound
 	}
-	s.record(call{op: "Unattempt", id: id, agent: m.Agent})
+	m.Writing = time.Time{}
+	s.inFlight[id] = false
+	s.record(call{op: "Unattempt", id: id, agent: m.Agent, arg: why})
 	return nil
 }
 
@@ -312,6 +338,7 @@ func (s *fakeStore) AttemptFailed(ctx context.Context, id int64, errText string,
 	}
 	m.Attempts++
 	m.LastError = errText
+	s.inFlight[id] = false
 	s.record(call{op: "AttemptFailed", id: id, agent: m.Agent, arg: errText})
 	if m.Attempts >= maxAttempts {
 		attempts := m.Attempts

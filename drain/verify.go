@@ -268,10 +268,11 @@ const evidenceUnproven = 0
 // stands). Otherwise it waits up to
 // Config.EvidenceFor (evidenceAfterNoSubmit when the screen saw no submit)
 // for a record of t's text dated at or after since, and returns the record's
-// source. A record found is taken whatever keeps says.
-func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time.Time, screenOK bool) (source string, found, keeps bool) {
-	has, proven := d.recordable(name, t)
-	if !has {
+// source. A record found is taken whatever keeps says. proven is whether the
+// records were seen to record the prompts of the process typed into, as read
+// before typing (recordable).
+func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time.Time, screenOK, proven bool) (source string, found, keeps bool) {
+	if has, _ := d.recordable(name, t); !has {
 		return "", false, false
 	}
 	wait := d.cfg.EvidenceFor
@@ -281,7 +282,7 @@ func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time
 	case !proven:
 		wait = evidenceUnproven
 	}
-	if src, ok := d.received(ctx, name, t, since, wait); ok {
+	if src, ok, _ := d.received(ctx, name, t, since, wait); ok {
 		return src, true, true
 	}
 	return "", false, proven
@@ -298,8 +299,10 @@ func (d *Drainer) recordable(name string, t typing) (keeps, proven bool) {
 }
 
 // received waits up to wait for the agent's records to show t's text
-// recorded at or after since, and returns the record's source.
-func (d *Drainer) received(ctx context.Context, name string, t typing, since time.Time, wait time.Duration) (source string, found bool) {
+// recorded at or after since, and returns the record's source. unread is
+// the last error reading them: when not found, a non-nil unread means the
+// records were not all read, so their silence proves nothing.
+func (d *Drainer) received(ctx context.Context, name string, t typing, since time.Time, wait time.Duration) (source string, found bool, unread error) {
 	deadline := d.cfg.Clock.Now().Add(wait)
 	for {
 		src, ok, err := d.cfg.Evidence.Received(ctx, name, t.text, since)
@@ -307,14 +310,15 @@ func (d *Drainer) received(ctx context.Context, name string, t typing, since tim
 			d.log.Warn("reading the agent's records", "agent", name, "err", err)
 		}
 		if ok {
-			return src, true
+			return src, true, nil
 		}
+		unread = err
 		now := d.cfg.Clock.Now()
 		if !now.Before(deadline) || ctx.Err() != nil {
-			return "", false
+			return "", false, unread
 		}
 		if d.sleep(ctx, min(evidencePoll, deadline.Sub(now))) != nil {
-			return "", false
+			return "", false, unread
 		}
 	}
 }
@@ -348,8 +352,18 @@ var errNoRecord = errors.New("the agent did not take the text: its records do no
 // submitted); an empty prompt on an idle agent is a failed attempt, retried
 // after the cooldown. It returns false, settling nothing, when the agent is
 // busy (it may have queued the text, to record it later) or its prompt row
-// cannot be read: the delivery then counts, noted "unverified".
-func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing, since time.Time) bool {
+// cannot be read: the delivery then counts, noted "unverified". A stopping
+// drain (ctx done) settles nothing and returns true: the message stays in
+// flight for recovery.
+func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing, since time.Time, proven bool) bool {
+	if ctx.Err() != nil {
+		// A stop cut the check short (the screen's "unverified"), and the
+		// agent's process may be ending with the office: a stop settles
+		// nothing. The message stays in flight; the next start's recovery
+		// settles it from the same records.
+		log.Info("drain stopped while the CLI's records were checked; recovery settles the delivery at the next start")
+		return true
+	}
 	log.Warn("the screen showed a submit but the CLI's records do not show the text", "text", preview(t.text))
 	if statusHold(a, d.cfg.Clock.Now()) == HoldExited {
 		// Records that record this process's prompts do not show it, and
@@ -369,7 +383,7 @@ func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name stri
 		// lost. One more Enter, under the same rule as the submit check's.
 		if a.Status() == automation.StatusIdle && a.Block(d.cfg.Clock.Now()) == automation.BlockNone &&
 			d.enter(ctx, a, t.id) == nil {
-			if src, found, _ := d.confirm(ctx, name, t, since, true); found {
+			if src, found, _ := d.confirm(ctx, name, t, since, true, proven); found {
 				d.settleDelivered(ack, log, name, m.ID, "verified (an Enter after no record); evidence="+src)
 				return true
 			}

@@ -165,14 +165,30 @@ func (v *evidence) Received(_ context.Context, agent, text string, since time.Ti
 			return "", false, err
 		}
 		if en, _, ok := records.Received(es, drain.Sanitize(text, true), since, nil); ok {
-			if a.Term != nil {
-				v.prove(agent, a.Term)
+			// It proves the records record the current process's prompts
+			// only if dated since that process started, as Keeps asks: a
+			// record of the process a restart replaced proves nothing of
+			// the new one.
+			if t := a.Term; t != nil && !en.At.Before(t.Spawned()) {
+				v.prove(agent, t)
 			}
 			return en.Source, true, nil
 		}
 	}
+	if t := a.Term; t != nil && t.Spawned().After(since) && v.e.locator(a).HookLog == "" {
+		// A process started since the text was typed: it is not the one
+		// typed into, and a CLI that keeps a record per session (Codex's
+		// newest rollout, Gemini's chat record of the session id) may
+		// have started another, so the old process's record was not read.
+		return "", false, errRecordsMoved
+	}
 	return "", false, nil
 }
+
+// errRecordsMoved is Received's answer when the agent restarted since the
+// text was typed and its records are kept per session: their silence says
+// nothing about the process typed into.
+var errRecordsMoved = errors.New("the agent restarted since, and its CLI keeps its records per session: the records of the process typed into were not read")
 
 // recoverInterrupted settles the deliveries the last stop interrupted, from
 // evidence: a record of the text in the agent's CLI since typing began

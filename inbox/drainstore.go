@@ -166,14 +166,14 @@ func (d DrainStore) AttemptFailed(ctx context.Context, id int64, errText string,
 
 // Unattempt records the abandoned attempt (queue.Store.Unattempt) and tells
 // Observe: nothing was typed, so no turn of the agent is this delivery's.
-func (d DrainStore) Unattempt(ctx context.Context, id int64) error {
+func (d DrainStore) Unattempt(ctx context.Context, id int64, why string) error {
 	var m queue.Message
 	err := d.Store.Update(ctx, func(tx *queue.Tx) error {
 		var err error
 		if m, err = tx.Get(id); err != nil {
 			return err
 		}
-		return tx.Unattempt(id)
+		return tx.Unattempt(id, why)
 	})
 	if err != nil {
 		return err

@@ -399,7 +399,8 @@ func (s *Store) Counts(ctx context.Context) (map[string]int, error) {
 // flags), clears Interrupted and SetAside, and moves it to the front of its
 // agent's queue, ahead of every other message, whose relative order is
 // unchanged; it logs "released". One
-// transaction; ErrNotFound if the message is not queued; ErrDuplicate if it
+// transaction; ErrNotFound if the message is not queued; ErrInFlight if the
+// drain is typing it (its attempt has not settled); ErrDuplicate if it
 // is a compaction set aside and another compaction is pending for its agent
 // (queued since: one set aside does not count as pending). Returns once
 // durable.
@@ -412,13 +413,18 @@ func (t *Tx) Release(id int64) error {
 	op := fmt.Sprintf("release message %d", id)
 	var agent, verb string
 	var pos int64
-	var aside int
-	err := t.queryRow(`SELECT agent, position, verb, set_aside FROM messages WHERE id = ?`, id).Scan(&agent, &pos, &verb, &aside)
+	var aside, inFlight int
+	err := t.queryRow(`SELECT agent, position, verb, set_aside, in_flight FROM messages WHERE id = ?`, id).Scan(&agent, &pos, &verb, &aside, &inFlight)
 	if errors.Is(err, sql.ErrNoRows) {
 		return opErr(op, ErrNotFound)
 	}
 	if err != nil {
 		return opErr(op, err)
+	}
+	if inFlight != 0 {
+		// The drain settles its attempt next (delivered, set aside, a
+		// failed attempt), which would silently undo the release.
+		return opErr(op, ErrInFlight)
 	}
 	if aside != 0 && t.s.compactVerbs[verb] {
 		// A compaction set aside did not count as pending, so another may
@@ -943,17 +949,22 @@ func (s *Store) Writing(ctx context.Context, id int64) error {
 	})
 }
 
-// Unattempt records that an attempt stamped with Attempt was abandoned before
-// anything was typed (the agent got busy, a draft appeared, the agent
-// exited): the message is no longer in flight, so a later stop of the office
-// does not mark it interrupted. It logs "attempt_abandoned". ErrNotFound if
-// the message is not queued. Returns once durable.
-func (s *Store) Unattempt(ctx context.Context, id int64) error {
-	return s.update(ctx, fmt.Sprintf("abandon attempt on message %d", id), func(t *Tx) error { return t.Unattempt(id) })
+// Unattempt records that an attempt stamped with Attempt was abandoned with
+// nothing of it taken by the agent (before anything was typed: the agent got
+// busy, a draft appeared; or typed into a process that exited before any
+// Enter): the message is no longer in flight, so a later stop of the office
+// does not mark it interrupted. It logs "attempt_abandoned" with why ("" is
+// "nothing typed"). ErrNotFound if the message is not queued. Returns once
+// durable.
+func (s *Store) Unattempt(ctx context.Context, id int64, why string) error {
+	return s.update(ctx, fmt.Sprintf("abandon attempt on message %d", id), func(t *Tx) error { return t.Unattempt(id, why) })
 }
 
 // Unattempt is Store.Unattempt inside t.
-func (t *Tx) Unattempt(id int64) error {
+func (t *Tx) Unattempt(id int64, why string) error {
+	if why == "" {
+		why = "nothing typed"
+	}
 	op := fmt.Sprintf("abandon attempt on message %d", id)
 	var agent string
 	err := t.queryRow(`UPDATE messages SET in_flight = 0, writing = 0, entered = 0 WHERE id = ? RETURNING agent`, id).Scan(&agent)
@@ -963,7 +974,7 @@ func (t *Tx) Unattempt(id int64) error {
 	if err != nil {
 		return opErr(op, err)
 	}
-	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventAttemptAbandoned, Detail: "nothing typed"}); err != nil {
+	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventAttemptAbandoned, Detail: why}); err != nil {
 		return opErr(op, err)
 	}
 	return nil

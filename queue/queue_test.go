@@ -425,6 +425,46 @@ func TestReleaseMovesToFront(t *testing.T) {
 	}
 }
 
+// A message being typed is not released: its attempt settles next
+// (delivered, set aside, a failed attempt) and would undo the release
+// silently. Once the attempt settled, it is.
+func TestReleaseRefusesAMessageInFlight(t *testing.T) {
+	s := open(t, Options{}, "a")
+	ctx := context.Background()
+	first := mustEnqueue(t, s, "a", "first", EnqueueOptions{})
+	id := mustEnqueue(t, s, "a", "typed now", EnqueueOptions{})
+	if _, err := s.Attempt(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Writing(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	seq := lastSeq(t, s)
+	err := s.Release(ctx, id)
+	if !errors.Is(err, ErrInFlight) || !strings.Contains(err.Error(), fmt.Sprintf("release message %d: being typed now; try again when it settles", id)) {
+		t.Fatalf("Release(in flight) = %v, want ErrInFlight naming the message", err)
+	}
+	if m, _ := s.Get(ctx, id); m.Manual {
+		t.Error("refused release marked the message manual")
+	}
+	if got, want := texts(t, s, "a"), []string{"first", "typed now"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after a refused release: %v, want %v", got, want)
+	}
+	if evs, _ := s.Events(ctx, seq, 0); len(evs) != 0 {
+		t.Errorf("a refused release logged %+v", evs)
+	}
+	if err := s.SetAside(ctx, id, "no evidence"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Release(ctx, id); err != nil {
+		t.Fatalf("Release once set aside = %v", err)
+	}
+	if got, want := texts(t, s, "a"), []string{"typed now", "first"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after release: %v, want %v", got, want)
+	}
+	_ = first
+}
+
 func TestRemoveAndClear(t *testing.T) {
 	s := open(t, Options{}, "a", "b")
 	ctx := context.Background()
@@ -1297,7 +1337,7 @@ func TestUnattemptedMessageIsNotInterruptedByALaterStop(t *testing.T) {
 	if _, err := s.Attempt(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Unattempt(ctx, id); err != nil {
+	if err := s.Unattempt(ctx, id, ""); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -1308,7 +1348,7 @@ func TestUnattemptedMessageIsNotInterruptedByALaterStop(t *testing.T) {
 	if m, _ := s.Get(ctx, id); m.Interrupted {
 		t.Fatal("an abandoned attempt was marked interrupted")
 	}
-	if err := s.Unattempt(ctx, 999); !errors.Is(err, ErrNotFound) {
+	if err := s.Unattempt(ctx, 999, ""); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Unattempt of a missing message: %v", err)
 	}
 }

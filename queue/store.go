@@ -33,6 +33,11 @@ var (
 	// ErrNotFound: no queued message has that id (never existed, or already
 	// delivered, dropped, removed or cleared). Nothing was written.
 	ErrNotFound = errors.New("message not found")
+	// ErrInFlight: Release was given a message the drain is typing now (or
+	// was typing when the office stopped: the next start settles it);
+	// releasing it then would be undone as its attempt settles. Nothing was
+	// written; try again once it has settled.
+	ErrInFlight = errors.New("being typed now; try again when it settles")
 	// ErrDuplicate matches every *DuplicateError under errors.Is.
 	ErrDuplicate = errors.New("duplicate pending message")
 	// ErrSchemaTooNew: the file was migrated by a newer office than this one;

@@ -54,7 +54,10 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 					return err
 				}
 				defer s.Close()
-				if err := fn(c.Context(), s, dir, id); err != nil {
+				if err := fn(c.Context(), s, dir, id); errors.Is(err, queue.ErrInFlight) {
+					// The store's words are about its row; say it of the message.
+					return fmt.Errorf("queue %s %d: message %d is %w", use, id, id, queue.ErrInFlight)
+				} else if err != nil {
 					return fmt.Errorf("queue %s %d: %w", use, id, err)
 				}
 				engine.Poke(dir)

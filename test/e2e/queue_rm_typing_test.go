@@ -15,11 +15,12 @@ func TestQueueRmWhileTypingSaysTheTextStaysUnsubmitted(t *testing.T) {
 	o.startServe()
 	// catch queues a long message (typed for a few seconds) for agent and
 	// runs edit while the drain types it; on a loaded machine the drain may
-	// get to its Enter first, so it tries again, up to 3 times. It returns the message's id and
-	// edit's stdout and stderr.
-	catch := func(agent string, fill string, edit func(id string) []string) (string, string, string) {
+	// get to its Enter first, so it tries again, up to 3 times. It returns the message's id,
+	// edit's stdout and stderr, and how many prompts agent had submitted before that try.
+	catch := func(agent string, fill string, edit func(id string) []string) (string, string, string, int) {
 		t.Helper()
 		for try := 0; try < 3; try++ {
+			before := len(o.prompts(agent))
 			id := o.send(agent, strings.Repeat(fill, 1_000_000))
 			o.waitFor(30*time.Second, agent+"'s message being typed", func() bool {
 				for _, q := range o.queue() {
@@ -31,7 +32,7 @@ func TestQueueRmWhileTypingSaysTheTextStaysUnsubmitted(t *testing.T) {
 			})
 			out, errOut, code := o.run("", edit(id)...)
 			if code == 0 && strings.Contains(errOut, "was being typed") {
-				return id, out, errOut
+				return id, out, errOut, before
 			}
 			// Else the drain was faster: the message was delivered before
 			// the edit (not found, nothing cleared) or its Enter was under
@@ -53,10 +54,9 @@ func TestQueueRmWhileTypingSaysTheTextStaysUnsubmitted(t *testing.T) {
 			})
 		}
 		t.Fatalf("the drain finished typing %s's message before every edit", agent)
-		return "", "", ""
+		return "", "", "", 0
 	}
-	before := len(o.prompts("a"))
-	id, _, errOut := catch("a", "q", func(id string) []string { return []string{"queue", "rm", id} })
+	id, _, errOut, before := catch("a", "q", func(id string) []string { return []string{"queue", "rm", id} })
 	if want := "message " + id + " was being typed into a: what was typed stays on its prompt, not submitted"; !strings.Contains(errOut, want) {
 		t.Fatalf("queue rm said %q, want it to say %q", errOut, want)
 	}
@@ -66,7 +66,7 @@ func TestQueueRmWhileTypingSaysTheTextStaysUnsubmitted(t *testing.T) {
 	}
 
 	// clear says the same of the message it finds being typed.
-	id, out, errOut := catch("b", "r", func(string) []string { return []string{"queue", "clear", "b"} })
+	id, out, errOut, _ := catch("b", "r", func(string) []string { return []string{"queue", "clear", "b"} })
 	if !strings.Contains(out, "cleared 1 message(s) for b") || !strings.Contains(errOut, "message "+id+" was being typed into b") {
 		t.Fatalf("queue clear: stdout %q, stderr %q", out, errOut)
 	}
