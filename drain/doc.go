@@ -5,9 +5,9 @@
 // 002, docs/design.md §2 and §3). One goroutine, Drainer.Run, makes
 // every decision: it wakes on a fixed 200 ms debounce after any store or
 // terminal change (Drainer.Wake) and on a 3 s tick, and for each agent with
-// pending messages checks its head against the gates in order (idle, which
-// a starting agent is not until its boot gate opens; not paused unless
-// manual; no block; cooled down; precondition; paste mode). A message that passes is typed by a goroutine of its own agent (at
+// pending messages checks its head against the gates in order (not paused
+// unless manual; idle, which a starting agent is not until its boot gate
+// opens; no block; cooled down; precondition; paste mode). A message that passes is typed by a goroutine of its own agent (at
 // most one per agent at a time), so a PTY that blocks never stalls the
 // decisions or another agent.
 //

@@ -4,12 +4,13 @@ package drain
 // drain contract: (0) its delivery was not interrupted (by a stop of the
 // office, queue.Store.RecoverInterrupted, or held because the agent drew
 // nothing after it: set aside instead once that agent's process has been
-// restarted since, queue.Store.SetAsideHeld), (1) the agent is idle (a starting
-// agent, whose boot gate the judge has not opened, is held "booting"), (2)
-// not paused unless the message is manual, (3) no automation block, (4)
-// cooled down, (5) its precondition holds, (6) it can be typed without
-// splitting it. The first failing gate names the hold; a failed precondition
-// drops the message. Being booted is part of gate 1: the judge decides
+// restarted since, queue.Store.SetAsideHeld), (1) not paused unless the
+// message is manual (first: the pause is the person's decision and names the
+// hold over whatever the agent is doing), (2) the agent is idle (a starting
+// agent, whose boot gate the judge has not opened, is held "booting"), (3)
+// no automation block, (4) cooled down, (5) its precondition holds, (6) it
+// can be typed without splitting it. The first failing gate names the hold; a failed precondition
+// drops the message. Being booted is part of gate 2: the judge decides
 // readiness and status together, so an agent not yet ready is starting.
 
 import (
@@ -47,10 +48,7 @@ func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Messa
 		}
 		return verdict{hold: HoldInterrupted}
 	}
-	if h := statusHold(a, now); h != HoldNone { // (1)
-		return verdict{hold: h}
-	}
-	if !m.Manual { // (2)
+	if !m.Manual { // (1)
 		agentPaused, floorPaused, err := d.cfg.Store.Paused(ctx, name)
 		if err != nil {
 			return verdict{err: err}
@@ -58,6 +56,9 @@ func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Messa
 		if agentPaused || floorPaused {
 			return verdict{hold: HoldPaused}
 		}
+	}
+	if h := statusHold(a, now); h != HoldNone { // (2)
+		return verdict{hold: h}
 	}
 	if h := blockHold(a, now); h != HoldNone { // (3)
 		return verdict{hold: h}
@@ -82,7 +83,7 @@ func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Messa
 	return verdict{}
 }
 
-// statusHold is gate (1): HoldNone when the agent's status is deliverable,
+// statusHold is gate (2): HoldNone when the agent's status is deliverable,
 // else the hold. An agent counts as exited when its status or its block says
 // so.
 func statusHold(a Agent, now time.Time) Hold {

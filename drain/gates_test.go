@@ -1,6 +1,6 @@
 package drain_test
 
-// The gates, in order: idle, paused (manual bypasses), booting, blocks,
+// The gates, in order: paused (manual bypasses), idle, booting, blocks,
 // cooldown (drain_test.go), precondition, paste mode; and the re-read of
 // status and blocks right before the first write.
 
@@ -140,6 +140,41 @@ func TestPausedHoldsAllButManual(t *testing.T) {
 			})
 		})
 	}
+}
+
+// The pause is the person's decision and says more than the agent's
+// status: a paused agent's head is held "paused" whether the agent is busy,
+// waiting or starting; a manual message (which skips the pause) is held by
+// the status.
+func TestPauseNamesTheHoldBeforeTheStatus(t *testing.T) {
+	for _, st := range []automation.Status{automation.StatusBusy, automation.StatusWaiting, automation.StatusStarting} {
+		t.Run(st.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, []string{"a"}, nil)
+				h.agent("a").set(func(a *fakeAgent) { a.status = st })
+				h.store.setPaused("a", true)
+				h.store.enqueue("a", "later")
+				h.d.Wake()
+				h.until(time.Second)
+				if got := h.d.Holds()["a"]; got != drain.HoldPaused {
+					t.Errorf("%s and paused: hold = %q, want paused", st, got)
+				}
+				h.stop()
+			})
+		})
+	}
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, nil)
+		h.agent("a").set(func(a *fakeAgent) { a.status = automation.StatusBusy })
+		h.store.setPaused("a", true)
+		h.store.enqueue("a", "now", func(m *queue.Message) { m.Manual = true })
+		h.d.Wake()
+		h.until(time.Second)
+		if got := h.d.Holds()["a"]; got != drain.HoldBusy {
+			t.Errorf("a manual message to a busy, paused agent: hold = %q, want busy", got)
+		}
+		h.stop()
+	})
 }
 
 func TestManualMessageStillWaitsForIdleAndDraft(t *testing.T) {

@@ -534,6 +534,11 @@ type AgentStatus struct {
 	Pid      int    `json:"pid,omitempty"`
 	Hold     string `json:"hold,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// Restart is its restart policy (configs.RestartNever, ...); RestartAt,
+	// once its process exited, when the restart its policy asked for runs
+	// (zero: none pending).
+	Restart   string    `json:"restart,omitempty"`
+	RestartAt time.Time `json:"restart_at,omitzero"`
 	// Placement says its host in a clustered office (FloorStatus).
 	Placement
 }
@@ -543,9 +548,11 @@ type AgentStatus struct {
 func (e *Engine) Status() []AgentStatus {
 	holds := e.drain.Holds()
 	agents := e.Agents()
+	due := e.restartsDue()
 	out := make([]AgentStatus, 0, len(agents))
 	for _, a := range agents {
-		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Role: a.Config.Role, Parent: a.Config.Parent, Hold: string(holds[a.Config.Name])}
+		s := AgentStatus{Name: a.Config.Name, Profile: a.Profile.Name, Role: a.Config.Role, Parent: a.Config.Parent, Hold: string(holds[a.Config.Name]),
+			Restart: a.Config.Restart}
 		if a.Term == nil {
 			s.Status, s.Signal = automation.StatusExited.String(), "spawn failed"
 			if a.SpawnErr != nil {
@@ -556,6 +563,7 @@ func (e *Engine) Status() []AgentStatus {
 			s.Status, s.Signal, s.Draft, s.Pid = st.String(), sig, a.Term.HasDraft(), a.Term.Pid()
 			if exited, code := a.Term.Exited(); exited {
 				s.ExitCode = &code
+				s.RestartAt = due[a.Config.Name]
 			}
 		}
 		out = append(out, s)

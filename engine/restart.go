@@ -25,6 +25,8 @@ func (e *Engine) clock() drain.Clock {
 // restartState is one agent's restart history. Guarded by Engine.mu.
 type restartState struct {
 	delay time.Duration
+	// due is when the pending restart runs (zero: none pending).
+	due time.Time
 }
 
 // next returns the wait before the next restart of a process that lived
@@ -42,8 +44,14 @@ func (st *restartState) next(lived time.Duration, s configs.Settings) time.Durat
 }
 
 // wantsRestart reports whether a's policy restarts it after exiting with code.
-func wantsRestart(a *Agent, code int) bool {
-	switch a.Config.Restart {
+func wantsRestart(a *Agent, code int) bool { return RestartsAfter(a.Config.Restart, code) }
+
+// RestartsAfter reports whether restart policy (configs.RestartNever,
+// RestartOnFailure, RestartAlways) restarts an agent whose process exited
+// with code. It is the one home of that rule; a client judging whether an
+// exited agent can run again asks it.
+func RestartsAfter(policy string, code int) bool {
+	switch policy {
 	case configs.RestartAlways:
 		return true
 	case configs.RestartOnFailure:
@@ -88,12 +96,24 @@ func (e *Engine) onExit(name string, t *pool.Terminal) {
 		e.restarts[name] = st
 	}
 	clock := e.clock()
-	delay := st.next(clock.Now().Sub(t.Spawned()), e.settings())
+	now := clock.Now()
+	delay := st.next(now.Sub(t.Spawned()), e.settings())
+	st.due = now.Add(delay)
 	e.mu.Unlock()
 	e.log.Info("agent exited; restarting", "agent", name, "code", code, "policy", a.Config.Restart, "after", delay)
+	if s := e.srv.Load(); s != nil {
+		s.poke() // clients see when it restarts
+	}
+	stopped := false
 	select {
 	case <-clock.After(delay):
 	case <-e.stopped:
+		stopped = true
+	}
+	e.mu.Lock()
+	st.due = time.Time{}
+	e.mu.Unlock()
+	if stopped {
 		return
 	}
 	fresh := &Agent{Config: a.Config, Profile: a.Profile}
@@ -131,4 +151,20 @@ func (e *Engine) checkExitedEarly(a *Agent) {
 		go e.onExit(a.Config.Name, a.Term)
 	default:
 	}
+}
+
+// restartsDue returns when each agent's pending restart runs, by name.
+func (e *Engine) restartsDue() map[string]time.Time {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var out map[string]time.Time
+	for name, st := range e.restarts {
+		if !st.due.IsZero() {
+			if out == nil {
+				out = map[string]time.Time{}
+			}
+			out[name] = st.due
+		}
+	}
+	return out
 }

@@ -603,7 +603,8 @@ func (s *server) state(ctx context.Context) (wire.State, error) {
 	agents := s.e.Agents()
 	for i, as := range s.e.Status() {
 		a := wire.AgentState{Name: as.Name, Status: as.Status, Signal: as.Signal, Draft: as.Draft, Hold: as.Hold,
-			Queued: counts[as.Name], Paused: slices.Contains(paused, as.Name), Pid: as.Pid, ExitCode: as.ExitCode, Error: as.Error}
+			Queued: counts[as.Name], Paused: slices.Contains(paused, as.Name), Pid: as.Pid, ExitCode: as.ExitCode, Error: as.Error,
+			Restart: as.Restart, RestartAt: as.RestartAt}
 		if i < len(agents) && agents[i].Config.Name == as.Name && agents[i].Term != nil {
 			a.Picker = agents[i].Term.AutomationState().PickerLatched
 		}

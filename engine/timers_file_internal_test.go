@@ -265,3 +265,48 @@ func TestRestartBackoffSequence(t *testing.T) {
 		t.Fatalf("a quick failure after the reset: %v, want 600ms", got)
 	}
 }
+
+// While a restart waits its back-off, Status says the policy and when the
+// restart runs (the wire's restart_at); an agent whose policy never
+// restarts it says its policy and no due time.
+func TestStatusSaysWhenARestartRuns(t *testing.T) {
+	t.Parallel()
+	src := "brief = false\nrestart_backoff = \"8s\"\n\n" +
+		"[[agent]]\nname = \"crash\"\ncommand = [\"sh\", \"-c\", \"read x; exit 3\"]\nrestart = \"on-failure\"\n\n" +
+		"[[agent]]\nname = \"once\"\ncommand = [\"sh\", \"-c\", \"read x; exit 3\"]\n"
+	clock := newManualClock(time.Now())
+	e := openOnClock(t, src, clock)
+	status := func(name string) AgentStatus {
+		for _, s := range e.Status() {
+			if s.Name == name {
+				return s
+			}
+		}
+		t.Fatalf("no %s in Status", name)
+		return AgentStatus{}
+	}
+	for _, name := range []string{"crash", "once"} {
+		a, _ := e.Agent(name)
+		if err := a.Term.Input([]byte("\r")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old, _ := e.Agent("crash")
+	<-clock.armed
+	s := status("crash")
+	if s.ExitCode == nil || *s.ExitCode != 3 || s.Restart != configs.RestartOnFailure || !s.RestartAt.Equal(clock.lastAt()) {
+		t.Fatalf("crash while its restart waits: exit %v, restart %q at %v; want 3, on-failure at %v", s.ExitCode, s.Restart, s.RestartAt, clock.lastAt())
+	}
+	eventually(t, "once exiting", func() bool { return status("once").ExitCode != nil })
+	if s := status("once"); s.Restart != configs.RestartNever || !s.RestartAt.IsZero() {
+		t.Fatalf("once exited: restart %q at %v; want never, no due time", s.Restart, s.RestartAt)
+	}
+	clock.advance(8 * time.Second)
+	eventually(t, "the restart", func() bool {
+		cur, ok := e.Agent("crash")
+		return ok && cur != old && cur.Term != nil
+	})
+	if s := status("crash"); !s.RestartAt.IsZero() {
+		t.Fatalf("crash restarted: restart_at %v, want none", s.RestartAt)
+	}
+}

@@ -300,7 +300,7 @@ func (r *Office) Agents() []ui.AgentInfo {
 		if s, ok := byName[a.Name]; ok {
 			info.Status, info.Draft, info.Picker = s.Status, s.Draft, s.Picker
 			if s.ExitCode != nil {
-				info.Exited, info.ExitCode = true, *s.ExitCode
+				info.Exited, info.ExitCode, info.RestartAt = true, *s.ExitCode, s.RestartAt
 			}
 		}
 		if a.SpawnError != "" {

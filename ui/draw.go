@@ -74,8 +74,11 @@ func (m *model) compose() {
 		tk := titleKey{key: key, kind: kind, n: m.floor.Counts[p.info.Name], hold: m.floor.Holds[p.info.Name],
 			paused: m.floor.Paused, w: b.W, status: p.info.Status, exited: p.info.Exited, code: p.info.ExitCode,
 			draft: p.info.Draft, spawnErr: p.info.SpawnErr != "", copy: m.copyTag(p)}
-		if p.starting() {
+		switch {
+		case p.starting():
 			tk.secs = int(now.Sub(p.info.Started) / time.Second)
+		case p.restartPending():
+			tk.secs = int(p.restartIn(now) / time.Second)
 		}
 		if tk != p.titleK || p.titleC.buf == nil {
 			p.titleK = tk
@@ -321,6 +324,10 @@ func (m *model) statusLine() (left, right string, alert bool) {
 	var r []string
 	if m.floor.Paused {
 		r = append(r, "PAUSED")
+	}
+	if m.zoom {
+		// As tmux's Z flag: one pane fills the window until prefix z.
+		r = append(r, "ZOOMED ("+prefixName(m.prefix)+" z)")
 	}
 	if m.notices.unread > 0 {
 		r = append(r, fmt.Sprintf("%s (%s n)", plural(m.notices.unread, "new notice"), prefixName(m.prefix)))

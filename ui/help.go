@@ -16,7 +16,7 @@ var bindings = [][2]string{
 	{"arrows, h j k l", "move focus to the pane in that direction"},
 	{"1 … 9", "focus that pane of this page"},
 	{"Tab, Shift-Tab", "focus the next / previous agent (all pages)"},
-	{"> <, PgDn PgUp", "next / previous page"},
+	{"> <, PgDn PgUp", "next / previous page (wraps around)"},
 	{"z", "zoom the focused pane to full screen, and back"},
 	{"m", "composer: queue a message for the focused agent"},
 	{"q", "queue panel of the focused agent"},

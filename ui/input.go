@@ -145,13 +145,13 @@ func (m *model) command(k tea.Key) tea.Cmd {
 		page, _ := m.page()
 		return m.setFocus(page*maxPerPage + int(k.Text[0]-'1'))
 	case k.Code == tea.KeyPgDown || is(k, '>'):
-		page, pages := m.page()
-		if page+1 < pages {
-			return m.setFocus((page + 1) * maxPerPage)
+		// The last page wraps to the first, as tmux's next-window.
+		if page, pages := m.page(); pages > 1 {
+			return m.setFocus((page + 1) % pages * maxPerPage)
 		}
 	case k.Code == tea.KeyPgUp || is(k, '<'):
-		if page, _ := m.page(); page > 0 {
-			return m.setFocus((page - 1) * maxPerPage)
+		if page, pages := m.page(); pages > 1 {
+			return m.setFocus((page + pages - 1) % pages * maxPerPage)
 		}
 	case is(k, 'z'):
 		m.zoom = !m.zoom

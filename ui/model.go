@@ -460,13 +460,14 @@ func (m *model) graceNotices() tea.Cmd {
 	return m.raise(ns)
 }
 
-// tickStarting arms the one-second refresh while an agent is starting.
+// tickStarting arms the one-second refresh while an agent is starting or
+// an exited one's restart waits (its countdown).
 func (m *model) tickStarting() tea.Cmd {
 	if m.startTicking {
 		return nil
 	}
 	for _, idx := range m.vis {
-		if m.panes[idx].starting() {
+		if p := m.panes[idx]; p.starting() || p.restartPending() {
 			m.startTicking = true
 			return m.tick(startingTick, func(time.Time) tea.Msg { return startingMsg{} })
 		}

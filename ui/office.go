@@ -113,6 +113,9 @@ type AgentInfo struct {
 	// Exited and ExitCode say how the process ended.
 	Exited   bool
 	ExitCode int
+	// RestartAt is when an exited agent's restart (its restart policy's,
+	// after the back-off) runs; zero when none is pending.
+	RestartAt time.Time
 	// SpawnErr says why the process could not start ("" when it runs).
 	SpawnErr string
 	// Draft: the person's unsent text is on its prompt. Picker: a picker

@@ -39,11 +39,27 @@ func (p *pane) starting() bool {
 	return p.info.SpawnErr == "" && !p.info.Exited && p.info.Status == "starting"
 }
 
+// restartPending reports whether the agent exited and its restart waits.
+func (p *pane) restartPending() bool {
+	return p.info.Exited && !p.info.RestartAt.IsZero()
+}
+
+// restartIn is how long until a pending restart, to the nearest second (0
+// once it is due).
+func (p *pane) restartIn(now time.Time) time.Duration {
+	return max(p.info.RestartAt.Sub(now), 0).Round(time.Second)
+}
+
 // statusText is the status as the person reads it.
-func (p *pane) statusText() string {
+func (p *pane) statusText(now time.Time) string {
 	switch {
 	case p.info.SpawnErr != "":
 		return "not started"
+	case p.restartPending():
+		if d := p.restartIn(now); d > 0 {
+			return fmt.Sprintf("exited with code %d, restarting in %s", p.info.ExitCode, d)
+		}
+		return fmt.Sprintf("exited with code %d, restarting now", p.info.ExitCode)
 	case p.info.Exited:
 		return fmt.Sprintf("exited with code %d", p.info.ExitCode)
 	case p.info.Status == "waiting":
@@ -99,7 +115,7 @@ func (p *pane) titleText(key int, n int, hold string, floorPaused bool, w int, n
 	if key > 0 {
 		fmt.Fprintf(&b, "%d ", key)
 	}
-	fmt.Fprintf(&b, "%s · %s · %s", p.info.Name, p.info.Profile, p.statusText())
+	fmt.Fprintf(&b, "%s · %s · %s", p.info.Name, p.info.Profile, p.statusText(now))
 	if p.info.Draft && !p.info.Exited {
 		b.WriteString(" · your draft")
 	}

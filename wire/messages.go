@@ -190,6 +190,11 @@ type AgentState struct {
 	// ExitCode is set once its process exited.
 	ExitCode *int   `json:"exit_code,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// Restart is its restart policy: "never", "on-failure" or "always"
+	// (absent from an older server). RestartAt, once its process exited,
+	// is when the restart its policy asked for runs (absent: none pending).
+	Restart   string    `json:"restart,omitempty"`
+	RestartAt time.Time `json:"restart_at,omitzero"`
 }
 
 // State is the whole office's live state; the server sends it whenever any

@@ -33,7 +33,7 @@ Unknown agent or bad text: exit 2, nothing written.`,
   git diff | office send reviewer -
   office send --id deploy-42 builder "deploy"   # a retry prints the same id
   office send builder -- --help is literal text`,
-		Args:              minArgs(2),
+		Args:              sendArgs,
 		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := checkKeyFlag(c, key); err != nil {
@@ -44,6 +44,21 @@ Unknown agent or bad text: exit 2, nothing written.`,
 	}
 	c.Flags().StringVar(&key, "id", "", "idempotency key: a second send with the same key stores nothing and prints the first id")
 	return c
+}
+
+// sendUsage is how send is called, said when an argument is missing.
+const sendUsage = "office send AGENT TEXT..., or - to read it from stdin"
+
+// sendArgs refuses a send without an agent or a text, saying what is
+// missing rather than counting arguments.
+func sendArgs(c *cobra.Command, args []string) error {
+	switch len(args) {
+	case 0:
+		return usagef("%s: no agent and no message text (%s)", c.CommandPath(), sendUsage)
+	case 1:
+		return usagef("%s: no message text (%s)", c.CommandPath(), sendUsage)
+	}
+	return nil
 }
 
 func send(ctx context.Context, e *env, g *globals, agent string, args []string, key string) error {

@@ -94,6 +94,9 @@ func printStatus(w io.Writer, st []engine.AgentStatus, now time.Time) error {
 		status := floorStatus(s.Status, s.Placement, now)
 		if s.ExitCode != nil {
 			status = fmt.Sprintf("exited (%d)", *s.ExitCode)
+			if !s.RestartAt.IsZero() {
+				status += ", restarting in " + max(s.RestartAt.Sub(now), 0).Round(time.Second).String()
+			}
 		}
 		draft := ""
 		if s.Draft {

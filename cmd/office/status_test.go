@@ -138,3 +138,26 @@ func TestTablesWithoutCluster(t *testing.T) {
 		t.Errorf("status table:\n%s", b.String())
 	}
 }
+
+// An exited agent whose restart waits its back-off says in the table that
+// it restarts and in how long; one with none pending says its exit code.
+func TestStatusTableSaysWhenARestartRuns(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	three := 3
+	var b bytes.Buffer
+	if err := printStatus(&b, []engine.AgentStatus{
+		{Name: "crash", Profile: "shell", Status: "exited", ExitCode: &three, Restart: "on-failure", RestartAt: now.Add(8 * time.Second)},
+		{Name: "once", Profile: "shell", Status: "exited", ExitCode: &three, Restart: "never"},
+	}, now); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"exited (3), restarting in 8s", "exited (3) "} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("status table:\n%s\nwant %q", b.String(), want)
+		}
+	}
+	if strings.Count(b.String(), "restarting") != 1 {
+		t.Errorf("status table:\n%s\nwant one restarting agent", b.String())
+	}
+}

@@ -2,7 +2,8 @@ package main
 
 // wait.go is `office wait AGENT --until idle|exited|delivered:ID`: it exits 0
 // when that happens (at once if it already has), 1 on --timeout or when it
-// can no longer happen (the message was dropped or removed), 2 on bad input.
+// can no longer happen (the message was dropped or removed, or the agent
+// exited and its restart policy does not restart it), 2 on bad input.
 
 import (
 	"context"
@@ -15,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"office/client"
+	"office/engine"
 	"office/wire"
 )
 
@@ -28,8 +30,9 @@ func newWaitCmd(e *env, g *globals) *cobra.Command {
 		Long: `Wait until AGENT is idle, or has exited, or message ID (as 'office send'
 printed it) was delivered to it. Exit 0 when that happens (at once if it already
 has); 1 after --timeout, or when it can no longer happen (the message was
-dropped, removed, or typed but not submitted); 2 on bad input (an unknown agent
-or message). --ssh HOST waits on the office on HOST through your ssh.`,
+dropped, removed, or typed but not submitted; or, for idle and delivered:ID,
+the agent exited and its restart policy does not restart it); 2 on bad input
+(an unknown agent or message). --ssh HOST waits on the office on HOST through your ssh.`,
 		Args:              exactArgs(1),
 		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -73,13 +76,16 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 		t := time.AfterFunc(timeout, func() { timedOut.Store(true); cancel() })
 		defer t.Stop()
 	}
+	fate := func(conn *client.Conn) (bool, error) {
+		f, err := conn.Message(wctx, msgID)
+		if err != nil {
+			return false, err
+		}
+		return fateDone(f, agent)
+	}
 	check := func(conn *client.Conn) (bool, error) {
 		if msgID != 0 {
-			f, err := conn.Message(wctx, msgID)
-			if err != nil {
-				return false, err
-			}
-			return fateDone(f, agent)
+			return fate(conn)
 		}
 		for _, a := range conn.State().Agents {
 			if a.Name != agent {
@@ -87,6 +93,11 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 			}
 			if until == "idle" && a.Status == "idle" || until == "exited" && (a.ExitCode != nil || a.Status == "exited") {
 				return true, nil
+			}
+		}
+		if until == "idle" {
+			if err := staysExited(conn.State(), agent); err != nil {
+				return true, err
 			}
 		}
 		return false, nil
@@ -104,23 +115,60 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 		}
 		return false, nil
 	}
-	// A delivered:ID wait checks the message once per connection (not on
-	// every state change); the events say the rest.
+	// A delivered:ID wait asks the message's fate once per connection
+	// (not on every state change), and again when the agent can no longer
+	// take it (it may have taken it just before it exited); the events say
+	// the rest.
 	var lastConn *client.Conn
 	chk := func(conn *client.Conn) (bool, error) {
-		if msgID != 0 {
-			if conn == lastConn {
-				return false, nil
-			}
-			lastConn = conn
+		if msgID == 0 {
+			return check(conn)
 		}
-		return check(conn)
+		if conn != lastConn {
+			lastConn = conn
+			if done, err := fate(conn); done || err != nil {
+				return done, err
+			}
+		}
+		if err := staysExited(conn.State(), agent); err != nil {
+			if done, ferr := fate(conn); done || ferr != nil {
+				return done, ferr
+			}
+			return true, fmt.Errorf("%w; message %d will not be delivered", err, msgID)
+		}
+		return false, nil
 	}
 	result := followEvents(wctx, e, tr, []string{agent}, 0, fn, chk)
 	if timedOut.Load() {
+		if msgID != 0 {
+			return fmt.Errorf("wait: message %d was not delivered to %s within %v", msgID, agent, timeout)
+		}
 		return fmt.Errorf("wait: %s did not become %s within %v", agent, until, timeout)
 	}
 	return result
+}
+
+// staysExited says why agent, in st, can never become idle or take a
+// message: its process exited (or never started), no restart is pending,
+// and its restart policy does not restart it (engine.RestartsAfter). A
+// person can still restart it (prefix R in the UI); a wait does not wait
+// for that. An older server that sends no policy is never judged so.
+func staysExited(st wire.State, agent string) error {
+	for _, a := range st.Agents {
+		if a.Name != agent {
+			continue
+		}
+		if a.Restart == "" || !a.RestartAt.IsZero() {
+			return nil
+		}
+		switch {
+		case a.ExitCode != nil && !engine.RestartsAfter(a.Restart, *a.ExitCode):
+			return fmt.Errorf("wait: %s exited with code %d and its restart policy is %s: it will not run again unless restarted (prefix R in the UI)", agent, *a.ExitCode, a.Restart)
+		case a.ExitCode == nil && a.Error != "":
+			return fmt.Errorf("wait: %s could not start (%s): it will not run unless restarted (prefix R in the UI)", agent, a.Error)
+		}
+	}
+	return nil
 }
 
 // fateDone judges a message's fate for wait.
