@@ -220,7 +220,7 @@ func TestIdleAgentDoesNoWorkBetweenDeadlines(t *testing.T) {
 					n = n2
 				}
 			}
-			n := term.Judgments()
+			n, timers := term.Judgments(), clk.Pending()
 			for range 60 {
 				clk.Advance(time.Minute)
 			}
@@ -228,6 +228,12 @@ func TestIdleAgentDoesNoWorkBetweenDeadlines(t *testing.T) {
 			got, pending := term.Judgments(), clk.Pending()
 			if term.Generation() != gen && try < 5 {
 				continue // output arrived meanwhile: not an idle hour
+			}
+			if got != n && timers == 0 && pending == 0 && try < 5 {
+				// No deadline was set, so no timer judged: the judgment of
+				// an event already in flight landed late (a loaded
+				// machine). Work on a schedule would show again.
+				continue
 			}
 			if got != n || pending != 0 {
 				t.Fatalf("%s: an idle hour cost %d judgments, %d timers pending (try %d)", what, got-n, pending, try)
