@@ -79,9 +79,14 @@ type Tracker struct {
 // the stale window measures time since the person last touched the draft.
 // Any non-empty chunk also ends office's own typing (Typed): text the prompt
 // row shows after the person's key is read as ObservePrompt reads text office
-// did not type.
+// did not type. A chunk that is only a report of the person's terminal
+// (focus in/out, a mouse report) is no key and changes nothing.
 func (t *Tracker) Feed(chunk []byte, now time.Time) (submitted []string) {
-	if len(chunk) == 0 {
+	if len(chunk) == 0 || reportOnly(chunk) {
+		// A report of the person's terminal (focus in/out, the mouse) is
+		// no key: it edits no prompt and touches no draft, so switching
+		// windows neither renews a draft's stale window nor ends office's
+		// own typing.
 		return nil
 	}
 	t.lastKey = now
@@ -89,12 +94,8 @@ func (t *Tracker) Feed(chunk []byte, now time.Time) (submitted []string) {
 	t.lastTouch = now
 	// A key of the person's ends office's own typing: what the row shows
 	// from now on may be the key's doing (Esc restoring an interrupted
-	// prompt, Up recalling history), not the echo of office's text. A
-	// report of the person's terminal (focus in/out, the mouse) edits no
-	// prompt: switching windows during a delivery leaves it office's.
-	if !reportOnly(chunk) {
-		t.officeTyped = false
-	}
+	// prompt, Up recalling history), not the echo of office's text.
+	t.officeTyped = false
 
 	if act, ok := loneKeys[string(chunk)]; ok {
 		t.pending = nil

@@ -64,3 +64,16 @@ func TestTerminalReportsDoNotEndOfficesTyping(t *testing.T) {
 		}
 	}
 }
+
+// A terminal report touches no draft: the draft's time (its stale window
+// counts from it) and the last key stay those of the person's last key.
+func TestTerminalReportsTouchNoDraft(t *testing.T) {
+	tr := Tracker{}
+	tr.Feed([]byte("half a thought"), at(0))
+	before, key := tr.State(), tr.LastKey()
+	tr.Feed([]byte("\x1b[O"), at(20*60*1000*ms))
+	tr.Feed([]byte("\x1b[<35;10;5M"), at(25*60*1000*ms))
+	if after := tr.State(); after.DirtyAt != before.DirtyAt || !tr.LastKey().Equal(key) || tr.Draft() != "half a thought" {
+		t.Fatalf("a terminal report touched the draft: before %+v, after %+v, draft %q", before, after, tr.Draft())
+	}
+}

@@ -443,6 +443,11 @@ func (e *Engine) startRecord(ctx context.Context, r queue.AgentRecord, yielded b
 		e.yieldName(ctx, r, err, yielded)
 		return true
 	}
+	if n := len(e.Agents()); n >= e.maxAgents {
+		// Before the record is claimed for this host below: a record past
+		// the bound keeps what it said (another host's name stays theirs).
+		return false
+	}
 	if r.Elsewhere != "" {
 		// No other host has the name any more: it is this host's
 		// receiver again, started or not (a record that cannot start
@@ -459,9 +464,6 @@ func (e *Engine) startRecord(ctx context.Context, r queue.AgentRecord, yielded b
 		return true
 	}
 	spec.Name = r.Name
-	if n := len(e.Agents()); n >= e.maxAgents {
-		return false
-	}
 	if _, err := e.addAgent(spec.agent()); err != nil {
 		e.log.Error("team agent not started", "agent", r.Name, "err", err)
 		return true

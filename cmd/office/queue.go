@@ -53,6 +53,11 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 				}
 				defer s.Close()
 				if err := fn(c.Context(), s, dir, id); errors.Is(err, queue.ErrInFlight) {
+					if !engine.Running(dir) {
+						// No drain types it: the last stop left it in
+						// flight, and the next start settles it.
+						return fmt.Errorf("queue %s %d: the office stopped while typing message %d; the next start settles it from the agent's records ('office start'), then it can be released", use, id, id)
+					}
 					// The store's words are about its row; say it of the message.
 					return fmt.Errorf("queue %s %d: message %d is %w", use, id, id, queue.ErrInFlight)
 				} else if err != nil {

@@ -11,9 +11,10 @@ import (
 	"office/queue"
 )
 
-// `office queue release` of a message the drain is typing is refused, with
-// what to do, exit 1 (nothing wrong with the request: try again later), and
-// nothing changes.
+// `office queue release` of a message in flight is refused, with what to do,
+// exit 1 (nothing wrong with the request: try again later), and nothing
+// changes. With no server running it is one the last stop left in flight:
+// the next start settles it.
 func TestQueueReleaseOfAMessageBeingTypedSaysTryAgain(t *testing.T) {
 	t.Parallel()
 	o := newTestOffice(t)
@@ -35,7 +36,7 @@ func TestQueueReleaseOfAMessageBeingTypedSaysTryAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := o.cmd("", "queue", "release", fmt.Sprint(id))
-	want := fmt.Sprintf("queue release %d: message %d is being typed now; try again when it settles", id, id)
+	want := fmt.Sprintf("queue release %d: the office stopped while typing message %d; the next start settles it", id, id)
 	if r.code != 1 || !strings.Contains(r.stderr, want) {
 		t.Fatalf("release of a message in flight: exit %d, %q; want 1 saying %q", r.code, r.stderr, want)
 	}
