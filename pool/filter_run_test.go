@@ -3,6 +3,8 @@ package pool
 import (
 	"bytes"
 	"testing"
+
+	"office/test/inkstream"
 )
 
 // filterBytes runs data through a new Filter in chunks of chunk bytes and
@@ -29,7 +31,7 @@ func TestFilterTextRunMatchesPrint(t *testing.T) {
 	}
 	cases := map[string][]byte{
 		"recorded": recorded,
-		"spinner":  genSpinnerStream(256 << 10),
+		"spinner":  inkstream.Generate(256 << 10),
 		"edges": []byte("──x─👩\u200d─\u200d💻──中─🎉\U0001F3FD─\U0001F3FD" +
 			"─e\u0301─\ufe0f─" + string(WidePlaceholder) + "──\xe2\x94──\xff─·─·\r\n" +
 			"╭──╮\x1b[5b│ab│\x1b[3b\u200d─x─\x1b[2m─\x1b[22m\u200da──"),

@@ -3,7 +3,6 @@ package main
 // stream.go: throughput of a generated Ink-like stream.
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,44 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// inkStream generates about size bytes redrawn the way Ink (Claude Code,
-// Gemini CLI) redraws: each frame erases the live region line by line
-// (ESC[2K ESC[1A …) and writes it again, a box with a coloured spinner,
-// a counter, wide and box-drawing runes; every 16th frame a line is
-// committed above it (the transcript scrolls).
-func inkStream(size int) []byte {
-	var b bytes.Buffer
-	b.Grow(size + 8192)
-	spin := []string{"·", "✢", "✳", "✶", "✻", "✽"}
-	bar := strings.Repeat("─", 98)
-	live := 0
-	for f := 0; b.Len() < size; f++ {
-		for i := 0; i < live; i++ {
-			b.WriteString("\x1b[2K\x1b[1A")
-		}
-		if live > 0 {
-			b.WriteString("\x1b[2K\x1b[G")
-		}
-		if f%16 == 0 {
-			fmt.Fprintf(&b, "\x1b[38;5;%dm●\x1b[39m \x1b[1mRead\x1b[22m(src/pkg%03d/file_%d.go) \x1b[2m⎿ %d lines · 読み込み完了\x1b[22m\n", 33+f%6, f%997, f, 40+f%300)
-		}
-		lines := []string{
-			"",
-			fmt.Sprintf("\x1b[38;5;%dm%s\x1b[39m \x1b[38;5;174mWorking…\x1b[39m \x1b[2m(%ds · ↓ %d tokens · esc to interrupt)\x1b[22m", 208+f%6, spin[f%len(spin)], f/60, f*7),
-			"",
-			"\x1b[2m╭" + bar + "╮\x1b[22m",
-			fmt.Sprintf("\x1b[2m│\x1b[22m > %-95s\x1b[2m│\x1b[22m", "refactor the parser so it streams "+strconv.Itoa(f%1000)),
-			"\x1b[2m╰" + bar + "╯\x1b[22m",
-			fmt.Sprintf("  \x1b[2m? for shortcuts\x1b[22m%80s", fmt.Sprintf("\x1b[38;5;%dm◯ IDE\x1b[39m", 70+f%3)),
-		}
-		b.WriteString(strings.Join(lines, "\n"))
-		b.WriteString("\n")
-		live = len(lines)
-	}
-	return b.Bytes()
-}
+	"office/test/inkstream"
+)
 
 // streamCase is one run of the stream in a pane: its command waits for the
 // go file, stamps start and end in ns, then sleeps.
@@ -167,7 +131,7 @@ func pairedRatio(office, tmux streamRuns) float64 {
 
 func (e *env) stream(mb, reps int) error {
 	data := filepath.Join(e.dir, "ink.stream")
-	if err := os.WriteFile(data, inkStream(mb<<20), 0o600); err != nil {
+	if err := os.WriteFile(data, inkstream.Generate(mb<<20), 0o600); err != nil {
 		return err
 	}
 	fmt.Printf("## %d MB Ink-like stream in one pane at %d×%d, %d runs each (s of wall time for the program to write it; CPU s of office's / tmux's processes)\n\n", mb, cols, rows, reps)
