@@ -15,32 +15,7 @@ import (
 // stderr.
 func serveUntilAnswering(t *testing.T, o *testOffice, args ...string) string {
 	t.Helper()
-	var errb bytes.Buffer
-	served := make(chan int, 1)
-	go func() {
-		e := &env{stdin: strings.NewReader(""), stdout: new(bytes.Buffer), stderr: &errb,
-			getenv: func(k string) string { return o.env[k] }, bin: "office"}
-		served <- run(context.Background(), e, append(args, "serve"))
-	}()
-	deadline := time.Now().Add(20 * time.Second)
-	for o.exec(nil, "--state", o.state, "team").code != 0 {
-		select {
-		case code := <-served:
-			t.Fatalf("office serve ended with %d: %s", code, errb.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("office serve did not answer within 20 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if r := o.exec(nil, "--state", o.state, "stop"); r.code != 0 {
-		t.Fatalf("stop: exit %d, %q", r.code, r.stderr)
-	}
-	if code := <-served; code != 0 {
-		t.Fatalf("serve: exit %d, %q", code, errb.String())
-	}
-	return errb.String()
+	return serveInBackground(t, o, args...)()
 }
 
 // TestStateDirRemembersItsOfficeFile: a server started without --config on
@@ -103,8 +78,9 @@ func TestStateDirRemembersItsOfficeFile(t *testing.T) {
 }
 
 // serveInBackground runs `office ARGS serve` in this process until it
-// answers on its socket; the returned func stops it.
-func serveInBackground(t *testing.T, o *testOffice, args ...string) (stop func()) {
+// answers on its socket; the returned func stops it (`office stop`) and
+// returns its stderr.
+func serveInBackground(t *testing.T, o *testOffice, args ...string) (stop func() string) {
 	t.Helper()
 	var errb bytes.Buffer
 	served := make(chan int, 1)
@@ -125,14 +101,15 @@ func serveInBackground(t *testing.T, o *testOffice, args ...string) (stop func()
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return func() {
+	return func() string {
 		t.Helper()
 		if r := o.exec(nil, "--state", o.state, "stop"); r.code != 0 {
-			t.Errorf("stop: exit %d, %q", r.code, r.stderr)
+			t.Fatalf("stop: exit %d, %q", r.code, r.stderr)
 		}
 		if code := <-served; code != 0 {
-			t.Errorf("serve: exit %d, %q", code, errb.String())
+			t.Fatalf("serve: exit %d, %q", code, errb.String())
 		}
+		return errb.String()
 	}
 }
 
