@@ -12,11 +12,10 @@ import (
 	"office/engine"
 )
 
-// `team add` past the most agents an office runs is refused as bad input,
-// naming the bound, and adds nothing (no pane, no record): after a remove
-// the place is free again.
-func TestTeamAddPastMaxAgentsRefused(t *testing.T) {
-	t.Parallel()
+// runOneSleeper runs an engine of one config agent, a0 (sleep 600), until
+// the test ends; ctx ends with it.
+func runOneSleeper(t *testing.T) (*engine.Engine, context.Context) {
+	t.Helper()
 	dir := t.TempDir()
 	cc, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte("brief = false\n\n[[agent]]\nname = \"a0\"\ncommand = [\"sleep\", \"600\"]\n"))
 	if err != nil {
@@ -30,6 +29,15 @@ func TestTeamAddPastMaxAgentsRefused(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); e.Run(ctx) }()
 	t.Cleanup(func() { cancel(); e.Close(); <-done })
+	return e, ctx
+}
+
+// `team add` past the most agents an office runs is refused as bad input,
+// naming the bound, and adds nothing (no pane, no record): after a remove
+// the place is free again.
+func TestTeamAddPastMaxAgentsRefused(t *testing.T) {
+	t.Parallel()
+	e, ctx := runOneSleeper(t)
 	e.SetMaxAgents(2)
 
 	spec := func(name string) engine.TeamSpec {
@@ -38,7 +46,7 @@ func TestTeamAddPastMaxAgentsRefused(t *testing.T) {
 	if _, err := e.AddTeamAgent(ctx, spec("a1")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.AddTeamAgent(ctx, spec("a2"))
+	_, err := e.AddTeamAgent(ctx, spec("a2"))
 	if !errors.Is(err, engine.ErrBadInput) || !strings.Contains(err.Error(), "already runs 2 agents") {
 		t.Fatalf("third agent of 2 at most: %v, want bad input naming the bound", err)
 	}
@@ -127,19 +135,7 @@ func TestRestartStartsNoTeamAgentPastMaxAgents(t *testing.T) {
 // the lock is free it removes the agent (and does not deadlock).
 func TestTeamRmHonoursItsContext(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	cc, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte("brief = false\n\n[[agent]]\nname = \"a0\"\ncommand = [\"sleep\", \"600\"]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := engine.Open(engine.Options{Config: cc, StateDir: filepath.Join(dir, "state"), HostEnv: hostEnv()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); e.Run(ctx) }()
-	t.Cleanup(func() { cancel(); e.Close(); <-done })
+	e, ctx := runOneSleeper(t)
 	if _, err := e.AddTeamAgent(ctx, engine.TeamSpec{Name: "t1", Command: []string{"sleep", "600"}}); err != nil {
 		t.Fatal(err)
 	}
