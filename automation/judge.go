@@ -71,7 +71,24 @@ type HookReport struct {
 	Status Status
 	// At is when the report arrived.
 	At time.Time
+	// Handed: the server answered this report (a Stop) by handing a queued
+	// message over through the CLI's turn-end hook (docs/channels.md): the
+	// CLI goes on with it in the same turn, so the report says busy, not
+	// the idle its event says, until the next report.
+	Handed bool
 }
+
+// Says is the status the report says: busy for a report the server
+// answered with a handed-over message, else Status.
+func (r HookReport) Says() Status {
+	if r.Handed && r.Status != StatusStarting {
+		return StatusBusy
+	}
+	return r.Status
+}
+
+// handedDetail ends the detail of a report that handed a message over.
+const handedDetail = " (answered with a message: the turn goes on)"
 
 // Newer reports whether r should replace cur: r has a larger Seq.
 func (r HookReport) Newer(cur HookReport) bool { return r.Seq > cur.Seq }
@@ -115,11 +132,20 @@ type Inputs struct {
 	Turn TurnHold
 	// Foreground is the shell's foreground reading (shell agents only).
 	Foreground Foreground
+	// ShellAtPrompt: a shell agent's prompt, with an empty line, is on the
+	// cursor row of a screen drawn since the latest Enter. With the shell in
+	// the foreground it means the shell read that Enter and finished what it
+	// ran (a builtin such as true never leaves the foreground; a job the
+	// shell is about to start has not drawn a prompt yet), so the foreground
+	// reading is definitive (Step.Definitive).
+	ShellAtPrompt bool
 	// HookStale and HookWaitingStale are how long the title may contradict
 	// a busy or idle, and a waiting, hook report before it is stale
 	// (Timing.HookStale, Timing.HookWaitingStale); 0 means HookStaleAfter
 	// and HookWaitingStaleAfter.
 	HookStale, HookWaitingStale time.Duration
+	// Limit is the usage-limit hold on the agent's account (zero: none).
+	Limit LimitHold
 }
 
 // Signal names a step of the judge.
@@ -127,7 +153,7 @@ type Signal int
 
 // maxSteps is the most steps a judgment lists (every signal but exited,
 // which ends it alone): its Steps are allocated once at that size.
-const maxSteps = int(SignalTurn)
+const maxSteps = int(SignalLimit)
 
 // The judge's steps, in the order they count.
 const (
@@ -151,6 +177,9 @@ const (
 	SignalOutput
 	// SignalTurn: the "turn started" hold after the person's Enter.
 	SignalTurn
+	// SignalLimit: a usage-limit hold or the limit menu (it counts right
+	// after screen waiting; numbered last so the others keep theirs).
+	SignalLimit
 )
 
 // String returns the step's name as `office status --explain` prints it.
@@ -176,6 +205,8 @@ func (s Signal) String() string {
 		return "output"
 	case SignalTurn:
 		return "turn"
+	case SignalLimit:
+		return "usage limit"
 	}
 	return "unknown"
 }
@@ -226,6 +257,10 @@ const (
 	FindNoOutput
 	// FindHeld: the person's Enter Age ago; held busy until Limit.
 	FindHeld
+	// FindLimitHold: a usage-limit hold holds (Detail: LimitHold.Describe).
+	FindLimitHold
+	// FindLimitDialog: the limit menu (Pattern) is on the screen.
+	FindLimitDialog
 )
 
 // Step is one signal the judge read, what it found and what it says.
@@ -236,6 +271,12 @@ type Step struct {
 	Found    Finding
 	Says     Status
 	Decisive bool
+	// Definitive is set on a decisive step that reads the agent's state as
+	// it is after the latest Enter, with no lag a turn's grace must bridge:
+	// the shell's foreground process group, once a job holds the terminal
+	// or the shell's prompt is back (Inputs.ShellAtPrompt). A turn's grace
+	// never outvotes it (see Turn).
+	Definitive bool
 	// Decides is set on the one step that decided the status.
 	Decides bool
 	// Pattern is the matched screen pattern (FindPattern); Detail the title,
@@ -270,6 +311,9 @@ func (s Step) Describe() string {
 		}
 		return "no busy or idle pattern on screen"
 	case FindShell:
+		if s.Definitive {
+			return "the shell is the foreground process group, its prompt back since the Enter"
+		}
 		return "the shell is the foreground process group"
 	case FindJob:
 		return "a job is the foreground process group"
@@ -293,6 +337,13 @@ func (s Step) Describe() string {
 		return "no output yet"
 	case FindHeld:
 		return fmt.Sprintf("the person's Enter %v ago; busy until the agent shows it (at most %v)", ms(s.Age), s.Limit)
+	case FindLimitHold:
+		return "usage limit, " + s.Detail
+	case FindLimitDialog:
+		return fmt.Sprintf("the limit menu %q on screen: a dialog", s.Pattern)
+	}
+	if s.Signal == SignalLimit {
+		return "no usage-limit hold"
 	}
 	switch s.Signal {
 	case SignalHook:
@@ -322,6 +373,10 @@ type Judgment struct {
 	// Held is true when the turn hold turned an idle reading into busy; the
 	// status before it was StatusIdle.
 	Held bool
+	// Definitive is the deciding step's Step.Definitive: the turn machine
+	// ends a turn at a definitive idle (Turn.Observe), and the turn hold
+	// does not apply to one.
+	Definitive bool
 	// Next is the earliest later instant at which the judgment may change
 	// with no input changed (a quiet window ends, the boot grace or a turn
 	// hold runs out, a hook report goes stale); zero means none.
@@ -360,6 +415,11 @@ func (j Judgment) Signal() string {
 		return "quiescence"
 	case SignalTurn:
 		return "turn started"
+	case SignalLimit:
+		if s.Found == FindLimitDialog {
+			return "screen: " + s.Pattern
+		}
+		return s.Detail
 	}
 	return s.Signal.String()
 }
@@ -378,6 +438,9 @@ func ReadTitle(title string, rules StatusRules) (Status, bool) {
 //  2. screen waiting: a Waiting pattern: StatusWaiting (a dialog blocks
 //     delivery whatever else says idle, and waits for the person even while
 //     the CLI boots: a first-run trust dialog comes before the prompt).
+//     Then usage limit: the limit menu (Limits.Dialogs) is a dialog too,
+//     StatusWaiting; else a usage-limit hold (Inputs.Limit) that holds at
+//     Now: StatusLimited, until the hold ends (docs/limits.md).
 //  3. boot: readiness. Ready when seen before (Boot.Seen); with ready
 //     markers, when they have shown for Boot.Settle and the output has been
 //     quiet as long; without, after the first output and Boot.ReadyQuiet
@@ -385,7 +448,8 @@ func ReadTitle(title string, rules StatusRules) (Status, bool) {
 //     StatusStarting. Not ready after it: the other signals decide
 //     (BootOverdue).
 //  4. foreground: for a shell, idle exactly when the shell is in the
-//     foreground.
+//     foreground; definitive (Step.Definitive) for a job, and for the shell
+//     once its prompt is back since the Enter (Inputs.ShellAtPrompt).
 //  5. hook: the last report, unless it is stale: the title has contradicted
 //     it (idle title against busy, busy title against idle) for
 //     Inputs.HookStale (HookStaleAfter), or for a waiting report an idle
@@ -397,7 +461,8 @@ func ReadTitle(title string, rules StatusRules) (Status, bool) {
 //
 // Screen patterns (3, 8) are not read inside a synchronized-output frame.
 // Last, the turn hold: an idle answer while in.Turn holds (Now before
-// Until) becomes busy, decided by the turn step.
+// Until) becomes busy, decided by the turn step, unless the step that
+// decided it is definitive (a turn's grace never outvotes one: see Turn).
 func Judge(in Inputs, rules StatusRules) Judgment {
 	j := Judgment{Steps: make([]Step, 0, maxSteps)}
 	now := in.Now
@@ -406,7 +471,7 @@ func Judge(in Inputs, rules StatusRules) Judgment {
 		if s.Decisive && !decided {
 			s.Decides = true
 			decided = true
-			j.Status = s.Says
+			j.Status, j.Definitive = s.Says, s.Definitive
 		}
 		j.Steps = append(j.Steps, s)
 	}
@@ -430,6 +495,9 @@ func Judge(in Inputs, rules StatusRules) Judgment {
 	default:
 		add(Step{Signal: SignalScreenWaiting, Found: FindNoPattern})
 	}
+	if s := limitStep(in, rules, next); s.Found != FindNone {
+		add(s) // listed only when it has something to say
+	}
 	add(j.boot(in, next))
 
 	quiet := rules.Quiet
@@ -438,9 +506,9 @@ func Judge(in Inputs, rules StatusRules) Judgment {
 	}
 	switch in.Foreground {
 	case ForegroundShell:
-		add(Step{Signal: SignalForeground, Found: FindShell, Says: StatusIdle, Decisive: true})
+		add(Step{Signal: SignalForeground, Found: FindShell, Says: StatusIdle, Decisive: true, Definitive: in.ShellAtPrompt})
 	case ForegroundJob:
-		add(Step{Signal: SignalForeground, Found: FindJob, Says: StatusBusy, Decisive: true})
+		add(Step{Signal: SignalForeground, Found: FindJob, Says: StatusBusy, Decisive: true, Definitive: true})
 	}
 	add(hookStep(in, rules, waitingShown, next))
 	if s, ok := OSCStatus(in.OSCState); ok {
@@ -478,7 +546,7 @@ func Judge(in Inputs, rules StatusRules) Judgment {
 		// The hold matters only while the answer is idle, but its end is a
 		// deadline either way: the answer may turn idle before it.
 		next(in.Turn.Until)
-		if j.Status == StatusIdle {
+		if j.Status == StatusIdle && !j.Definitive {
 			for i := range j.Steps {
 				j.Steps[i].Decides = false
 			}
@@ -539,10 +607,14 @@ func hookStep(in Inputs, rules StatusRules, waitingShown bool, next func(time.Ti
 	if h.Status == StatusStarting {
 		return Step{Signal: SignalHook, Found: FindCleared, Detail: h.Event, Age: age}
 	}
+	says, detail := h.Says(), h.Event
+	if h.Handed {
+		detail += handedDetail
+	}
 	title, titleOK := ReadTitle(in.Title, rules)
 	limit := orDefault(in.HookStale, HookStaleAfter)
 	var contradicted bool
-	switch h.Status {
+	switch says {
 	case StatusBusy:
 		contradicted = titleOK && title == StatusIdle
 	case StatusIdle:
@@ -554,11 +626,11 @@ func hookStep(in Inputs, rules StatusRules, waitingShown bool, next func(time.Ti
 	if contradicted {
 		since := later(h.At, in.TitleSince)
 		if d := in.Now.Sub(since); d >= limit {
-			return Step{Signal: SignalHook, Found: FindStale, Detail: h.Event, Says: h.Status, Age: d, Limit: limit}
+			return Step{Signal: SignalHook, Found: FindStale, Detail: detail, Says: says, Age: d, Limit: limit}
 		}
 		next(since.Add(limit))
 	}
-	return Step{Signal: SignalHook, Found: FindReport, Detail: h.Event, Says: h.Status, Decisive: true, Age: age}
+	return Step{Signal: SignalHook, Found: FindReport, Detail: detail, Says: says, Decisive: true, Age: age}
 }
 
 // later returns the later of a and b.

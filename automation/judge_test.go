@@ -188,6 +188,17 @@ func TestJudgeHookStaleness(t *testing.T) {
 		{name: "a cleared report says nothing",
 			in:     Inputs{Now: at(time.Second), Boot: ready, Hook: HookReport{Seq: 2, Event: "SessionStart", At: at(0)}, Screen: TextRows("? for shortcuts"), LastOutput: quiet},
 			status: StatusIdle, signal: "screen: ? for shortcuts", found: FindCleared},
+		{name: "a Stop answered with a handed-over message says busy",
+			in: Inputs{Now: at(time.Second), Boot: ready, Hook: HookReport{Seq: 3, Event: "Stop", Status: StatusIdle, At: at(0), Handed: true},
+				Screen: TextRows("? for shortcuts"), Title: "⠂ Claude", LastOutput: quiet},
+			status: StatusBusy, signal: "hook", found: FindReport},
+		{name: "a handed-over Stop, idle title for 3s: stale, the title decides",
+			in: Inputs{Now: at(10 * time.Second), Boot: ready, Hook: HookReport{Seq: 3, Event: "Stop", Status: StatusIdle, At: at(0), Handed: true},
+				Title: "✳ Claude", TitleSince: at(7 * time.Second), LastOutput: quiet},
+			status: StatusIdle, signal: "title", found: FindStale},
+		{name: "a plain Stop says idle",
+			in:     Inputs{Now: at(time.Second), Boot: ready, Hook: report(StatusIdle, at(0)), Title: "⠂ Claude", LastOutput: quiet},
+			status: StatusIdle, signal: "hook", found: FindReport, next: at(3 * time.Second)},
 		{name: "no report",
 			in:     Inputs{Now: at(time.Second), Boot: ready, Screen: TextRows("esc to interrupt"), LastOutput: quiet},
 			status: StatusBusy, signal: "screen: esc to interrupt", found: FindNone},
@@ -290,6 +301,8 @@ func TestJudgeTurnHoldAndForeground(t *testing.T) {
 		signal string
 		held   bool
 		next   time.Time
+		// definitive: Judgment.Definitive
+		definitive bool
 	}{
 		{name: "idle while the hold runs: busy, turn started",
 			in:     Inputs{Now: at(time.Second), Boot: ready, Screen: TextRows("? for shortcuts"), LastOutput: at(-time.Hour), Turn: hold},
@@ -308,9 +321,18 @@ func TestJudgeTurnHoldAndForeground(t *testing.T) {
 			status: StatusIdle, signal: "foreground: shell"},
 		{name: "a job in the foreground: busy",
 			in:     Inputs{Now: at(time.Second), Boot: ready, Foreground: ForegroundJob, LastOutput: at(-time.Hour)},
-			status: StatusBusy, signal: "foreground: job"},
-		{name: "shell in the foreground while the person's Enter is held",
+			status: StatusBusy, signal: "foreground: job", definitive: true},
+		{name: "shell in the foreground while the person's Enter is held, its prompt not back yet",
 			in:     Inputs{Now: at(time.Second), Boot: ready, Foreground: ForegroundShell, Turn: hold},
+			status: StatusBusy, signal: "turn started", held: true, next: at(10 * time.Second)},
+		{name: "shell in the foreground with its prompt back since the Enter: definitive, the hold does not outvote it",
+			in:     Inputs{Now: at(20 * time.Millisecond), Boot: ready, Foreground: ForegroundShell, ShellAtPrompt: true, Turn: hold},
+			status: StatusIdle, signal: "foreground: shell", next: at(10 * time.Second), definitive: true},
+		{name: "a job in the foreground is definitive busy",
+			in:     Inputs{Now: at(time.Second), Boot: ready, Foreground: ForegroundJob, Turn: hold},
+			status: StatusBusy, signal: "foreground: job", next: at(10 * time.Second), definitive: true},
+		{name: "the prompt alone is no reading: a CLI's idle screen is not definitive",
+			in:     Inputs{Now: at(time.Second), Boot: ready, ShellAtPrompt: true, Screen: TextRows("? for shortcuts"), LastOutput: at(-time.Hour), Turn: hold},
 			status: StatusBusy, signal: "turn started", held: true, next: at(10 * time.Second)},
 		{name: "exited beats the hold",
 			in:     Inputs{Now: at(time.Second), Exited: true, ExitCode: 3, Turn: hold},
@@ -320,8 +342,9 @@ func TestJudgeTurnHoldAndForeground(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			j := Judge(tt.in, claudeLike)
 			checkOneDecides(t, j)
-			if j.Status != tt.status || j.Signal() != tt.signal || j.Held != tt.held {
-				t.Errorf("Judge = (%v, %q, held %v), want (%v, %q, %v)\n%s", j.Status, j.Signal(), j.Held, tt.status, tt.signal, tt.held, dump(j))
+			if j.Status != tt.status || j.Signal() != tt.signal || j.Held != tt.held || j.Definitive != tt.definitive {
+				t.Errorf("Judge = (%v, %q, held %v, definitive %v), want (%v, %q, %v, %v)\n%s", j.Status, j.Signal(), j.Held, j.Definitive,
+					tt.status, tt.signal, tt.held, tt.definitive, dump(j))
 			}
 			if !j.Next.Equal(tt.next) {
 				t.Errorf("Next = %v, want %v", j.Next, tt.next)

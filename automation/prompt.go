@@ -5,7 +5,10 @@ package automation
 // person's draft, whoever put it there (see Tracker.ObservePrompt); no reading
 // is no evidence.
 
-import "unicode"
+import (
+	"strings"
+	"unicode"
+)
 
 // PromptReading is what the screen says about the prompt row.
 type PromptReading int
@@ -64,9 +67,8 @@ func isPromptChrome(r rune) bool {
 	case unicode.IsSpace(r), r == '\uFEFF':
 		return true
 	}
-	switch r {
-	case '>', '❯', '›', '$', '#', '|':
-		return true
-	}
-	return false
+	return strings.ContainsRune(promptMarkers, r)
 }
+
+// promptMarkers are the runes CLIs and shells draw their prompt with.
+const promptMarkers = ">❯›$#|"

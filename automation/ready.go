@@ -4,7 +4,10 @@ package automation
 // A profile's ready marker (its idle prompt on screen) must have been seen for
 // a settle time first; failing that, the boot grace ends the wait.
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 const (
 	// BootGrace is how long after spawn automation waits for a CLI that never
@@ -41,4 +44,30 @@ func BootGraceOver(spawned time.Time, ready bool, grace time.Duration, now time.
 		grace = BootGrace
 	}
 	return ready || now.Sub(spawned) >= grace
+}
+
+// MarkerAlternatives separates the alternatives of one ready marker: a
+// marker "A || B" shows when A or B does (Claude Code's footer names its
+// permission mode in one of several ways).
+const MarkerAlternatives = " || "
+
+// MarkerShown reports whether the ready marker m shows on rows: any of its
+// alternatives (MarkerAlternatives) does.
+func MarkerShown(rows Rows, m string) bool {
+	for _, alt := range strings.Split(m, MarkerAlternatives) {
+		if ScreenHas(rows, alt) {
+			return true
+		}
+	}
+	return false
+}
+
+// MarkerTexts returns every alternative of every marker, in order: the
+// texts a ready marker may show on screen.
+func MarkerTexts(markers []string) []string {
+	var out []string
+	for _, m := range markers {
+		out = append(out, strings.Split(m, MarkerAlternatives)...)
+	}
+	return out
 }

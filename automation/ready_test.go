@@ -60,3 +60,21 @@ func TestBootGraceOver(t *testing.T) {
 		t.Errorf("BootGrace = %v, want the seed's 35s", BootGrace)
 	}
 }
+
+func TestMarkerShownTakesEitherAlternative(t *testing.T) {
+	m := "(shift+tab to cycle) || ? for shortcuts"
+	for screen, want := range map[string]bool{
+		"  ⏵⏵ auto mode on (shift+tab to cycle) · ← for agents": true,
+		"  ⏸ plan mode on (shift+tab to cycle)":                 true,
+		"  ⏸ manual mode on · ? for shortcuts":                  true,
+		"  ? for shortcuts":                                     true,
+		"  esc to interrupt":                                    false,
+	} {
+		if got := MarkerShown(TextRows(screen), m); got != want {
+			t.Errorf("MarkerShown(%q) = %v, want %v", screen, got, want)
+		}
+	}
+	if got := MarkerTexts([]string{"A || B", "C"}); len(got) != 3 || got[1] != "B" {
+		t.Errorf("MarkerTexts = %q", got)
+	}
+}

@@ -54,6 +54,9 @@ type StatusRules struct {
 	Waiting []string
 	// Quiet is how long without output means idle; 0 means QuietAfter.
 	Quiet time.Duration
+	// Limits are the usage-limit patterns (the limit menu is read as a
+	// dialog; the banners and API errors are read by the caller).
+	Limits LimitRules
 }
 
 // StatusDebouncer smooths raw detected statuses asymmetrically: a change to a

@@ -4,6 +4,15 @@ package automation
 // a prompt and ends at the next busy -> idle; if busy is never seen within
 // the turn grace (Turn.Grace, TurnGrace by default) of the Enter, it ends
 // when the agent is idle the grace after it.
+//
+// The grace bridges the gap between an Enter and the moment a CLI shows it
+// is working; it never outvotes a definitive reading (Judgment.Definitive: a
+// signal that reads the agent's state after the Enter, such as a shell back
+// at its prompt with the shell in the foreground). A definitive idle ends
+// the turn at once, busy seen or not, and the person's Enter does not hold
+// it busy (the judge's turn step): a shell that ran true is idle when its
+// prompt is back, not 10 s later.
+//
 // Whoever presses the Enter says why (the person, a queue delivery by its
 // message id, a CLI hook): nothing is guessed from the bytes written or from
 // how recently something was attempted.
@@ -155,17 +164,21 @@ func (t *Turn) Enter(c TurnCause, now time.Time) TurnEvent {
 	return t.event(kind, now)
 }
 
-// Observe feeds the agent's raw status (before any turn hold) at now and
-// reports the turn's end when this status ends it: idle after busy (or a
-// dialog) was seen since the latest Enter, or idle the grace after it.
-func (t *Turn) Observe(raw Status, now time.Time) (TurnEvent, bool) {
+// Observe feeds the agent's raw status (before any turn hold) at now, and
+// whether the signal that decided it is definitive (Judgment.Definitive),
+// and reports the turn's end when this status ends it: idle after busy (or
+// a dialog) was seen since the latest Enter, a definitive idle, or idle the
+// grace after the Enter.
+func (t *Turn) Observe(raw Status, definitive bool, now time.Time) (TurnEvent, bool) {
 	if !t.open {
 		return TurnEvent{}, false
 	}
 	switch {
 	case raw == StatusBusy || raw == StatusWaiting:
 		t.busySeen, t.hold = true, false
-	case raw == StatusIdle && (t.busySeen || now.Sub(t.last) >= t.grace()):
+	case (raw == StatusIdle || raw == StatusLimited) && (t.busySeen || definitive || now.Sub(t.last) >= t.grace()):
+		// A usage limit is idle too: the CLI's turn ended on the banner
+		// (docs/limits.md), and the hold may last hours.
 		return t.end(now), true
 	}
 	return TurnEvent{}, false

@@ -13,12 +13,13 @@ type turnStep struct {
 	at     time.Duration
 	enter  *TurnCause
 	status Status
-	exited bool
+	// definitive: the status comes from a definitive signal
+	// (Judgment.Definitive)
+	definitive bool
+	exited     bool
 	// what the step must report
-	want     TurnEventKind
-	causes   []TurnCause // checked when want is not TurnNone
-	holding  bool        // Holding just after the step
-	startsAt time.Duration
+	want    TurnEventKind
+	holding bool // Holding just after the step
 }
 
 func enter(at time.Duration, c TurnCause, want TurnEventKind, holding bool) turnStep {
@@ -27,6 +28,11 @@ func enter(at time.Duration, c TurnCause, want TurnEventKind, holding bool) turn
 
 func observe(at time.Duration, s Status, want TurnEventKind, holding bool) turnStep {
 	return turnStep{at: at, status: s, want: want, holding: holding}
+}
+
+// observeDefinitive is observe of a status a definitive signal decided.
+func observeDefinitive(at time.Duration, s Status, want TurnEventKind, holding bool) turnStep {
+	return turnStep{at: at, status: s, definitive: true, want: want, holding: holding}
 }
 
 func TestTurnMachine(t *testing.T) {
@@ -57,6 +63,11 @@ func TestTurnMachine(t *testing.T) {
 			observe(9999*time.Millisecond, StatusIdle, TurnNone, true),
 			observe(10*s, StatusIdle, TurnEnded, false),
 		}, []TurnCause{person}},
+		{"a turn that ends on a usage-limit banner ends at busy -> usage limit", []turnStep{
+			enter(0, d7, TurnStarted, false),
+			observe(1*s, StatusBusy, TurnNone, false),
+			observe(2*s, StatusLimited, TurnEnded, false),
+		}, []TurnCause{d7}},
 		{"a dialog counts as busy seen", []turnStep{
 			enter(0, d7, TurnStarted, false),
 			observe(1*s, StatusWaiting, TurnNone, false),
@@ -100,6 +111,26 @@ func TestTurnMachine(t *testing.T) {
 			observe(7*s, StatusBusy, TurnNone, false),
 			observe(8*s, StatusIdle, TurnEnded, false),
 		}, []TurnCause{person}},
+		{"a definitive idle ends the person's turn within the grace, busy never seen (a shell back at its prompt after true)", []turnStep{
+			enter(0, person, TurnStarted, true),
+			observe(10*time.Millisecond, StatusIdle, TurnNone, true), // the shell has not drawn its prompt yet
+			observeDefinitive(20*time.Millisecond, StatusIdle, TurnEnded, false),
+		}, []TurnCause{person}},
+		{"a definitive idle ends a delivery's turn within the grace", []turnStep{
+			enter(0, d7, TurnStarted, false),
+			observeDefinitive(50*time.Millisecond, StatusIdle, TurnEnded, false),
+		}, []TurnCause{d7}},
+		{"a definitive idle after busy ends the turn as any idle does", []turnStep{
+			enter(0, person, TurnStarted, true),
+			observeDefinitive(1*s, StatusBusy, TurnNone, false),
+			observeDefinitive(2*s, StatusIdle, TurnEnded, false),
+		}, []TurnCause{person}},
+		{"an idle that is not definitive still waits out the grace", []turnStep{
+			enter(0, d7, TurnStarted, false),
+			observe(50*time.Millisecond, StatusIdle, TurnNone, false),
+			observe(9*s, StatusIdle, TurnNone, false),
+			observe(10*s, StatusIdle, TurnEnded, false),
+		}, []TurnCause{d7}},
 		{"an exit ends the open turn", []turnStep{
 			enter(0, d7, TurnStarted, false),
 			{at: 1 * s, exited: true, want: TurnEnded},
@@ -122,7 +153,7 @@ func TestTurnMachine(t *testing.T) {
 					ev, _ = m.Exited(now)
 				default:
 					var ended bool
-					ev, ended = m.Observe(st.status, now)
+					ev, ended = m.Observe(st.status, st.definitive, now)
 					if ended != (ev.Kind == TurnEnded) {
 						t.Fatalf("step %d: ended=%v with event %v", i, ended, ev.Kind)
 					}
@@ -209,7 +240,7 @@ func TestTurnDeadlines(t *testing.T) {
 	if m.Holding(t0) || !m.Holding(t0.Add(time.Second)) || m.Holding(until) {
 		t.Fatal("Holding is not the window")
 	}
-	m.Observe(StatusBusy, t0.Add(2*time.Second))
+	m.Observe(StatusBusy, false, t0.Add(2*time.Second))
 	if _, ok := m.GraceEnd(); ok {
 		t.Fatal("a deadline after busy was seen: the turn ends at busy -> idle")
 	}
@@ -246,10 +277,10 @@ func TestTurnGraceIsAParameter(t *testing.T) {
 				if !m.Holding(before) {
 					t.Fatalf("turn %d: not holding just before the grace", turn)
 				}
-				if _, ended := m.Observe(StatusIdle, before); ended {
+				if _, ended := m.Observe(StatusIdle, false, before); ended {
 					t.Fatalf("turn %d: ended before the grace", turn)
 				}
-				if ev, ended := m.Observe(StatusIdle, start.Add(tc.want)); !ended || ev.Kind != TurnEnded {
+				if ev, ended := m.Observe(StatusIdle, false, start.Add(tc.want)); !ended || ev.Kind != TurnEnded {
 					t.Fatalf("turn %d: not ended at the grace: %v %v", turn, ev.Kind, ended)
 				}
 			}

@@ -17,6 +17,9 @@ const (
 	StatusWaiting
 	// StatusExited: the process has exited.
 	StatusExited
+	// StatusLimited: the agent's account is out of quota until its reset
+	// (a usage-limit hold, Inputs.Limit; docs/limits.md).
+	StatusLimited
 )
 
 // String returns the lower-case word used in the UI and in `office status`.
@@ -32,6 +35,8 @@ func (s Status) String() string {
 		return "waiting"
 	case StatusExited:
 		return "exited"
+	case StatusLimited:
+		return "usage limit"
 	}
 	return "unknown"
 }

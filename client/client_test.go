@@ -156,18 +156,22 @@ func attachPids(state string) []int {
 }
 
 // TestSessionReconnectsAfterTheFarSideDies kills the far side's `office
-// attach` under a Session: it dials again, sends its view again and resumes.
+// attach` under a Session: it dials again, sends its subscription and view
+// again and resumes (a subscribing client gets no screen it did not name).
 func TestSessionReconnectsAfterTheFarSideDies(t *testing.T) {
 	t.Parallel()
 	state := startOffice(t)
 	tr := client.SSH([]string{"sh", "-c", `shift; eval "exec $1"`, "ssh"}, "far-host", officeBin, state)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := client.Open(ctx, tr, client.Options{Client: "session", Screens: true, Events: true})
+	s, err := client.Open(ctx, tr, client.Options{Client: "session", Screens: true, Subscribe: true, Events: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	if err := s.Subscribe([]string{"a"}); err != nil {
+		t.Fatal(err)
+	}
 	changed := make(chan client.Change, 256)
 	stop := s.Watch(func(ch client.Change) {
 		select {
@@ -216,4 +220,15 @@ func TestSessionReconnectsAfterTheFarSideDies(t *testing.T) {
 	if _, err := s.Conn().Queue(ctx, ""); err != nil {
 		t.Fatalf("a call on the new connection: %v", err)
 	}
+	// Unsubscribed: the copy goes at once, the roster and state stay.
+	if err := s.Subscribe(nil); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := size(); c != 0 {
+		t.Fatal("the screen of an agent no longer subscribed to is still held")
+	}
+	// The roster stays (waited for: under load the session may have
+	// redialled once more, and a new connection has its roster once its
+	// welcome is read).
+	waitFor("the roster kept after unsubscribing", func() bool { return len(s.Conn().Roster()) == 1 })
 }

@@ -21,13 +21,18 @@ import (
 type Options struct {
 	// Client names the program in the server's log.
 	Client string
-	// Screens asks for every agent's screen.
-	Screens bool
+	// Screens asks for every agent's screen; with Subscribe, only the
+	// screens of the agents named by the last Conn.Subscribe (none before
+	// it): the client holds no copy of the others.
+	Screens   bool
+	Subscribe bool
 	// Events asks for the event stream (Events), of Agents only when set,
-	// resumed after Since when it is not 0.
-	Events bool
-	Agents []string
-	Since  int64
+	// resumed after Since when it is not 0, or replayed from the store
+	// log's first event when FromStart is set.
+	Events    bool
+	Agents    []string
+	Since     int64
+	FromStart bool
 	// EventsByWatch delivers events only to Watch functions: no Events
 	// channel to drain.
 	EventsByWatch bool
@@ -36,6 +41,11 @@ type Options struct {
 	// server then holds, and eventually drops, this client's updates, never
 	// anybody else's).
 	EventBuffer int
+	// SendTimeout, when set, bounds one write to the server: a server that
+	// stops reading this connection (it waits for room in a stuck agent's
+	// input) gets the connection closed after it, and the write fails,
+	// instead of holding the caller and every other sender for ever.
+	SendTimeout time.Duration
 }
 
 // handshakeTimeout bounds Dial's handshake.
@@ -54,12 +64,14 @@ type Conn struct {
 	roster  []wire.Agent
 	state   wire.State
 	screens map[string]*screen
+	subs    map[string]bool // the screens subscribed to; nil: every agent's
 	calls   map[int64]chan wire.Reply
 	err     error
-	bye     string
 
 	watchers map[int]func(Change)
 	nextW    int
+
+	sendTimeout time.Duration
 
 	nextCall atomic.Int64
 	changed  chan struct{}
@@ -84,7 +96,7 @@ func Dial(ctx context.Context, tr Transport, o Options) (*Conn, error) {
 		return nil, err
 	}
 	c := &Conn{rw: rw, w: wire.NewWriter(rw), screens: map[string]*screen{}, calls: map[int64]chan wire.Reply{}, watchers: map[int]func(Change){},
-		changed: make(chan struct{}, 1), done: make(chan struct{}), closing: make(chan struct{})}
+		changed: make(chan struct{}, 1), done: make(chan struct{}), closing: make(chan struct{}), sendTimeout: o.SendTimeout}
 	if o.Events && !o.EventsByWatch {
 		n := o.EventBuffer
 		if n <= 0 {
@@ -93,7 +105,10 @@ func Dial(ctx context.Context, tr Transport, o Options) (*Conn, error) {
 		c.events = make(chan wire.Event, n)
 	}
 	h := wire.NewHello(o.Client)
-	h.Screens, h.Events, h.Agents, h.Since = o.Screens, o.Events, o.Agents, o.Since
+	h.Screens, h.Subscribe, h.Events, h.Agents, h.Since, h.FromStart = o.Screens, o.Subscribe, o.Events, o.Agents, o.Since, o.FromStart
+	if o.Screens && o.Subscribe {
+		c.subs = map[string]bool{}
+	}
 	r := wire.NewReader(rw, wire.MaxServerFrame)
 	type result struct {
 		w   wire.Welcome
@@ -291,6 +306,9 @@ func (c *Conn) notify() {
 func (c *Conn) send(m any) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if c.sendTimeout > 0 {
+		return c.sendBounded(m)
+	}
 	if err := c.w.Write(m); err != nil {
 		return err
 	}
@@ -408,6 +426,9 @@ func (c *Conn) read(r *wire.Reader) error {
 func (c *Conn) applyScreen(m *wire.Screen) (done bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.subs != nil && !c.subs[m.Agent] {
+		return false, nil // sent before the server read the last Subscribe
+	}
 	s := c.screens[m.Agent]
 	if s == nil || s.instance != m.Instance {
 		if !m.Full {
@@ -446,12 +467,36 @@ func (c *Conn) SetView(focus string, panes map[string]wire.Size, resized bool) e
 	return c.send(wire.View{T: wire.TView, Focus: focus, Panes: panes, Resized: resized})
 }
 
+// Subscribe names every agent whose screen the client draws now, replacing
+// the last subscription (docs/protocol.md, "subscribe"): the copies of the
+// others are dropped at once, and their screens are no longer sent; each
+// newly named agent's screen comes whole, then its changes. The roster and
+// every agent's state keep coming.
+func (c *Conn) Subscribe(agents []string) error {
+	subs := make(map[string]bool, len(agents))
+	for _, a := range agents {
+		subs[a] = true
+	}
+	c.mu.Lock()
+	c.subs = subs
+	for name := range c.screens {
+		if !subs[name] {
+			delete(c.screens, name)
+		}
+	}
+	c.mu.Unlock()
+	return c.send(wire.Subscribe{T: wire.TSubscribe, Agents: agents})
+}
+
 // CallError is an error the server answered a call with.
 type CallError struct {
 	Op, Msg string
 	// Reason is what was wrong without the server's context (its
 	// wire.Reply.Reason), "" when the server gave none.
 	Reason string
+	// Input: the server said the call's input was at fault
+	// (wire.Reply.Input); nothing was changed.
+	Input bool
 }
 
 func (e *CallError) Error() string { return e.Msg }
@@ -497,7 +542,7 @@ func (c *Conn) Call(ctx context.Context, op, agent string, args, out any) error 
 			return fmt.Errorf("%s: %w", op, c.Err())
 		}
 		if r.Error != "" {
-			return &CallError{Op: op, Msg: r.Error, Reason: r.Reason}
+			return &CallError{Op: op, Msg: r.Error, Reason: r.Reason, Input: r.Input}
 		}
 		if out != nil && len(r.Data) > 0 {
 			if err := json.Unmarshal(r.Data, out); err != nil {
@@ -513,84 +558,116 @@ func (c *Conn) Call(ctx context.Context, op, agent string, args, out any) error 
 	}
 }
 
+// Do runs op (wire/ops.go declares each call's arguments and answer) on
+// the server for agent ("" when the call names none) and returns its answer.
+func Do[A, R any](ctx context.Context, c *Conn, op wire.Op[A, R], agent string, args A) (R, error) {
+	var out R
+	var in any
+	if _, none := any(args).(wire.None); !none {
+		in = args
+	}
+	var dst any = &out
+	if _, none := any(out).(wire.None); none {
+		dst = nil
+	}
+	err := c.Call(ctx, op.Name, agent, in, dst)
+	return out, err
+}
+
 // Enqueue queues text for agent (as `office send` does) and returns its id.
 func (c *Conn) Enqueue(ctx context.Context, agent, text string) (wire.EnqueueResult, error) {
-	var r wire.EnqueueResult
-	err := c.Call(ctx, "enqueue", agent, map[string]string{"text": text, "source": "client"}, &r)
-	return r, err
+	return Do(ctx, c, wire.OpEnqueue, agent, wire.EnqueueArgs{Text: text, Source: "client"})
 }
 
 // Queue lists the queued messages of agent ("" all) with why each is held.
 func (c *Conn) Queue(ctx context.Context, agent string) ([]wire.QueuedMessage, error) {
-	var out []wire.QueuedMessage
-	err := c.Call(ctx, "queue.list", agent, nil, &out)
-	return out, err
+	return Do(ctx, c, wire.OpQueueList, agent, wire.QueueListArgs{})
 }
 
 // Release sends message id now (it ignores pause).
 func (c *Conn) Release(ctx context.Context, id int64) error {
-	return c.Call(ctx, "queue.release", "", map[string]int64{"id": id}, nil)
+	_, err := Do(ctx, c, wire.OpQueueRelease, "", wire.IDArgs{ID: id})
+	return err
 }
 
 // Remove deletes message id.
 func (c *Conn) Remove(ctx context.Context, id int64) error {
-	return c.Call(ctx, "queue.rm", "", map[string]int64{"id": id}, nil)
+	_, err := Do(ctx, c, wire.OpQueueRemove, "", wire.IDArgs{ID: id})
+	return err
 }
 
 // Clear deletes every message queued for agent.
 func (c *Conn) Clear(ctx context.Context, agent string) error {
-	return c.Call(ctx, "queue.clear", agent, nil, nil)
+	_, err := Do(ctx, c, wire.OpQueueClear, agent, wire.None{})
+	return err
 }
 
 // Pause stops automatic delivery to agent, or to the floor when agent is "".
 func (c *Conn) Pause(ctx context.Context, agent string) error {
-	return c.Call(ctx, "pause", agent, nil, nil)
+	_, err := Do(ctx, c, wire.OpPause, agent, wire.None{})
+	return err
 }
 
 // Resume restarts automatic delivery to agent; with "" it clears the floor
 // flag and every agent's.
 func (c *Conn) Resume(ctx context.Context, agent string) error {
-	return c.Call(ctx, "resume", agent, nil, nil)
+	_, err := Do(ctx, c, wire.OpResume, agent, wire.None{})
+	return err
 }
 
 // SetFloorPaused sets the floor-wide pause flag alone (agents' own flags
 // stay as they are).
 func (c *Conn) SetFloorPaused(ctx context.Context, paused bool) error {
-	return c.Call(ctx, "floor", "", map[string]bool{"paused": paused}, nil)
+	_, err := Do(ctx, c, wire.OpFloor, "", wire.FloorArgs{Paused: paused})
+	return err
 }
 
 // ClosePicker sends Esc for the person and releases the picker latch.
 func (c *Conn) ClosePicker(ctx context.Context, agent string) error {
-	return c.Call(ctx, "picker.close", agent, nil, nil)
+	_, err := Do(ctx, c, wire.OpPickerClose, agent, wire.None{})
+	return err
 }
 
 // RecoverPrompt sends Ctrl-U for the person and returns the draft it cleared.
 func (c *Conn) RecoverPrompt(ctx context.Context, agent string) (string, error) {
-	var r struct {
-		Text string `json:"text"`
-	}
-	err := c.Call(ctx, "prompt.recover", agent, nil, &r)
+	r, err := Do(ctx, c, wire.OpPromptRecover, agent, wire.None{})
 	return r.Text, err
 }
 
 // AddAgent adds an agent to the running office (spec as `office team add`
-// takes it: name, profile, command, ...).
+// takes it: name, profile, command, ...; a wire.TeamSpec or any value of
+// its JSON shape).
 func (c *Conn) AddAgent(ctx context.Context, spec any) error {
-	return c.Call(ctx, "team.add", "", map[string]any{"spec": spec}, nil)
+	return c.Call(ctx, wire.OpTeamAdd.Name, "", map[string]any{"spec": spec}, nil)
 }
 
 // Restart stops agent's process and starts it again.
 func (c *Conn) Restart(ctx context.Context, agent string) error {
-	return c.Call(ctx, "restart", agent, nil, nil)
+	_, err := Do(ctx, c, wire.OpRestart, agent, wire.None{})
+	return err
 }
 
 // Message returns where message id is now.
 func (c *Conn) Message(ctx context.Context, id int64) (wire.MessageFate, error) {
-	var f wire.MessageFate
-	err := c.Call(ctx, "message", "", map[string]int64{"id": id}, &f)
-	return f, err
+	return Do(ctx, c, wire.OpMessage, "", wire.IDArgs{ID: id})
 }
 
 // Stop asks the server to stop the office (its agents end; queue, inbox and
-// mail are kept). The connection then ends with a *ByeError.
-func (c *Conn) Stop(ctx context.Context) error { return c.Call(ctx, "stop", "", nil, nil) }
+// mail are kept). The connection then ends with a *ByeError. The server's
+// goodbye can come before its reply (the stop it began closes every
+// connection): that is the stop under way, not an error.
+func (c *Conn) Stop(ctx context.Context) error {
+	if _, err := Do(ctx, c, wire.OpStop, "", wire.None{}); err != nil && !Stopping(err) {
+		return err
+	}
+	return nil
+}
+
+// Stopping reports whether err says the office is stopping: the server's
+// goodbye for that reason, or its refusal of a connection as it stops.
+func Stopping(err error) bool {
+	var bye *ByeError
+	var rf *wire.Refused
+	return errors.As(err, &bye) && bye.Reason == wire.ReasonStopping ||
+		errors.As(err, &rf) && rf.Reason == wire.ReasonStopping
+}

@@ -27,9 +27,14 @@ type Session struct {
 	tr Transport
 	o  Options
 
+	// subMu keeps the subscriptions sent in the order they were made (a
+	// reconnect's resend never overtakes a newer one).
+	subMu sync.Mutex
+
 	mu       sync.Mutex
 	cur      *Conn
 	view     *wire.View
+	subs     []string // the last Subscribe; nil: none sent
 	since    int64
 	watchers map[int]func(Change)
 	nextW    int
@@ -79,6 +84,19 @@ func (s *Session) SetView(focus string, panes map[string]wire.Size, resized bool
 	c := s.cur
 	s.mu.Unlock()
 	return c.SetView(focus, panes, resized)
+}
+
+// Subscribe sends the subscription (Conn.Subscribe) and remembers it for
+// the next connection.
+func (s *Session) Subscribe(agents []string) error {
+	agents = append([]string{}, agents...)
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	s.mu.Lock()
+	s.subs = agents
+	c := s.cur
+	s.mu.Unlock()
+	return c.Subscribe(agents)
 }
 
 // Watch calls fn for every change of every connection of the session, and
@@ -178,11 +196,16 @@ func (s *Session) keep() {
 			s.end(err)
 			return
 		}
+		s.subMu.Lock()
 		s.mu.Lock()
 		s.cur = next
-		view := s.view
+		view, subs := s.view, s.subs
 		s.mu.Unlock()
 		s.attach(next)
+		if subs != nil {
+			_ = next.Subscribe(subs)
+		}
+		s.subMu.Unlock()
 		if view != nil {
 			_ = next.SetView(view.Focus, view.Panes, false)
 		}

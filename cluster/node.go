@@ -23,22 +23,46 @@ import (
 	"office/configs"
 	"office/inbox"
 	"office/queue"
+	"office/wire"
 )
 
-// Timings and bounds of a node.
+// Timings and bounds of a node. The liveness timings (RosterEvery,
+// Unreachable, OutboxEvery, FetchWait, AckWait, OpTimeout, and the
+// connection's in server.go) are constants of the build, not settings of an
+// office file: every host of a floor must agree on them, since one host's
+// Unreachable is counted in the other hosts' RosterEvery (docs/cluster.md,
+// "Each host is judged on its own"); TestLivenessTimings holds their
+// relations.
 const (
-	// RosterEvery is how often a node publishes its roster and reads the
-	// other hosts'.
+	// RosterEvery is how often a node publishes its roster and heartbeat
+	// and reads the other hosts': the delay before a person sees another
+	// host's agent added, gone or changed, against one small read and write
+	// per host and period (2 s keeps a floor of a few hosts current at
+	// about the pace a person looks, for a few bytes a second).
 	RosterEvery = 2 * time.Second
-	// Unreachable is how long a host may go unread before it is shown as
-	// unreachable.
+	// Unreachable is how long a host's server may go without answering
+	// before the host is shown as unreachable: three heartbeats, so two
+	// missed in a row (a GC pause, a loaded machine, one lost read) do not
+	// flap a host that is there.
 	Unreachable = 3 * RosterEvery
-	// OutboxEvery is how often the outbox is retried when nothing wakes it.
+	// OutboxEvery is how often the outbox is retried when nothing wakes it
+	// (a store change or a reconnect wakes it at once): the longest an item
+	// waits after its route comes back.
 	OutboxEvery = time.Second
-	// OpTimeout bounds one NATS call (a publish, a roster read).
+	// FetchWait bounds one wait for items on the inbound stream: short, so
+	// a consumer lost with its server is noticed within it and made again,
+	// no longer than OutboxEvery so the receiving side is no slower than
+	// the sending one.
+	FetchWait = time.Second
+	// OpTimeout bounds one NATS call (a publish, a roster read): longer
+	// than a heartbeat period, so a call that is merely slow on a loaded
+	// host finishes; past it the host is treated as not answering.
 	OpTimeout = 5 * time.Second
 	// AckWait is how long the receiving host's stream waits for the ack of
-	// an item it handed out before it hands it out again.
+	// an item it handed out before it hands it out again: far past the
+	// store commit an ack waits for (milliseconds), so an item is handed
+	// out twice only when its receiver died holding it (the store's unique
+	// key on the ULID makes the second a no-op).
 	AckWait = 30 * time.Second
 	// DedupWindow is how long the stream remembers a message id: a retry
 	// within it is stored once by JetStream itself; after it, the receiving
@@ -87,9 +111,9 @@ type Options struct {
 	// engine wakes its drain and schedules inbox deliveries); it must not
 	// block.
 	Received func()
-	// RosterChanged, if set, is called (on the node's roster goroutine,
-	// with Run's context) after the last-known roster of another host
-	// changed in the store.
+	// RosterChanged, if set, is called (on the node's one goroutine that
+	// schedules the floor's reads, with Run's context) after the
+	// last-known roster of another host changed in the store.
 	RosterChanged func(ctx context.Context)
 	// Approve answers a dialog of an agent of this host for an approver
 	// of another host (the engine's `office approve`); nil refuses every
@@ -99,18 +123,8 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// HostState is what this host knows of one host of the floor.
-type HostState struct {
-	Host string `json:"host"`
-	// Reachable: its roster was read within Unreachable.
-	Reachable bool `json:"reachable"`
-	// LastSeen is when its roster was last read (zero: never).
-	LastSeen time.Time `json:"last_seen,omitzero"`
-	// Error is why the last read failed.
-	Error string `json:"error,omitempty"`
-	// Outbox is how many items for it wait here.
-	Outbox int `json:"outbox"`
-}
+// HostState is wire.HostState (it crosses the client boundary, so wire declares it).
+type HostState = wire.HostState
 
 // Node is one host of the floor. Open starts it, Run keeps it working,
 // Close stops it. Its methods are safe for concurrent use.
@@ -136,6 +150,26 @@ type Node struct {
 	clashes map[string]NameClash
 
 	approving sync.WaitGroup // approvals from other hosts being typed
+
+	// Each other host is read on its own (pollFloor), its heartbeat and
+	// its roster apart: reading names the reads under way (readKey),
+	// guarded by mu; rosterErr is why each host's last roster read failed,
+	// guarded by mu; listing: the listing of the floor's buckets is under
+	// way, guarded by mu; readers are those reads; news has a roster
+	// change to tell RosterChanged; saving makes the store's roster writes
+	// one at a time.
+	reading   map[readKey]bool
+	rosterErr map[string]string
+	listing   bool
+	readers   sync.WaitGroup
+	news      chan struct{}
+	saving    sync.Mutex
+	// src reads the floor's rosters (JetStream; a test's own), now is the
+	// clock of LastSeen and Reachable, and afterRead (tests) is told when
+	// a read of pollFloor has ended.
+	src       rosterSource
+	now       func() time.Time
+	afterRead func(readKey)
 
 	closeOnce sync.Once
 }
@@ -163,16 +197,16 @@ func Open(o Options) (*Node, error) {
 	if err := saveSelf(context.Background(), o.Store, o.Cluster.Host); err != nil {
 		return nil, fmt.Errorf("cluster: open: %w", err)
 	}
-	n := &Node{opts: o, cfg: o.Cluster, log: log.With("host", o.Cluster.Host), wake: make(chan struct{}, 1),
-		hosts: map[string]*HostState{}, pushed: map[string]string{}, clashes: map[string]NameClash{}}
+	n := newNode(o, log.With("host", o.Cluster.Host))
+	var pass string
 	if o.Cluster.URL == "" {
-		ns, err := startServer(o.Cluster, o.StateDir)
+		ns, p, err := startServer(o.Cluster, o.StateDir, n.log)
 		if err != nil {
 			return nil, err
 		}
-		n.ns = ns
+		n.ns, pass = ns, p
 	}
-	nc, err := connect(o.Cluster, n.ns)
+	nc, err := connect(o.Cluster, n.ns, pass)
 	if err != nil {
 		n.Close()
 		return nil, err
@@ -196,6 +230,16 @@ func Open(o Options) (*Node, error) {
 	}
 	o.Inbox.SetRemote(&remote{host: o.Cluster.Host, wake: n.Wake})
 	return n, nil
+}
+
+// newNode is a node of o not yet connected: its maps, channels and the
+// JetStream roster source.
+func newNode(o Options, log *slog.Logger) *Node {
+	n := &Node{opts: o, cfg: o.Cluster, log: log, wake: make(chan struct{}, 1),
+		hosts: map[string]*HostState{}, pushed: map[string]string{}, clashes: map[string]NameClash{},
+		reading: map[readKey]bool{}, rosterErr: map[string]string{}, news: make(chan struct{}, 1), now: time.Now}
+	n.src = jsRosters{n}
+	return n
 }
 
 // Host returns this host's name.
@@ -240,11 +284,13 @@ func (n *Node) Close() error {
 func (n *Node) Run(ctx context.Context) {
 	n.recoverApprovals(ctx)
 	var wg sync.WaitGroup
-	wg.Add(3)
+	wg.Add(4)
 	go func() { defer wg.Done(); n.runRoster(ctx) }()
+	go func() { defer wg.Done(); n.runFloor(ctx) }()
 	go func() { defer wg.Done(); n.runOutbox(ctx) }()
 	go func() { defer wg.Done(); n.runInbound(ctx) }()
 	wg.Wait()
+	n.readers.Wait()
 	n.approving.Wait()
 }
 
@@ -313,9 +359,6 @@ func (n *Node) runRoster(ctx context.Context) {
 				n.log.Warn("publishing the roster", "err", err)
 			}
 		}
-		if n.readFloor(ctx) && n.opts.RosterChanged != nil {
-			n.opts.RosterChanged(ctx)
-		}
 		select {
 		case <-ctx.Done():
 			return
@@ -323,6 +366,88 @@ func (n *Node) runRoster(ctx context.Context) {
 		}
 	}
 }
+
+// runFloor reads the floor's rosters every RosterEvery (pollFloor) and
+// tells RosterChanged of what changed. It is apart from runRoster, whose
+// own bucket's calls may wait for JetStream's cluster layer: nothing the
+// floor's reads wait for holds this host's view of another.
+func (n *Node) runFloor(ctx context.Context) {
+	t := time.NewTicker(RosterEvery)
+	defer t.Stop()
+	n.pollFloor(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			n.pollFloor(ctx)
+		case <-n.news:
+			if n.opts.RosterChanged != nil {
+				n.opts.RosterChanged(ctx)
+			}
+		}
+	}
+}
+
+// pollFloor starts a read of every other host's roster that has none under
+// way, and the listing of the floor's buckets (for hosts not met yet) if
+// none is under way, and returns at once. Each host is judged on its own:
+// a host whose read hangs (stopped, cut off) holds up only its own next
+// read, so a stalled host never makes a healthy one look unreachable.
+func (n *Node) pollFloor(ctx context.Context) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.listing {
+		n.listing = true
+		n.readers.Add(1)
+		go func() {
+			defer n.readers.Done()
+			n.listHosts(ctx)
+			n.mu.Lock()
+			n.listing = false
+			n.mu.Unlock()
+		}()
+	}
+	for h := range n.hosts {
+		for _, k := range []readKey{{h, readHeartbeat}, {h, readRoster}} {
+			if n.reading[k] {
+				continue
+			}
+			n.reading[k] = true
+			n.readers.Add(1)
+			go func() {
+				defer n.readers.Done()
+				changed := false
+				if k.what == readHeartbeat {
+					n.beat(ctx, h)
+				} else {
+					changed = n.rosterOf(ctx, h)
+				}
+				n.mu.Lock()
+				delete(n.reading, k)
+				n.mu.Unlock()
+				if changed {
+					select {
+					case n.news <- struct{}{}:
+					default:
+					}
+				}
+				if n.afterRead != nil {
+					n.afterRead(k)
+				}
+			}()
+		}
+	}
+}
+
+// readKey names one read of pollFloor: host's heartbeat or its roster.
+type readKey struct{ host, what string }
+
+// The reads of a host.
+const (
+	readHeartbeat = "heartbeat"
+	readRoster    = "roster"
+)
 
 // publishRoster puts this host's members that changed, deletes the ones
 // gone, and refreshes the heartbeat.
@@ -384,56 +509,148 @@ func (n *Node) publishRoster(ctx context.Context, kv jetstream.KeyValue) error {
 	return nil
 }
 
-// readFloor reads every other host's roster it can reach and writes the
-// changes into the store's last-known roster. It reports whether the store's
-// roster changed.
+// readFloor reads every other host's roster it can reach, all at once,
+// and writes the changes into the store's last-known roster; it returns
+// when every read has ended (each within OpTimeout) or ctx has. It reports
+// whether the store's roster changed.
 func (n *Node) readFloor(ctx context.Context) (changed bool) {
 	hosts := n.knownHosts(ctx)
+	var (
+		wg sync.WaitGroup
+		mu sync.Mutex
+	)
 	for _, h := range hosts {
-		members, err := n.readRoster(ctx, h)
-		n.mu.Lock()
-		st := n.hostLocked(h)
-		if err != nil {
-			st.Error = err.Error()
-		} else {
-			st.Error, st.LastSeen = "", time.Now()
-		}
-		n.mu.Unlock()
-		if err != nil {
-			n.log.Debug("host's roster unreadable", "peer", h, "err", err)
-			continue
-		}
-		n.meet(h, members)
-		saved, err := n.saveRoster(ctx, h, members)
-		if err != nil && ctx.Err() == nil {
-			n.log.Error("saving the floor's roster", "peer", h, "err", err)
-		}
-		changed = changed || saved
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n.beat(ctx, h)
+			if n.rosterOf(ctx, h) {
+				mu.Lock()
+				changed = true
+				mu.Unlock()
+			}
+		}()
 	}
+	wg.Wait()
 	return changed
+}
+
+// beat asks host's own server for its heartbeat and notes when it
+// answered (LastSeen), or why not. The heartbeat is answered by that host's
+// server alone, and read apart from the roster, whose listing also needs
+// JetStream's cluster layer (a consumer): a stalled host of the floor can
+// hold that up (its leader gone until another is elected), which is no
+// sign of this host.
+func (n *Node) beat(ctx context.Context, h string) {
+	err := n.src.alive(ctx, h)
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	st := n.hostLocked(h)
+	if err != nil {
+		st.Error = err.Error()
+		n.log.Debug("host does not answer", "peer", h, "err", err)
+		return
+	}
+	st.LastSeen, st.Error = n.now(), n.rosterErr[h]
+}
+
+// rosterOf reads host's roster and writes a change into the store's
+// last-known roster; it reports whether the store's roster changed.
+func (n *Node) rosterOf(ctx context.Context, h string) bool {
+	members, err := n.src.roster(ctx, h)
+	n.mu.Lock()
+	st := n.hostLocked(h)
+	if err != nil {
+		n.rosterErr[h] = err.Error()
+		st.Error = err.Error()
+	} else {
+		delete(n.rosterErr, h)
+	}
+	n.mu.Unlock()
+	if err != nil {
+		n.log.Debug("host's roster unreadable", "peer", h, "err", err)
+		return false
+	}
+	n.saving.Lock()
+	n.meet(h, members)
+	saved, err := n.saveRoster(ctx, h, members)
+	n.saving.Unlock()
+	if err != nil && ctx.Err() == nil {
+		n.log.Error("saving the floor's roster", "peer", h, "err", err)
+	}
+	return saved
 }
 
 // knownHosts is every other host: those whose roster bucket NATS lists now,
 // and those this host has seen before.
 func (n *Node) knownHosts(ctx context.Context) []string {
-	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
-	defer cancel()
-	set := map[string]bool{}
-	names := n.js.KeyValueStoreNames(ctx)
-	for name := range names.Name() {
-		if h, ok := strings.CutPrefix(name, bucketPrefix); ok && h != n.cfg.Host {
-			set[h] = true
-		}
+	n.listHosts(ctx)
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Sorted(maps.Keys(n.hosts))
+}
+
+// listHosts adds to the hosts known those whose roster bucket NATS lists
+// now (JetStream's cluster layer answers it, so it may wait for it).
+func (n *Node) listHosts(ctx context.Context) {
+	hosts, err := n.src.hosts(ctx)
+	if err != nil {
+		n.log.Debug("listing the floor's roster buckets", "err", err)
 	}
 	n.mu.Lock()
-	for h := range n.hosts {
-		set[h] = true
-	}
-	for h := range set {
-		n.hostLocked(h)
+	for _, h := range hosts {
+		if h != n.cfg.Host {
+			n.hostLocked(h)
+		}
 	}
 	n.mu.Unlock()
-	return slices.Sorted(maps.Keys(set))
+}
+
+// rosterSource reads the floor's rosters: JetStream's buckets (jsRosters)
+// or a test's stand-in.
+type rosterSource interface {
+	// hosts lists the hosts that have a roster bucket.
+	hosts(ctx context.Context) ([]string, error)
+	// alive asks host's own server for its heartbeat: nil when it
+	// answered.
+	alive(ctx context.Context, host string) error
+	// roster reads one host's roster whole.
+	roster(ctx context.Context, host string) ([]Member, error)
+}
+
+// jsRosters reads the rosters from the node's JetStream.
+type jsRosters struct{ n *Node }
+
+func (r jsRosters) hosts(ctx context.Context) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	var out []string
+	names := r.n.js.KeyValueStoreNames(ctx)
+	for name := range names.Name() {
+		if h, ok := strings.CutPrefix(name, bucketPrefix); ok {
+			out = append(out, h)
+		}
+	}
+	return out, names.Error()
+}
+
+func (r jsRosters) alive(ctx context.Context, host string) error {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	kv, err := r.n.js.KeyValue(ctx, bucketOf(host))
+	if err != nil {
+		return err
+	}
+	// A bucket with no heartbeat yet was answered by its server all the
+	// same.
+	if _, err := kv.Get(ctx, heartbeatKey); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return err
+	}
+	return nil
+}
+
+func (r jsRosters) roster(ctx context.Context, host string) ([]Member, error) {
+	return r.n.readRoster(ctx, host)
 }
 
 // readRoster reads host's roster bucket whole.
@@ -517,17 +734,8 @@ func (n *Node) saveRoster(ctx context.Context, host string, members []Member) (b
 	return err == nil, err
 }
 
-// NameClash is an agent name this host and Host both run (two `team add`
-// of one new name at the same moment, or hosts that had not met). Later is
-// the host whose agent joined last (Member.Since by each host's clock; on
-// a tie, or with a time unknown, the greater host name): both hosts name
-// the same one. Nothing is refused: each host delivers to its own agent of
-// that name, and a third host to the one it read first.
-type NameClash struct {
-	Agent string `json:"agent"`
-	Host  string `json:"host"`
-	Later string `json:"later"`
-}
+// NameClash is wire.NameClash (it crosses the client boundary, so wire declares it).
+type NameClash = wire.NameClash
 
 // meet compares host's members, just read, with this host's agents and
 // keeps (and logs, once) the names both have.
@@ -607,7 +815,7 @@ func (n *Node) Hosts(ctx context.Context) []HostState {
 	out := make([]HostState, 0, len(n.hosts))
 	for _, h := range slices.Sorted(maps.Keys(n.hosts)) {
 		st := *n.hosts[h]
-		st.Reachable = !st.LastSeen.IsZero() && time.Since(st.LastSeen) < Unreachable
+		st.Reachable = !st.LastSeen.IsZero() && n.now().Sub(st.LastSeen) < Unreachable
 		st.Outbox = pending[h]
 		out = append(out, st)
 	}
@@ -746,7 +954,7 @@ func (n *Node) runInbound(ctx context.Context) {
 			n.ready = true
 			n.mu.Unlock()
 		}
-		batch, err := cons.Fetch(FetchBatch, jetstream.FetchMaxWait(time.Second))
+		batch, err := cons.Fetch(FetchBatch, jetstream.FetchMaxWait(FetchWait))
 		if err != nil {
 			n.log.Debug("fetching items", "err", err)
 			select {

@@ -14,6 +14,7 @@ import (
 	"office/configs"
 	"office/inbox"
 	"office/queue"
+	"office/test/testcerts"
 )
 
 // freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
@@ -46,17 +47,20 @@ type host struct {
 }
 
 // floor makes hosts named after names with agents; ports are free ports on
-// 127.0.0.1 and every host routes to every other.
+// 127.0.0.1, every host routes to every other, over mutual TLS.
 func floor(t testing.TB, agents map[string][]string, names ...string) []*host {
 	t.Helper()
 	ports := map[string]int{}
 	for _, n := range names {
 		ports[n] = freePort(t)
 	}
+	ca := testcerts.New(t, "floor")
 	var out []*host
 	for _, n := range names {
 		h := &host{name: n, dir: t.TempDir(), agents: agents[n]}
-		h.cfg = &configs.Cluster{Name: "floor", Host: n, Listen: "127.0.0.1:" + strconv.Itoa(ports[n])}
+		cert, key := ca.Host(t, n)
+		h.cfg = &configs.Cluster{Name: "floor", Host: n, Listen: "127.0.0.1:" + strconv.Itoa(ports[n]),
+			TLSCert: cert, TLSKey: key, TLSCA: ca.CA}
 		for _, p := range names {
 			if p != n {
 				h.cfg.Peers = append(h.cfg.Peers, "127.0.0.1:"+strconv.Itoa(ports[p]))

@@ -5,16 +5,20 @@ package cluster
 // to an existing NATS when the office file gives url.
 
 import (
+	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
@@ -26,10 +30,14 @@ const (
 	// StartTimeout is how long the embedded server may take to be ready for
 	// connections.
 	StartTimeout = 10 * time.Second
-	// ReconnectWait is the pause between two attempts to reach NATS again.
+	// ReconnectWait is the pause between two attempts to reach NATS again:
+	// short (a local, in-process server is back at once), and the attempts
+	// cost a failed dial each.
 	ReconnectWait = 250 * time.Millisecond
 	// RouteRetry is how often the embedded server tries a peer that is down
-	// again (NATS's own default is 1 s).
+	// again (NATS's own default is 1 s): well within Unreachable, so a host
+	// that comes back is routed again before it would be shown unreachable
+	// a second time.
 	RouteRetry = time.Second
 )
 
@@ -39,37 +47,51 @@ func tagOf(host string) string { return "office-host:" + host }
 // storeDir is where the embedded server keeps JetStream's files.
 func storeDir(stateDir string) string { return filepath.Join(stateDir, "cluster", "jetstream") }
 
-// startServer starts the embedded NATS server of cfg: its client port on
-// 127.0.0.1 only (the office connects in-process), routes on cfg.Listen to cfg.Peers, JetStream
-// in stateDir. Messages are fsynced on every write (SyncAlways): the stream
-// of one host has one copy, so its disk is what holds an accepted item.
-func startServer(cfg *configs.Cluster, stateDir string) (*server.Server, error) {
+// officeUser is the one client login of the embedded server: the office's
+// own in-process connection.
+const officeUser = "office"
+
+// startServer starts the embedded NATS server of cfg: routes on cfg.Listen
+// to cfg.Peers, JetStream in stateDir, and a client side only the office's
+// own in-process connection can log in to. Messages are fsynced on every
+// write (SyncAlways): the stream of one host has one copy, so its disk is
+// what holds an accepted item. It returns the server and the password of
+// that login, made here and held only in this process's memory. Every
+// route is mutual TLS, both the ones dialed and the ones dialing in, and
+// passes routeGate; log gets each route taken or refused and the server's
+// warnings and errors.
+//
+// The client port: NATS starts its routes only once its client listener is
+// up (with DontListen the routes never start), so the server listens on
+// 127.0.0.1, on a port of the kernel's choice. That listener takes no one:
+// its one user may connect in-process only (AllowedConnectionTypes), so a
+// TCP client of any uid, with or without a password, is refused before it
+// can publish or subscribe.
+func startServer(cfg *configs.Cluster, stateDir string, log *slog.Logger) (*server.Server, string, error) {
+	if err := checkRoutesAuthenticate(cfg); err != nil {
+		return nil, "", err
+	}
 	host, portStr, err := net.SplitHostPort(cfg.Listen)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: listen %q: %w", cfg.Listen, err)
+		return nil, "", fmt.Errorf("cluster: listen %q: %w", cfg.Listen, err)
 	}
 	port, err := strconv.Atoi(portStr)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: listen %q: bad port", cfg.Listen)
+		return nil, "", fmt.Errorf("cluster: listen %q: bad port", cfg.Listen)
 	}
 	dir := storeDir(stateDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("cluster: %w", err)
+		return nil, "", fmt.Errorf("cluster: %w", err)
 	}
 	routes := make([]string, len(cfg.Peers))
 	for i, p := range cfg.Peers {
-		routes[i] = "nats://" + p
+		routes[i] = routeURL(cfg, p)
 	}
-	if cfg.RouteUser != "" {
-		for i, p := range cfg.Peers {
-			routes[i] = "nats://" + cfg.RouteUser + ":" + cfg.RoutePassword + "@" + p
-		}
-	}
+	pass := rand.Text()
+	refused := newRefusals(log, time.Now)
+	gate := &routeGate{user: cfg.RouteUser, pass: cfg.RoutePassword, mutual: cfg.TLSCert != "" && cfg.TLSCA != "", log: log, refused: refused}
 	opts := &server.Options{
 		ServerName: cfg.Host,
-		// The client port is loopback only, on a port of the kernel's
-		// choice: the office connects in-process, but NATS starts its routes
-		// only once a client listener is up (DontListen would stop them).
 		Host:       "127.0.0.1",
 		Port:       server.RANDOM_PORT,
 		NoSigs:     true,
@@ -79,6 +101,11 @@ func startServer(cfg *configs.Cluster, stateDir string) (*server.Server, error) 
 		SyncAlways: true,
 		MaxPayload: MaxPayload,
 		Tags:       []string{tagOf(cfg.Host)},
+		Users: []*server.User{{
+			Username:               officeUser,
+			Password:               pass,
+			AllowedConnectionTypes: map[string]struct{}{jwt.ConnectionTypeInProcess: {}},
+		}},
 		Cluster: server.ClusterOpts{
 			Name:           cfg.Name,
 			Host:           host,
@@ -87,26 +114,47 @@ func startServer(cfg *configs.Cluster, stateDir string) (*server.Server, error) 
 			Password:       cfg.RoutePassword,
 			ConnectRetries: -1,
 		},
-		Routes: server.RoutesFromStr(strings.Join(routes, ",")),
+		CustomRouterAuthentication: gate,
 	}
-	if cfg.TLSCert != "" {
-		tc, err := tlsConfig(cfg, true)
-		if err != nil {
-			return nil, err
-		}
-		opts.Cluster.TLSConfig = tc
-		opts.Cluster.TLSTimeout = 2
+	if len(routes) == 0 {
+		// JetStream's cluster mode wants a configured route: a floor of one
+		// host routes to itself, which NATS notices and drops (a route to
+		// "" would be retried, and logged, for ever).
+		routes = []string{routeURL(cfg, cfg.Listen)}
 	}
+	opts.Routes = server.RoutesFromStr(strings.Join(routes, ","))
+	// Mutual TLS both ways (checkRoutesAuthenticate): a route coming in
+	// must present a certificate tls_ca signed (ClientCAs), and a peer
+	// this server dials must too, for the address dialed (RootCAs; NATS
+	// sets the dialed host as the TLS server name).
+	tc, err := tlsConfig(cfg, true)
+	if err != nil {
+		return nil, "", err
+	}
+	opts.Cluster.TLSConfig = tc
+	opts.Cluster.TLSTimeout = 2
 	ns, err := server.NewServer(opts)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: NATS server: %w", err)
+		return nil, "", fmt.Errorf("cluster: NATS server: %w", err)
 	}
+	ns.SetLoggerV2(natsLog{log: log, refused: refused}, false, false, false)
+	gate.self = ns.ID()
 	ns.Start()
 	if !ns.ReadyForConnections(StartTimeout) {
 		ns.Shutdown()
-		return nil, fmt.Errorf("cluster: the NATS server did not start within %s (is %s free?)", StartTimeout, cfg.Listen)
+		return nil, "", fmt.Errorf("cluster: the NATS server did not start within %s (is %s free?)", StartTimeout, cfg.Listen)
 	}
-	return ns, nil
+	return ns, pass, nil
+}
+
+// routeURL is the route to the peer at hostPort, with the floor's route
+// credentials when it has them.
+func routeURL(cfg *configs.Cluster, hostPort string) string {
+	u := url.URL{Scheme: "nats", Host: hostPort}
+	if cfg.RouteUser != "" {
+		u.User = url.UserPassword(cfg.RouteUser, cfg.RoutePassword)
+	}
+	return u.String()
 }
 
 // tlsConfig builds the TLS settings of cfg: its certificate and, with
@@ -138,10 +186,10 @@ func tlsConfig(cfg *configs.Cluster, mutual bool) (*tls.Config, error) {
 	return tc, nil
 }
 
-// connect opens the office's connection: in-process to ns, or to cfg.URL.
-// It reconnects for ever; a publish while disconnected fails at once (the
-// item stays in the outbox).
-func connect(cfg *configs.Cluster, ns *server.Server) (*nats.Conn, error) {
+// connect opens the office's connection: in-process to ns with the login
+// pass startServer made, or to cfg.URL. It reconnects for ever; a publish
+// while disconnected fails at once (the item stays in the outbox).
+func connect(cfg *configs.Cluster, ns *server.Server, pass string) (*nats.Conn, error) {
 	opts := []nats.Option{
 		nats.Name("office " + cfg.Host),
 		nats.MaxReconnects(-1),
@@ -151,7 +199,7 @@ func connect(cfg *configs.Cluster, ns *server.Server) (*nats.Conn, error) {
 	}
 	url := cfg.URL
 	if ns != nil {
-		opts = append(opts, nats.InProcessServer(ns))
+		opts = append(opts, nats.InProcessServer(ns), nats.UserInfo(officeUser, pass))
 		url = ""
 	} else {
 		if cfg.Credentials != "" {

@@ -17,6 +17,7 @@ import (
 
 	"office/inbox"
 	"office/queue"
+	"office/wire"
 )
 
 // Component is the name of the cluster's schema in the store
@@ -117,21 +118,8 @@ func Migrate(ctx context.Context, store *queue.Store) error {
 	return nil
 }
 
-// Member is one agent of the floor as the roster holds it.
-type Member struct {
-	Name    string `json:"name"`
-	Host    string `json:"host"`
-	Profile string `json:"profile,omitempty"`
-	Role    string `json:"role,omitempty"`
-	Parent  string `json:"parent,omitempty"`
-	Status  string `json:"status,omitempty"`
-	// Seen is when this host last read the member from its host's roster.
-	Seen time.Time `json:"seen"`
-	// Since is when the agent joined its host (its name was registered
-	// there), by that host's clock; it orders a name clash (NameClash). It
-	// is not kept in the last-known roster.
-	Since time.Time `json:"since,omitzero"`
-}
+// Member is wire.Member (it crosses the client boundary, so wire declares it).
+type Member = wire.Member
 
 // Kinds of item that cross hosts.
 const (

@@ -14,7 +14,7 @@ import (
 // Agent is one agent of an office: a named CLI process in a PTY. In TOML it
 // is an [[agent]] table with the keys name, profile, command, cwd, env, role,
 // parent, task, restart, brief, optional, fallback, compact_every, worktree,
-// read_only and ssh_agent, and the settings the table marks per agent
+// read_only, ssh_agent, notify and delivery, and the settings the table marks per agent
 // (cooldown, quiet, boot_grace, stall, history; see SettingsFor).
 type Agent struct {
 	// Name identifies the agent everywhere (mail, queue, UI). Required;
@@ -69,6 +69,12 @@ type Agent struct {
 	// Line is the line of the agent's [[agent]] header in its file, 0 for an
 	// agent not from a file.
 	Line int
+	// Notify, when set (the agent's notify key), replaces the [notify]
+	// table's on for this agent (Config.NotifyOn); an empty list silences it.
+	Notify *[]string
+	// Delivery is DeliveryAuto or DeliveryType (Profile.Delivery); ""
+	// leaves it to the profile.
+	Delivery string
 
 	// overrides holds the settings the agent's table sets (see SettingsFor).
 	overrides map[string]override
@@ -279,6 +285,13 @@ func setAgentKey(a *Agent, key string, v any) (known bool, err error) {
 		if b, err = asBool(v); err == nil {
 			a.SSHAgent = &b
 		}
+	case "delivery":
+		a.Delivery, err = asDelivery(v)
+	case "notify":
+		var on []string
+		if on, err = asTransitions(v); err == nil {
+			a.Notify = &on
+		}
 	default:
 		return false, nil
 	}
@@ -297,6 +310,10 @@ func (a Agent) clone() Agent {
 	if a.SSHAgent != nil {
 		b := *a.SSHAgent
 		a.SSHAgent = &b
+	}
+	if a.Notify != nil {
+		on := slices.Clone(*a.Notify)
+		a.Notify = &on
 	}
 	return a
 }

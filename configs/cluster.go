@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -45,9 +46,22 @@ type Cluster struct {
 	// connection to URL.
 	Credentials string
 	// RouteUser and RoutePassword, when set, are the user and password every
-	// route of the floor presents and requires.
+	// route of the floor presents and requires: an extra layer on mutual
+	// TLS, which the embedded server always needs.
 	RouteUser, RoutePassword string
 }
+
+// MinRoutePassword is the shortest route_password taken: a route port
+// answers whoever reaches it, as often as they try, so the password must
+// be one nobody guesses (`openssl rand -hex 16` makes 32 characters).
+const MinRoutePassword = 16
+
+// MutualTLSRequired is why a [cluster] with listen (an embedded server,
+// with or without peers) must set tls_cert, tls_key and tls_ca.
+const MutualTLSRequired = "the floor's routes need mutual TLS: set tls_cert, tls_key and tls_ca (how to make them: docs/cluster.md, \"Setting up two hosts\"). " +
+	"A route password cannot prove who is at the other end: this host sends it to whatever answers at a peer's address " +
+	"(a user who takes the port of a stopped peer, anyone on the path) and takes that server's messages, and a server " +
+	"dialing listen is known only by a certificate tls_ca signed; route_user and route_password are an optional extra layer"
 
 // clusterKeys are the keys of [cluster].
 var clusterKeys = []string{"name", "host", "listen", "peers", "url", "tls_cert", "tls_key", "tls_ca", "credentials", "route_user", "route_password"}
@@ -55,37 +69,12 @@ var clusterKeys = []string{"name", "host", "listen", "peers", "url", "tls_cert",
 // decodeCluster reads the value of the top-level "cluster" key; dir is the
 // directory relative file paths are joined to ("" leaves them relative).
 func decodeCluster(v any, dir string, ix *srcIndex, probs *problems) *Cluster {
-	t, ok := v.(map[string]any)
-	if !ok {
-		probs.add(ix.line("cluster"), "cluster: want a [cluster] table, got %s", tomlType(v))
+	tb := readTable("cluster", v, clusterKeys, ix, probs)
+	if tb == nil {
 		return nil
 	}
-	c := &Cluster{Line: ix.line("cluster")}
-	bad := false
-	fail := func(key, format string, args ...any) {
-		bad = true
-		probs.add(ix.line("cluster", key), "cluster: %s: %s", key, fmt.Sprintf(format, args...))
-	}
-	str := func(key string, dst *string) {
-		if _, ok := t[key]; !ok {
-			return
-		}
-		s, err := asString(t[key])
-		if err == nil && strings.TrimSpace(s) == "" {
-			err = fmt.Errorf("is blank")
-		}
-		if err != nil {
-			fail(key, "%v", err)
-			return
-		}
-		*dst = s
-	}
-	for _, key := range slices.Sorted(maps.Keys(t)) {
-		if !slices.Contains(clusterKeys, key) {
-			bad = true
-			probs.add(ix.line("cluster", key), "cluster: unknown key %q (known: %s)", key, strings.Join(clusterKeys, ", "))
-		}
-	}
+	c := &Cluster{Line: tb.line}
+	t, fail, str := tb.t, tb.fail, tb.str
 	str("name", &c.Name)
 	str("host", &c.Host)
 	str("listen", &c.Listen)
@@ -112,9 +101,8 @@ func decodeCluster(v any, dir string, ix *srcIndex, probs *problems) *Cluster {
 		key string
 		val string
 	}{{"name", c.Name}, {"host", c.Host}} {
-		if _, ok := t[k.key]; !ok {
-			bad = true
-			probs.add(c.Line, "cluster: %s is required", k.key)
+		if !tb.has(k.key) {
+			tb.failTable("%s is required", k.key)
 		} else if k.val != "" {
 			if err := checkClusterName(k.val); err != nil {
 				fail(k.key, "%v", err)
@@ -123,11 +111,8 @@ func decodeCluster(v any, dir string, ix *srcIndex, probs *problems) *Cluster {
 	}
 	switch {
 	case c.Listen == "" && c.URL == "":
-		if _, ok := t["listen"]; !ok {
-			if _, ok := t["url"]; !ok {
-				bad = true
-				probs.add(c.Line, "cluster: set listen (embedded NATS, with peers) or url (an existing NATS)")
-			}
+		if !tb.has("listen") && !tb.has("url") {
+			tb.failTable("set listen (embedded NATS, with peers) or url (an existing NATS)")
 		}
 	case c.Listen != "" && c.URL != "":
 		fail("url", "set listen (embedded NATS) or url (an existing NATS), not both")
@@ -137,6 +122,12 @@ func decodeCluster(v any, dir string, ix *srcIndex, probs *problems) *Cluster {
 		}
 		if c.Credentials != "" {
 			fail("credentials", "only for url (an existing NATS); the embedded server's routes use route_user and route_password")
+		}
+		if c.TLSCert == "" || c.TLSKey == "" || c.TLSCA == "" {
+			tb.failTable("%s", MutualTLSRequired)
+		}
+		if c.RoutePassword != "" && len(c.RoutePassword) < MinRoutePassword {
+			fail("route_password", "shorter than %d characters: make one with `openssl rand -hex 16`", MinRoutePassword)
 		}
 	case c.URL != "":
 		if len(c.Peers) > 0 {
@@ -160,10 +151,30 @@ func decodeCluster(v any, dir string, ix *srcIndex, probs *problems) *Cluster {
 			*p = expandPath(*p, dir)
 		}
 	}
-	if bad {
+	if tb.bad {
 		return nil
 	}
 	return c
+}
+
+// checkSecret refuses an office file whose route_password other users can
+// read (group or other read permission): with it they could join the
+// floor. data is the file's text, for the key's line.
+func (c *Config) checkSecret(data []byte, stat func(string) (os.FileInfo, error)) error {
+	if c.Cluster == nil || c.Cluster.RoutePassword == "" {
+		return nil
+	}
+	fi, err := stat(c.Path)
+	if err != nil {
+		return fmt.Errorf("configs: %w", err)
+	}
+	if perm := fi.Mode().Perm(); perm&0o044 != 0 {
+		probs := &problems{file: c.Path}
+		probs.add(indexSource(string(data)).line("cluster", "route_password"),
+			"cluster: route_password: the file is readable by other users (mode %#o), who could join the floor with it: chmod 600 %s", perm, c.Path)
+		return probs.err()
+	}
+	return nil
 }
 
 // expandPath joins a relative path to dir (the office file's directory);

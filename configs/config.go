@@ -5,6 +5,7 @@ package configs
 // agent (its profile, its argv, its environment).
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -34,13 +35,24 @@ const (
 	MaxFileBytes = 1 << 20
 	// MaxAgents is the most agents one office runs: those of its file and
 	// those `office team add` added, together. The server's own memory is
-	// about 245 KiB per agent and an attached client's about 75 KiB (README,
-	// Performance: 100 agents measured), so 500 agents cost the server about
+	// about 245 KiB per agent and an attached client's about 75 KiB (docs/performance.md:
+	// 100 agents measured), so 500 agents cost the server about
 	// 120 MiB and each window 37 MiB, and the CLIs themselves (a Node process
 	// of 100-300 MB each for Claude Code, Codex and Gemini CLI) far more:
 	// five times the 100 the benchmarks run, which no office reaches by
 	// accident, while 5000 would be gigabytes before one agent did anything.
 	MaxAgents = 500
+	// MaxNesting is the deepest a key may sit: the parts of its table's
+	// header, of its own dotted key and of every key whose inline table it
+	// is in, plus one per enclosing array (nesting.go). The TOML decoder's
+	// cost grows with the square of the depth (4,000 nested inline tables,
+	// 16 KB of file, took 708 MB; 50,000 took all of 24 GB), so the depth
+	// is bounded before decoding. The deepest key an office file has is
+	// four (`[profile.claude]`, then `env = { NAME = "v" }`); at 16 a whole
+	// MaxFileBytes file of keys that deep decodes with about four times the
+	// allocation of a file of top-level keys (under 100 MB in use either
+	// way), where 32 would double that again for no file a person writes.
+	MaxNesting = 16
 )
 
 // ParsePrefix reads a prefix key as the person writes it: "C-]", "C-a",
@@ -74,7 +86,8 @@ func ParsePrefix(s string) (byte, error) {
 
 // Config is a parsed, validated office. In TOML the top level has the keys
 // prefix, brief, ssh_agent, every key of the settings table (see Table),
-// [[agent]] tables and [profile.NAME] tables.
+// [[agent]] tables, [profile.NAME] tables, [cluster], [hosts.NAME] and
+// [notify] (configs/notify.go).
 // A Config is a plain value: methods only read it, and it is safe for
 // concurrent reads; a caller that changes it owns the synchronization.
 type Config struct {
@@ -111,13 +124,20 @@ type Config struct {
 	// Hosts are the [hosts.NAME] tables: servers `office attach --host`
 	// shows in one view (configs/cluster.go).
 	Hosts map[string]Host
+	// Notify is the [notify] table, DefaultNotify() without one
+	// (configs/notify.go).
+	Notify Notify
+	// Web is the [web] table (configs/web.go): the server runs the web
+	// server; nil without one.
+	Web *Web
 }
 
 // Load reads and parses the office file at path, like Parse with name path,
 // except that relative agent cwds are joined to the file's absolute
 // directory, a cwd starting with "~/" is taken from the home directory, and
 // the file is checked against the machine as it will run: it must list at
-// least one agent, and every agent's cwd must be an existing directory. A
+// least one agent, every agent's cwd must be an existing directory, and a
+// file holding a route_password must be readable by its owner only. A
 // read failure is returned wrapped (errors.Is works with fs.ErrNotExist); a
 // content problem is an *Error naming path and line.
 func Load(path string) (*Config, error) {
@@ -134,6 +154,9 @@ func Load(path string) (*Config, error) {
 		return nil, err
 	}
 	if err := c.checkRunnable(data, os.UserHomeDir, os.Stat); err != nil {
+		return nil, err
+	}
+	if err := c.checkSecret(data, os.Stat); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -230,6 +253,7 @@ func parse(name, dir string, data []byte) (*Config, error) {
 		profileSetAt: map[string]map[string]int{},
 		SSHAgent:     true,
 		Profiles:     profiles,
+		Notify:       DefaultNotify(),
 	}
 	ix := indexSource(string(data))
 	probs := &problems{file: name}
@@ -269,6 +293,10 @@ func parse(name, dir string, data []byte) (*Config, error) {
 			c.Cluster = decodeCluster(v, dir, ix, probs)
 		case "hosts":
 			c.Hosts = decodeHosts(v, dir, ix, probs)
+		case "notify":
+			c.Notify = decodeNotify(v, ix, probs)
+		case "web":
+			c.Web = decodeWeb(v, dir, ix, probs)
 		case "agent", "profile":
 		default:
 			row, ok := Lookup(key)
@@ -304,6 +332,17 @@ func (e syntaxError) Unwrap() error { return e.pe }
 // decodeTOML decodes data into generic maps; a syntax error is an *Error
 // at its line.
 func decodeTOML(name string, data []byte) (map[string]any, error) {
+	// A UTF-8 byte-order mark is skipped by the decoder: skip it for the
+	// nesting check too (it changes no line). An office file is UTF-8.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if bytes.HasPrefix(data, []byte("\xff\xfe")) || bytes.HasPrefix(data, []byte("\xfe\xff")) {
+		return nil, &Error{File: name, Line: 1, Err: errors.New("the file is UTF-16; save it as UTF-8")}
+	}
+	nerr := checkNesting(name, data)
+	var unread errUnread
+	if nerr != nil && !errors.As(nerr, &unread) {
+		return nil, nerr
+	}
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		var pe toml.ParseError
@@ -311,6 +350,11 @@ func decodeTOML(name string, data []byte) (map[string]any, error) {
 			return nil, &Error{File: name, Line: pe.Position.Line, Err: syntaxError{pe}}
 		}
 		return nil, &Error{File: name, Err: fmt.Errorf("TOML: %w", err)}
+	}
+	if nerr != nil {
+		// The decoder read what the nesting check could not: its depth was
+		// never bounded, so the file is refused rather than trusted.
+		return nil, &Error{File: name, Line: unread.line, Err: fmt.Errorf("this TOML is written in a form the nesting check (at most %d levels) cannot read; write it plainly", MaxNesting)}
 	}
 	return doc, nil
 }
@@ -432,6 +476,12 @@ func (c *Config) clone() *Config {
 		out.Cluster = &cl
 	}
 	out.Hosts = maps.Clone(c.Hosts)
+	if c.Web != nil {
+		w := *c.Web
+		w.AllowHost = slices.Clone(w.AllowHost)
+		out.Web = &w
+	}
+	out.Notify.On, out.Notify.Sinks, out.Notify.Command = slices.Clone(c.Notify.On), slices.Clone(c.Notify.Sinks), slices.Clone(c.Notify.Command)
 	out.Profiles = make(map[string]Profile, len(c.Profiles))
 	for n, p := range c.Profiles {
 		out.Profiles[n] = p.clone()

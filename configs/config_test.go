@@ -102,6 +102,15 @@ func TestParseErrors(t *testing.T) {
 		{"env value not a string",
 			"[[agent]]\nname = \"x\"\nprofile = \"shell\"\nenv = { N = 1 }\n",
 			`office.toml:4: agent "x": env: N: want a string, got an integer`},
+		{"bad delivery",
+			"[[agent]]\nname = \"x\"\nprofile = \"claude\"\n\ndelivery = \"hook\"\n",
+			`office.toml:5: agent "x": delivery: "hook" is not one of "auto" or "type"`},
+		{"bad profile delivery",
+			"[profile.claude]\ndelivery = 1\n",
+			`office.toml:2: profile "claude": delivery: want a string, got an integer`},
+		{"bad profile channel",
+			"\n[profile.claude]\nchannel = \"asyncRewake\"\n",
+			`office.toml:3: profile "claude": channel: "asyncRewake" is not one of "stop_hook" or ""`},
 		{"bool key given a string",
 			"[[agent]]\nname = \"x\"\nprofile = \"shell\"\noptional = \"yes\"\n",
 			`office.toml:4: agent "x": optional: want true or false, got a string`},
@@ -533,7 +542,7 @@ func TestLoad(t *testing.T) {
 // TOML key.
 func TestAgentKeysCoverEveryField(t *testing.T) {
 	keys := []string{"name", "profile", "command", "cwd", "env", "role", "parent", "task", "restart",
-		"brief", "optional", "fallback", "compact_every", "worktree", "read_only", "ssh_agent"}
+		"brief", "optional", "fallback", "compact_every", "worktree", "read_only", "ssh_agent", "notify", "delivery"}
 	if n := reflect.TypeFor[Agent]().NumField() - 3; n != len(keys) { // minus Line, History, overrides
 		t.Errorf("Agent has %d settable fields, the test knows %d keys", n, len(keys))
 	}

@@ -46,11 +46,6 @@ func (p *problems) add(line int, format string, args ...any) {
 	p.list = append(p.list, &Error{File: p.file, Line: line, Err: fmt.Errorf(format, args...)})
 }
 
-// addErr records err at line (0: unknown).
-func (p *problems) addErr(line int, err error) {
-	p.list = append(p.list, &Error{File: p.file, Line: line, Err: err})
-}
-
 // err returns nil, the one problem, or all of them joined in line order
 // (problems with no line last).
 func (p *problems) err() error {

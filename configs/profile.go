@@ -17,11 +17,11 @@ import (
 
 // Profile describes one kind of agent CLI. All fields are data from TOML
 // ([profile.NAME] tables, keys in snake_case: command, args, env, pass_env,
-// resume, session_id, session_file, hooks, records, ready_markers, ready_settle, prompt_marker, prompt_column,
+// resume, session_id, session_file, hooks, channel, delivery, records, ready_markers, ready_settle, prompt_marker, prompt_column,
 // prompt_placeholders, prompt_between_rules, title_busy, title_idle, title_braille, busy, idle,
 // waiting, quiet, interactive, compact, clear, enter_delay,
 // paste_enter_delay, enter_retries, enter_after_echo, enter_while_busy, shell_idle, line_by_line,
-// unverifiable). A zero field means "none" or "the engine's default", as
+// unverifiable, checked_version, version_args). A zero field means "none" or "the engine's default", as
 // each field says.
 type Profile struct {
 	// Name is the profile's name (the NAME of [profile.NAME]).
@@ -53,6 +53,15 @@ type Profile struct {
 	// per-agent Claude Code settings file whose hooks run `office hook
 	// EVENT` and passes it with --settings. "": none.
 	Hooks string
+	// Channel names the channel the CLI takes a message by at a turn's
+	// end without typing (docs/channels.md): ChannelStopHook, its Stop
+	// hook answering {"decision":"block","reason":TEXT}, which office
+	// installs with Hooks. "": none; every message is typed.
+	Channel string
+	// Delivery is DeliveryAuto (the channel where Channel declares one
+	// office installs, else typing) or DeliveryType (always typed); "" is
+	// auto. An agent's own delivery key wins (Agent.Delivery).
+	Delivery string
 	// Records names the kind of record the CLI keeps of its conversation
 	// (package records: "claude", "codex", "gemini"), which office reads as
 	// the evidence that a delivery arrived and for the agent's last reply.
@@ -142,6 +151,13 @@ type Profile struct {
 	// row, then the Enter gap again (a CLI that reads text and Enter in one
 	// batch takes the Enter as a newline).
 	EnterAfterEcho bool
+	// CheckedVersion is the CLI version this profile's screens were checked
+	// on; VersionArgs make the CLI print its version without running a
+	// turn (`claude --version`). At start office reads the installed one
+	// and says once when it is newer (its screens may have changed; an
+	// unknown screen holds delivery). Empty: not checked.
+	CheckedVersion string
+	VersionArgs    []string
 	// EnterWhileBusy is what Enter does while the CLI is busy: "queue" (it
 	// holds the message for after the turn), "steer" (it interrupts the turn
 	// with the message) or "" (unknown, or not applicable).
@@ -157,6 +173,10 @@ type Profile struct {
 	// Unverifiable: the input row cannot be read, so the submit check (did
 	// the prompt empty or the agent turn busy?) is skipped.
 	Unverifiable bool
+
+	// Limits are the CLI's usage-limit and API-error texts (the table
+	// [profile.NAME.limits]; limits.go, docs/limits.md).
+	Limits LimitPatterns
 }
 
 // Profile names known to office whatever the file says.
@@ -177,6 +197,54 @@ const (
 // HooksClaude is Profile.Hooks for Claude Code's hooks (a settings file
 // passed with --settings).
 const HooksClaude = "claude"
+
+// HooksCodex is Profile.Hooks for Codex's: office's Stop hook passed as
+// `-c hooks.Stop=[…]` (a definition that never changes between starts, so
+// the person's one review in /hooks holds), only while the agent takes its
+// channel (UsesChannel): Codex asks the person to review a new hook.
+const HooksCodex = "codex"
+
+// ChannelStopHook is Profile.Channel for a CLI whose Stop hook office
+// installs (Hooks) and whose block answer continues the turn with a
+// message (Claude Code).
+const ChannelStopHook = "stop_hook"
+
+// Values of Profile.Delivery and Agent.Delivery.
+const (
+	// DeliveryAuto: the profile's channel where it declares a working
+	// one, else typed.
+	DeliveryAuto = "auto"
+	// DeliveryType: every message is typed.
+	DeliveryType = "type"
+)
+
+// asDelivery reads a delivery key's value.
+func asDelivery(v any) (string, error) {
+	s, err := asString(v)
+	if err != nil {
+		return "", err
+	}
+	if s != DeliveryAuto && s != DeliveryType {
+		return "", fmt.Errorf("%q is not one of %q or %q", s, DeliveryAuto, DeliveryType)
+	}
+	return s, nil
+}
+
+// UsesChannel reports whether an agent of profile p whose own delivery
+// key is agentDelivery ("" for none) takes messages by p's channel:
+// delivery auto (the agent's, else the profile's, else the default) and a
+// channel office installs (ChannelStopHook with Claude's or Codex's
+// hooks).
+func UsesChannel(p Profile, agentDelivery string) bool {
+	d := agentDelivery
+	if d == "" {
+		d = p.Delivery
+	}
+	if d == DeliveryType {
+		return false
+	}
+	return p.Channel == ChannelStopHook && (p.Hooks == HooksClaude || p.Hooks == HooksCodex)
+}
 
 // Values of Profile.EnterWhileBusy.
 const (
@@ -298,12 +366,23 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 	case "hooks":
 		var s string
 		if s, err = asString(v); err == nil {
-			if s != "" && s != HooksClaude {
-				err = fmt.Errorf("%q is not one of %q or \"\"", s, HooksClaude)
+			if s != "" && s != HooksClaude && s != HooksCodex {
+				err = fmt.Errorf("%q is not one of %q, %q or \"\"", s, HooksClaude, HooksCodex)
 			} else {
 				p.Hooks = s
 			}
 		}
+	case "channel":
+		var s string
+		if s, err = asString(v); err == nil {
+			if s != "" && s != ChannelStopHook {
+				err = fmt.Errorf("%q is not one of %q or \"\"", s, ChannelStopHook)
+			} else {
+				p.Channel = s
+			}
+		}
+	case "delivery":
+		p.Delivery, err = asDelivery(v)
 	case "records":
 		var s string
 		if s, err = asString(v); err == nil {
@@ -376,6 +455,10 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 		p.EnterRetries, err = asCount(v)
 	case "enter_after_echo":
 		p.EnterAfterEcho, err = asBool(v)
+	case "checked_version":
+		p.CheckedVersion, err = asString(v)
+	case "version_args":
+		p.VersionArgs, err = asStrings(v, false)
 	case "enter_while_busy":
 		var s string
 		if s, err = asString(v); err == nil {
@@ -392,7 +475,7 @@ func setProfileKey(p *Profile, key string, v any) (known bool, err error) {
 	case "unverifiable":
 		p.Unverifiable, err = asBool(v)
 	default:
-		return false, nil
+		return setProfileLimits(p, key, v)
 	}
 	return true, err
 }
@@ -428,5 +511,7 @@ func (p Profile) clone() Profile {
 	p.Interactive = slices.Clone(p.Interactive)
 	p.Compact = slices.Clone(p.Compact)
 	p.Clear = slices.Clone(p.Clear)
+	p.Limits = p.Limits.clone()
+	p.VersionArgs = slices.Clone(p.VersionArgs)
 	return p
 }

@@ -86,13 +86,17 @@ func TestBuiltinProfileFacts(t *testing.T) {
 		"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
 	})
 	check("claude pass_env", claude.PassEnv, []string{"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CONFIG_DIR"})
-	check("claude ready", claude.ReadyMarkers, []string{"? for shortcuts"})
+	check("claude ready", claude.ReadyMarkers, []string{"(shift+tab to cycle) || ? for shortcuts"})
+	check("checked versions", []string{claude.CheckedVersion, codex.CheckedVersion, gemini.CheckedVersion}, []string{"2.1.332", "0.171.0", "0.61.0"})
+	check("claude version args", claude.VersionArgs, []string{"--version"})
+	check("claude idle", claude.Idle, []string{"(shift+tab to cycle)", "? for shortcuts"})
 	check("claude prompt", []any{claude.PromptMarker, claude.PromptColumn, claude.PromptBetweenRules}, []any{"❯", 0, true})
 	check("claude title", []any{claude.TitleBraille, claude.TitleIdle}, []any{true, "✳"})
 	check("claude busy", claude.Busy, []string{"esc to interrupt"})
 	check("claude compact", claude.Compact, []string{"/compact"})
 	check("claude enter while busy", claude.EnterWhileBusy, EnterQueues)
-	for _, w := range []string{"Do you want to proceed?", "Do you trust the files in this folder?"} {
+	for _, w := range []string{"Do you want to proceed?", "Do you trust the files in this folder?", "Yes, I trust this folder",
+		"Try the new fullscreen renderer?", "Make auto mode your default permission mode?"} {
 		if !slices.Contains(claude.Waiting, w) {
 			t.Errorf("claude waiting lacks %q", w)
 		}
@@ -159,10 +163,11 @@ func TestReadySettleMatchesAutomation(t *testing.T) {
 // TestProfileKeysCoverEveryField makes sure every Profile field (but Name)
 // has a TOML key.
 func TestProfileKeysCoverEveryField(t *testing.T) {
-	keys := []string{"command", "args", "resume", "session_id", "session_file", "hooks", "records", "env", "env_files", "pass_env", "ready_markers", "ready_settle",
+	keys := []string{"command", "args", "resume", "session_id", "session_file", "hooks", "channel", "delivery", "records", "env", "env_files", "pass_env", "ready_markers", "ready_settle",
 		"prompt_marker", "prompt_column", "prompt_placeholders", "prompt_between_rules", "title_busy", "title_idle", "title_braille",
 		"busy", "idle", "waiting", "quiet", "interactive", "compact", "clear", "enter_delay",
-		"paste_enter_delay", "enter_retries", "enter_after_echo", "enter_while_busy", "shell_idle", "line_by_line", "unverifiable"}
+		"paste_enter_delay", "enter_retries", "enter_after_echo", "enter_while_busy", "shell_idle", "line_by_line", "unverifiable",
+		"limits", "checked_version", "version_args"}
 	if n := reflect.TypeFor[Profile]().NumField() - 1; n != len(keys) { // minus Name
 		t.Errorf("Profile has %d settable fields, the test knows %d keys", n, len(keys))
 	}
@@ -171,5 +176,40 @@ func TestProfileKeysCoverEveryField(t *testing.T) {
 		if known, _ := setProfileKey(&p, k, nil); !known {
 			t.Errorf("key %q unknown to setProfileKey", k)
 		}
+	}
+}
+
+// UsesChannel: the channel where the profile declares one office installs
+// and the delivery (the agent's, else the profile's) is not "type".
+func TestUsesChannel(t *testing.T) {
+	claude := Profile{Hooks: HooksClaude, Channel: ChannelStopHook}
+	codex := Profile{Hooks: HooksCodex, Channel: ChannelStopHook, Delivery: DeliveryType}
+	for _, tc := range []struct {
+		name  string
+		p     Profile
+		agent string
+		want  bool
+	}{
+		{"claude, auto by default", claude, "", true},
+		{"claude, the agent types", claude, DeliveryType, false},
+		{"claude's profile types", Profile{Hooks: HooksClaude, Channel: ChannelStopHook, Delivery: DeliveryType}, "", false},
+		{"the agent's auto wins over its profile's type", codex, DeliveryAuto, true},
+		{"codex, off by default", codex, "", false},
+		{"a channel office does not install", Profile{Channel: ChannelStopHook}, DeliveryAuto, false},
+		{"no channel", Profile{Hooks: HooksClaude}, DeliveryAuto, false},
+	} {
+		if got := UsesChannel(tc.p, tc.agent); got != tc.want {
+			t.Errorf("%s: UsesChannel = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// The built-in profiles: claude takes its Stop hook, codex only when
+	// asked, gemini never.
+	ps, err := BuiltinProfiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !UsesChannel(ps["claude"], "") || UsesChannel(ps["codex"], "") || !UsesChannel(ps["codex"], DeliveryAuto) || UsesChannel(ps["gemini"], DeliveryAuto) {
+		t.Errorf("built-in channels: claude %v, codex %v (auto %v), gemini %v", UsesChannel(ps["claude"], ""),
+			UsesChannel(ps["codex"], ""), UsesChannel(ps["codex"], DeliveryAuto), UsesChannel(ps["gemini"], DeliveryAuto))
 	}
 }

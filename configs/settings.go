@@ -27,16 +27,24 @@ package configs
 //     CPU depends on the number: the drain's verifyPoll, echoPoll and
 //     evidencePoll, the engine's evidence poll.
 //   - Bounds of waits for something that normally comes within
-//     milliseconds, past which the next rule decides: the drain's echoWait
-//     (3 s for a CLI's echo before its Enter, which then goes anyway) and
+//     milliseconds, past which the next rule decides: the drain's
 //     evidenceAfterNoSubmit (1 s), the engine's replyWait (2 s for a reply
 //     record before a notice quotes the screen), settleTries/settleRetry.
+//   - StartWait (below): how long starting a server waits for it to
+//     answer, read before any office file's settings are.
 //   - Internal pacing and shutdown bounds no rule depends on: the drain's
-//     abandonAfter, the engine's server timings (helloTimeout, frameInterval,
-//     writeStall, stateTick, quietTick, byeWait, ...), opTimeout,
+//     abandonAfter, the server's timings (package server: helloTimeout,
+//     frameInterval, writeStall, stateTick, quietTick, byeWait, ...,
+//     OpTimeout),
 //     callTimeout, scheduleTick (how often compaction schedules are
 //     checked), ClashCheckWait, DefaultWatchEvery (the store watch), the
 //     store's BusyTimeout and LockTimeout.
+//   - The cluster's liveness timings (cluster.RosterEvery, Unreachable,
+//     OutboxEvery, FetchWait, OpTimeout, AckWait, ReconnectWait,
+//     RouteRetry; the engine's RemoteApproveWait): every host of a floor
+//     must agree on them (one host's Unreachable counts the others'
+//     heartbeats), so they are the build's, not one office file's; each
+//     has its reason where it is declared, and their relations a test.
 //   - Size bounds of what is read from outside (the office file's
 //     MaxFileBytes and MaxAgents, beside the loader in config.go; the
 //     pool's filter limits, MaxDim, MaxLineBytes,
@@ -44,6 +52,27 @@ package configs
 //     inbox.PreviewThreshold/PreviewBytes, ResultLines/ResultBytes, the
 //     turn ledger's and the turn machine's bounds): protection, not policy.
 //   - records.Skew: the granularity of a CLI's own timestamps, a fact.
+//   - The web server's bounds that protect parsing or the server itself,
+//     not a person's use of it (each beside its code in package web): a
+//     message a page sends on its WebSocket (maxWSMessage, 4 KiB: a watch
+//     request names one agent; the read limit bounds the frame before its
+//     JSON is parsed), the request headers (64 KiB and 10 s, read by
+//     net/http before any handler runs), web.json as read (storeMax), the
+//     pairing exchange (MaxPending waiting pairings, PairTTL, and
+//     pairAttemptsPerWindow for the whole server: tokens are 192 bits, the
+//     rate only keeps a guesser from costing the disk), a session's own
+//     WebSockets (4, a few tabs), the 10 s window web_calls and web_reads
+//     count in, and internal pacing (framePace, writeTimeout, callTimeout,
+//     maxLogged, maxEvents, maxEventText).
+//
+// The web_* rows are the web server's policy: how many connections,
+// WebSockets and sessions, how long a session lives, how fast a session
+// may call and read, how many bytes of keys or of a message one request
+// carries, how long its body may take, and how long a write of keys waits.
+// `office web` reads them from the office file it runs (the [web] table's
+// server from the engine's), through web.LimitsOf; web's
+// TestSettingsReachWeb checks every web_* row reaches its field there and
+// that a small value is enforced.
 
 import (
 	"fmt"
@@ -52,6 +81,19 @@ import (
 
 	"office/automation"
 )
+
+// StartWait bounds how long starting a server waits for it to answer: `office
+// start`, the UI starting one, a store-only command waiting for a starting
+// server to listen, and the UI starting it again after it went away. A server
+// answers only once it has started its agents (their PTYs and programs) and
+// opened its store, which on a loaded machine with a large team takes tens
+// of seconds; past this bound something is wrong and the error points at the
+// server's log. It is no row: it is read before an office file's settings
+// are (start validates the file, the UI starts servers of other files), and
+// one wait for every way of starting keeps them from disagreeing (they were
+// 60 s and 90 s; the longer one is kept, so no start that answered in time
+// before fails now).
+const StartWait = 90 * time.Second
 
 // Kind is how a setting's value is written in the office file.
 type Kind int
@@ -93,6 +135,8 @@ type Settings struct {
 	PasteThreshold int           // paste_threshold
 	WriteTimeout   time.Duration // write_timeout
 	EvidenceWait   time.Duration // evidence_wait
+	EchoWait       time.Duration // echo_wait
+	ChannelBlocks  int           // channel_blocks
 
 	// Status (pool and automation).
 	Quiet            time.Duration // quiet (per agent)
@@ -113,6 +157,7 @@ type Settings struct {
 	// Inbox and mail (inbox.Options and the engine's inbox timers).
 	BatchItems           int           // batch_items
 	BatchBytes           int           // batch_bytes
+	MailTitleBytes       int           // mail_title_bytes
 	MailTimeout          time.Duration // mail_timeout
 	MailSweep            time.Duration // mail_sweep
 	Stall                time.Duration // stall (per agent)
@@ -126,9 +171,27 @@ type Settings struct {
 	RestartBackoff    time.Duration // restart_backoff
 	RestartBackoffMax time.Duration // restart_backoff_max
 	RestartReset      time.Duration // restart_reset
+	NotifyGap         time.Duration // notify_gap
+
+	// Usage limits (the engine's account holds, docs/limits.md).
+	LimitRetry   time.Duration // limit_retry
+	LimitMargin  time.Duration // limit_margin
+	LimitStagger time.Duration // limit_stagger
 
 	// Panes.
 	History int // history (per agent)
+
+	// The web server (web.Limits, docs/web.md).
+	WebConnections  int           // web_connections
+	WebSockets      int           // web_sockets
+	WebSessions     int           // web_sessions
+	WebSessionTTL   time.Duration // web_session_ttl
+	WebCalls        int           // web_calls
+	WebReads        int           // web_reads
+	WebKeysBytes    int           // web_keys_bytes
+	WebMessageBytes int           // web_message_bytes
+	WebBodyTimeout  time.Duration // web_body_timeout
+	WebKeysTimeout  time.Duration // web_keys_timeout
 }
 
 // Setting is one row of the table.
@@ -199,6 +262,11 @@ var table = []Setting{
 
 	durRow("evidence_wait", 5*sec, 100*ms, minute, "drain.Config.EvidenceFor", func(s *Settings) *time.Duration { return &s.EvidenceWait },
 		"after a submit, how long office waits for the agent's own record (Claude's prompt hook, the Codex and Gemini session files) to show the text, the strongest evidence it was received, before the screen check alone decides"),
+	durRow("echo_wait", 3*sec, 100*ms, minute, "drain.Config.EchoWait", func(s *Settings) *time.Duration { return &s.EchoWait },
+		"for a profile whose Enter waits for the echo (Gemini: it read text and Enter in one batch while resuming under load and took the Enter as a newline), how long the Enter waits for the text to show on the prompt row before it goes anyway and the submit check decides; a CLI echoes within milliseconds, so this bounds a delay on a loaded machine and never decides a delivery"),
+
+	numRow("channel_blocks", KindCount, 8, 1, 8, "drain.Config.ChannelBlocks", func(s *Settings) *int { return &s.ChannelBlocks },
+		"Claude Code 2.1.332 ends a turn on the 9th Stop-hook block in a row (docs/channels.md: the 9th reaches the model only with the next prompt), so at most this many messages are handed over through the turn-end hook in one turn (one per block), and the rest are typed (delivery = \"type\" hands none over)"),
 
 	// Status.
 	perAgent(durRow("quiet", automation.QuietAfter, sec, hr, "automation.StatusRules.Quiet", func(s *Settings) *time.Duration { return &s.Quiet },
@@ -236,6 +304,8 @@ var table = []Setting{
 		"seed 000 (up to 100 rows per drain): the most inbox items rendered into one delivery, so a backlog arrives as a few prompts, not hundreds"),
 	numRow("batch_bytes", KindBytes, 32<<10, 1<<10, 1<<20, "inbox.Options.BatchBytes", func(s *Settings) *int { return &s.BatchBytes },
 		"the most bytes of rendered items in one delivery (the first item always goes, whatever its size), so one prompt stays readable"),
+	numRow("mail_title_bytes", KindBytes, 1<<10, 16, 64<<10, "inbox.Options.MailTitleBytes", func(s *Settings) *int { return &s.MailTitleBytes },
+		"the most bytes a mail's title may hold (after trimming; `office mail send --title` past it is refused, exit 2): the title is typed twice into the receiver's prompt and shown in every list, so length belongs in the text"),
 	durRow("mail_timeout", 30*minute, sec, 30*day, "inbox.Options.MailDeadline", func(s *Settings) *time.Duration { return &s.MailTimeout },
 		"seed 004 (default_task_timeout_minutes = 30): the deadline of working mail sent without --deadline; past it the mail fails with timeout"),
 	durRow("mail_sweep", 30*sec, sec, hr, "engine inbox ticker", func(s *Settings) *time.Duration { return &s.MailSweep },
@@ -260,10 +330,42 @@ var table = []Setting{
 		"the most the doubled restart wait grows to, so a crashing CLI is retried, slowly, without a busy loop"),
 	durRow("restart_reset", minute, sec, day, "engine restart", func(s *Settings) *time.Duration { return &s.RestartReset },
 		"a process that lived this long resets the restart wait to restart_backoff"),
+	durRow("notify_gap", 30*sec, sec, day, "engine notifications", func(s *Settings) *time.Duration { return &s.NotifyGap },
+		"at most one notification per agent this often ([notify], docs/needs.md); the ones in between are folded into the next"),
+
+	// Usage limits.
+	durRow("limit_retry", automation.LimitRetry, minute, day, "engine limit hold", func(s *Settings) *time.Duration { return &s.LimitRetry },
+		"how long an account is held when its CLI says it hit a usage limit but prints no reset time office can read, and the most a refused resume backs off to"),
+	durRow("limit_margin", automation.LimitMargin, sec, hr, "engine limit hold", func(s *Settings) *time.Duration { return &s.LimitMargin },
+		"added to the reset time a CLI prints before its account is resumed: the printed time can precede the server's real reset by minutes; a resume the CLI still refuses waits twice as long each time, from this, up to limit_retry"),
+	durRow("limit_stagger", automation.LimitStagger, 10*ms, 10*minute, "engine limit hold", func(s *Settings) *time.Duration { return &s.LimitStagger },
+		"the gap between resuming two agents of one account, so they do not all hit the fresh quota in the same second"),
 
 	// Panes.
 	perAgent(numRow("history", KindCount, 10000, 1, 1000000, "configs.Agent.History, pool.History", func(s *Settings) *int { return &s.History },
 		"lines of pane history kept per agent (`office history`), in memory and in its file; bounded (at most pool.MaxHistory), as everything from outside is")),
+
+	// The web server (`office web` and [web]; docs/web.md).
+	numRow("web_connections", KindCount, 64, 2, 4096, "web.Limits.Connections", func(s *Settings) *int { return &s.WebConnections },
+		"connections the web server serves at once; more wait to be accepted: keep it above web_sockets, as a page holds its WebSocket and makes its calls beside it"),
+	numRow("web_sockets", KindCount, 16, 1, 1024, "web.Limits.Sockets", func(s *Settings) *int { return &s.WebSockets },
+		"WebSockets open at once, every session together (a page holds one; a few devices); more are refused (429: close a page); one session holds at most 4 of them"),
+	numRow("web_sessions", KindCount, 32, 1, 1000, "web.Limits.Sessions, web.Store.MaxSessions", func(s *Settings) *int { return &s.WebSessions },
+		"paired browsers' sessions live at once: pairing one more is refused (revoke some with `office web revoke`); a person pairs a few, more is a leak"),
+	durRow("web_session_ttl", 7*day, hr, 365*day, "web.Limits.SessionTTL, web.Store.SessionTTL", func(s *Settings) *time.Duration { return &s.WebSessionTTL },
+		"a paired browser's session expires this long after it paired (then pair again); it applies to the sessions paired while it is set"),
+	numRow("web_calls", KindCount, 30, 1, 10000, "web.Limits.Calls", func(s *Settings) *int { return &s.WebCalls },
+		"calls (POSTs: send, approve, keys) of one session per 10 s, then 429: a person taps, a loop does not"),
+	numRow("web_reads", KindCount, 120, 1, 100000, "web.Limits.Reads", func(s *Settings) *int { return &s.WebReads },
+		"reads (GETs: the WebSocket, the queue and mail lists) of one session per 10 s, a window apart from the calls', then 429"),
+	numRow("web_keys_bytes", KindBytes, 4<<10, 1, 64<<10, "web.Limits.KeysBytes", func(s *Settings) *int { return &s.WebKeysBytes },
+		"the most bytes of keys one /api/input types: a person's keys; a bigger paste is refused whole (413): send a long text as a message"),
+	numRow("web_message_bytes", KindBytes, 1<<20, 1, 1<<20, "web.Limits.MessageBytes", func(s *Settings) *int { return &s.WebMessageBytes },
+		"the most bytes of a message or a mail reply a page sends (at most queue.MaxBody, which the queue takes); its request body is bounded to that, JSON-escaped"),
+	durRow("web_body_timeout", 10*sec, sec, 5*minute, "web.Limits.BodyTimeout", func(s *Settings) *time.Duration { return &s.WebBodyTimeout },
+		"the time a request body has to arrive (a read deadline): a body held open for ever would hold its connection; a slow phone link sending a long message may need more"),
+	durRow("web_keys_timeout", 5*sec, 100*ms, minute, "web.Limits.KeysTimeout (client.Options.SendTimeout of `office web keys`)", func(s *Settings) *time.Duration { return &s.WebKeysTimeout },
+		"a write of keys the office server does not take within this (an agent that reads nothing holds the keys connection) fails, and the keys connection is dialled again"),
 }
 
 // Table returns the settings table in `office config show` order, as a

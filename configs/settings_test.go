@@ -61,14 +61,19 @@ func TestTableRows(t *testing.T) {
 func TestDefaultsPinned(t *testing.T) {
 	want := map[string]string{
 		"debounce": "200ms", "tick": "3s", "cooldown": "4.5s", "enter_gap": "140ms",
-		"submit_check": "2s", "enter_retry": "500ms", "max_attempts": "3", "paste_threshold": "512",
+		"submit_check": "2s", "enter_retry": "500ms", "max_attempts": "3", "paste_threshold": "512", "channel_blocks": "8",
 		"write_timeout": "10s", "quiet": "12s", "boot_grace": "35s", "stale": "30m",
 		"echo_grace": "1s", "picker_settle": "500ms", "batch_items": "100", "batch_bytes": "32768",
-		"mail_timeout": "30m", "mail_sweep": "30s", "stall": "6m", "retention": "168h",
+		"mail_title_bytes": "1024",
+		"mail_timeout":     "30m", "mail_sweep": "30s", "stall": "6m", "retention": "168h",
 		"journal_continuations": "3", "state_retries": "3", "history": "10000",
 		"restart_backoff": "1s", "restart_backoff_max": "30s", "restart_reset": "1m",
 		"hook_stale": "3s", "hook_waiting_stale": "10s", "turn_grace": "10s", "shell_poll": "100ms",
 		"shell_prompt_quiet": "150ms",
+		// The web server's, as they were its constants (docs/web.md).
+		"web_connections": "64", "web_sockets": "16", "web_sessions": "32", "web_session_ttl": "168h",
+		"web_calls": "30", "web_reads": "120", "web_keys_bytes": "4096", "web_message_bytes": "1048576",
+		"web_body_timeout": "10s", "web_keys_timeout": "5s",
 	}
 	d := Defaults()
 	for key, v := range want {

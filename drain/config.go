@@ -5,10 +5,12 @@ package drain
 // rules); only the drain's own internal pacing is named here.
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
 	"office/configs"
+	"office/queue"
 )
 
 // The drain's internal pacing (not tunables: no rule depends on them).
@@ -19,6 +21,26 @@ const (
 	settleRetry = 100 * time.Millisecond
 	// verifyPoll is how often the prompt row is read while checking a submit.
 	verifyPoll = 100 * time.Millisecond
+	// heldRecordPoll is how often the records of a message held typed,
+	// not confirmed, are read again while it waits at its agent's head
+	// (settleHeld): passes run on every Wake, and one read a second
+	// bounds the reads while a late record is still seen within a tick.
+	heldRecordPoll = time.Second
+	// heldRecordWaits bounds those reads: a message held typed, not
+	// confirmed, has its records read again for this many evidence_waits
+	// (Config.EvidenceFor) after its typing began, no longer. A CLI under
+	// load writes its record a few seconds late (the Gemini CLI's came
+	// about two seconds after a one second evidence_wait), never minutes;
+	// a record much later is likelier the person's own typing than this
+	// one's, and each read runs on the drain's one decision goroutine.
+	heldRecordWaits = 6
+	// untakenWaits: a message whose attempt the screen saw submitted and
+	// the CLI's proven records did not show within evidence_wait is typed
+	// again no sooner than this many evidence_waits after that typing
+	// began, and only if its records still do not show it then
+	// (untaken.go): a record a few seconds late (as under load) then
+	// settles it delivered instead of a second copy.
+	untakenWaits = 2
 	// abandonAfter is how long Run, once cancelled, waits for in-flight
 	// submits before it abandons them (a Write that ignores its ctx).
 	abandonAfter = time.Second
@@ -51,6 +73,9 @@ type Config struct {
 	// EvidenceFor is how long after a submit the drain waits for the
 	// agent's records to show the text. 0 means 5 s (evidence_wait).
 	EvidenceFor time.Duration
+	// EchoWait bounds how long an Enter waits for its text to show on the
+	// prompt row (SubmitProfile.EnterAfterEcho). 0 means 3 s (echo_wait).
+	EchoWait time.Duration
 
 	// Debounce is the fixed window from the first Wake to the pass it
 	// triggers; later Wakes inside the window do not extend it. 0 means
@@ -83,6 +108,16 @@ type Config struct {
 	// EnterDelay is the gap between text and Enter when the agent's
 	// SubmitProfile leaves it zero. 0 means 140 ms.
 	EnterDelay time.Duration
+	// ChannelBlocks is how many messages Handover hands over in one turn,
+	// in a row (channel_blocks). 0 means 8.
+	ChannelBlocks int
+	// Channel says whether m may be handed over through a turn-end hook
+	// at all (whose words it is: the person's own are typed,
+	// docs/channels.md); nil takes every message Handover's gates pass.
+	// Handover asks it twice: on the head before the attempt, and on the
+	// message Store.Attempt stamped (an inbox delivery's batch leased), so
+	// it must judge a message by what it carries then.
+	Channel func(ctx context.Context, m queue.Message) (bool, error)
 }
 
 // withDefaults returns c with every zero field replaced by its default.
@@ -101,8 +136,12 @@ func (c Config) withDefaults() Config {
 	dur(&c.WriteTimeout, def.WriteTimeout)
 	dur(&c.EnterDelay, def.EnterGap)
 	dur(&c.EvidenceFor, def.EvidenceWait)
+	dur(&c.EchoWait, def.EchoWait)
 	if c.MaxAttempts <= 0 {
 		c.MaxAttempts = def.MaxAttempts
+	}
+	if c.ChannelBlocks <= 0 {
+		c.ChannelBlocks = def.ChannelBlocks
 	}
 	if c.PasteThreshold <= 0 {
 		c.PasteThreshold = def.PasteThreshold

@@ -37,6 +37,10 @@ type Store interface {
 	// Entering records durably that the Enter is about to be written: a
 	// stop before it proves the text was never submitted.
 	Entering(ctx context.Context, id int64) error
+	// Handing records durably that a message Attempt stamped is handed over
+	// through its CLI's turn-end hook by channel, instead of typed
+	// (queue.Store.Handing: its "writing begins" and "Enter" at once).
+	Handing(ctx context.Context, id int64, channel string) error
 	// Unattempt records that a stamped attempt typed nothing after all (no
 	// byte was written; the message stays queued as it was).
 	Unattempt(ctx context.Context, id int64, why string) error
@@ -61,8 +65,9 @@ type Store interface {
 	// is never typed again (recorded with reason DropTypedNotSubmitted).
 	TypedNotSubmitted(ctx context.Context, id int64) error
 	// Delivered removes a message that was typed and submitted, noting how
-	// the submit was confirmed.
-	Delivered(ctx context.Context, id int64, note string) error
+	// the submit was confirmed, and whether (state: queue.StateConfirmed
+	// or StateUnconfirmed).
+	Delivered(ctx context.Context, id int64, note, state string) error
 	// AttemptFailed counts a failed attempt; at maxAttempts the store drops
 	// the message and dropped is true.
 	AttemptFailed(ctx context.Context, id int64, errText string, maxAttempts int) (dropped bool, attempts int, err error)
@@ -147,10 +152,10 @@ type SubmitProfile struct {
 	// only while our text still sits on the prompt of an idle agent with no
 	// block; 0 means 1.
 	EnterRetries int
-	// EnterAfterEcho: the Enter waits (up to 3 s) for the text to show on
-	// the prompt row, then the gap once more: a CLI that reads the text and
-	// the Enter in one batch takes the Enter as a newline (Gemini while it
-	// resumes a conversation under load).
+	// EnterAfterEcho: the Enter waits (up to Config.EchoWait, the echo_wait
+	// setting) for the text to show on the prompt row, then the gap once
+	// more: a CLI that reads the text and the Enter in one batch takes the
+	// Enter as a newline (Gemini while it resumes a conversation under load).
 	EnterAfterEcho bool
 	// LineByLine: multi-line text, when bracketed paste is off, is typed one
 	// line at a time, each line followed by Enter (shell and custom agents).
@@ -163,6 +168,10 @@ type SubmitProfile struct {
 	// Cooldown is this agent's least time between two attempts; 0 means
 	// Config.Cooldown.
 	Cooldown time.Duration
+	// KnownPrompt: the profile defines the CLI's prompt (claude, codex,
+	// gemini): nothing is typed unless the screen shows it, its row found
+	// and empty, and no dialog (the screen gate, screen.go).
+	KnownPrompt bool
 }
 
 // Evidence looks in an agent CLI's own records (hook payloads, transcripts,
@@ -177,6 +186,28 @@ type Evidence interface {
 	// received at or after since, and which record shows it (the evidence
 	// word: "hook", "transcript", "session record").
 	Received(ctx context.Context, agent, text string, since time.Time) (source string, ok bool, err error)
+	// Handed reports whether the agent's records show text (as handed
+	// over) handed over by its CLI's turn-end hook at or after since
+	// (records.Handed: never a typed prompt), and which record shows it.
+	Handed(ctx context.Context, agent, text string, since time.Time) (source string, ok bool, err error)
+	// Late reports the first prompt the agent's records show recorded at
+	// or after since and before until (zero: no bound), and whether it is
+	// text (as typed), equal with white space collapsed (records.First): of
+	// a message held typed, not confirmed, only that record can be the
+	// typing's late record.
+	Late(ctx context.Context, agent, text string, since, until time.Time) (LateRecord, error)
+}
+
+// LateRecord is what Evidence.Late found.
+type LateRecord struct {
+	// Any: a prompt is recorded in the span.
+	Any bool
+	// Same: the first one is the text.
+	Same bool
+	// Source is the evidence word of its record ("hook", ...).
+	Source string
+	// At is when it was recorded (zero: undated).
+	At time.Time
 }
 
 // Agents finds agent terminals by name. It must be safe for concurrent use.

@@ -19,6 +19,20 @@
 // dialog. Each Enter names the message it submits (Agent.PressEnter), so the
 // turn it starts is known to be that delivery's.
 //
+// What becomes of a typed message is decided in one place, classify
+// (outcome.go): a pure function of what the delivery observed (the write,
+// the submit check's screen, the CLI's records, an exit), whose typed
+// outcome settle (settle.go) records. A message held at its agent's head
+// and start-up recovery's judgment (Recover) go through it too.
+//
+// Where the agent's CLI takes a message by its turn-end hook (a channel,
+// docs/channels.md), Drainer.Handover hands the head over instead: called
+// by the server as the hook runs, it takes the agent's one delivery slot,
+// applies the gates less those about the prompt, claims the message in the
+// store as a typed attempt is claimed, and returns its text for the hook's
+// answer; nothing is written to the PTY. Its confirmation, from the CLI's
+// own records, is settled by classify too (handover.go).
+//
 // The one write into a dialog is an approval (Drainer.Approve, for `office
 // approve`): typed through the same per-agent writer, only while the dialog
 // it answers (its DialogFingerprint, taken when it was forwarded) is still on

@@ -31,6 +31,10 @@ type Drainer struct {
 
 	mu     sync.Mutex
 	agents map[string]*agentState // guarded by mu
+	// runCtx is Run's context while it runs (nil before it runs and from
+	// its stop on): a hand-over's confirmation runs under it
+	// (handover.go). Guarded by mu.
+	runCtx context.Context
 }
 
 // agentState is what the drain remembers about one agent between passes.
@@ -48,13 +52,37 @@ type agentState struct {
 	stored      Hold
 	storedKnown bool
 	// unsettled holds a message that was delivered but whose delivery the
-	// store did not record, with its note: it is held, never retyped.
-	unsettled map[int64]string
+	// store did not record, with its record: it is held, never retyped.
+	unsettled map[int64]deliveredRecord
+	// delivered is the last message recorded delivered to the agent, as
+	// typed (refused.go); deliveredBy the channel that carried it ("":
+	// typed).
+	delivered   queue.Message
+	deliveredBy string
+	// run counts the blocks answered in the agent's current turn
+	// (handover.go); hookRan is the start of the process whose turn-end
+	// hook was called, hookSilent of the one whose silence was told.
+	run                 blockRun
+	hookRan, hookSilent time.Time
+	// refused is a message whose turn the CLI refused before its delivery
+	// was recorded, with why (refused.go).
+	refused map[int64]string
+	// held is the message the drain held after typing it, and why (hold.go);
+	// the records of one held typed, not confirmed, are read again while it
+	// waits (hold.go, settleHeld).
+	held *heldTyping
+	// untaken is the last attempt counted failed because the proven
+	// records did not show it (untaken.go): read them again before it is
+	// typed again.
+	untaken *untakenTyping
 	// aside is a message the store neither set aside nor held (exited.go):
 	// the agent's queue waits until it is set aside.
 	aside *pendingAside
 	// approval is an approval waiting for a pass (approve.go).
 	approval *pendingApproval
+	// unknownTold is set once the person was told of this episode's
+	// unknown screen (screen.go); the prompt seen again clears it.
+	unknownTold bool
 }
 
 // New returns a Drainer for cfg (zero fields take their defaults; see Config).
@@ -92,6 +120,9 @@ func (d *Drainer) Run(ctx context.Context) error {
 	if d.cfg.Store == nil || d.cfg.Agents == nil {
 		return errors.New("drain: Config.Store and Config.Agents are required")
 	}
+	d.mu.Lock()
+	d.runCtx = ctx
+	d.mu.Unlock()
 	clock := d.cfg.Clock
 	tick := clock.After(d.cfg.Tick)
 	var debounce, cooled <-chan time.Time
@@ -99,6 +130,11 @@ func (d *Drainer) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
+			// No hand-over claims the slot from now on (Handover reads
+			// runCtx under d.mu), so every one counted is waited for.
+			d.mu.Lock()
+			d.runCtx = nil
+			d.mu.Unlock()
 			d.waitInFlight()
 			return ctx.Err()
 		case <-d.wake:
@@ -186,9 +222,9 @@ func (d *Drainer) consider(ctx context.Context, name string) (coolsAt time.Time)
 			d.setHold(ctx, name, HoldNone)
 			return time.Time{}
 		}
-		if note, ok := d.unsettled(name, m.ID); ok {
+		if rec, ok := d.unsettled(name, m.ID); ok {
 			// Delivered already: only the record is missing. Try again.
-			if err := d.cfg.Store.Delivered(ctx, m.ID, note); err != nil {
+			if err := d.cfg.Store.Delivered(ctx, m.ID, rec.note, rec.state); err != nil {
 				d.setHold(ctx, name, HoldInterrupted)
 				return time.Time{}
 			}
@@ -196,6 +232,9 @@ func (d *Drainer) consider(ctx context.Context, name string) (coolsAt time.Time)
 			d.stateLocked(name).unsettled = nil
 			d.mu.Unlock()
 			continue
+		}
+		if m.Interrupted && d.settleHeld(ctx, name, a, m) {
+			continue // delivered on a late record, set aside, or changed meanwhile
 		}
 		v := d.check(ctx, name, a, m)
 		switch {
@@ -209,12 +248,6 @@ func (d *Drainer) consider(ctx context.Context, name string) (coolsAt time.Time)
 				return time.Time{}
 			}
 			continue // no cooldown was stamped: the next message may go now
-		case v.aside:
-			if ok, changed := d.setAsideHeld(ctx, name, m); !ok && !changed {
-				d.setHold(ctx, name, HoldInterrupted)
-				return time.Time{}
-			}
-			continue // set aside, or removed/released meanwhile: look at the head again
 		case v.hold != HoldNone:
 			d.setHold(ctx, name, v.hold)
 			return v.coolsAt
@@ -239,16 +272,16 @@ func (d *Drainer) drop(ctx context.Context, name string, m queue.Message, reason
 }
 
 // setAsideHeld sets aside m, held for name, whose process has ended since it
-// was typed, and tells the person. ok reports whether the store set it
-// aside; changed, that it did not because the message was removed or
-// released meanwhile (no notice: it was not set aside).
-func (d *Drainer) setAsideHeld(ctx context.Context, name string, m queue.Message) (ok, changed bool) {
-	evidence, text := restartedEvidence, fmt.Sprintf("message %d set aside: %s was restarted after it drew nothing; the rest of its queue goes on (office queue release %d or rm %d)",
-		m.ID, name, m.ID, m.ID)
-	if m.Evidence != "" && m.Evidence != heldReason {
-		// Held because setting it aside failed when its process exited
-		// during the submit check (exited.go): that is what is known.
-		evidence, text = m.Evidence, exitedNotice(name, m, m.Evidence)
+// was typed, with evidence, and tells the person (restarted: the notice of a
+// message the agent drew nothing after; else the one of an exit during the
+// submit check). ok reports whether the store set it aside; changed, that it
+// did not because the message was removed or released meanwhile (no notice:
+// it was not set aside).
+func (d *Drainer) setAsideHeld(ctx context.Context, name string, m queue.Message, evidence string, restarted bool) (ok, changed bool) {
+	text := exitedNotice(name, m, evidence)
+	if restarted {
+		text = fmt.Sprintf("message %d set aside: %s was restarted after it drew nothing; the rest of its queue goes on (office queue release %d or rm %d)",
+			m.ID, name, m.ID, m.ID)
 	}
 	if err := d.cfg.Store.SetAsideHeld(ctx, m, evidence); err != nil {
 		if errors.Is(err, queue.ErrNotFound) {
@@ -263,10 +296,17 @@ func (d *Drainer) setAsideHeld(ctx context.Context, name string, m queue.Message
 	return true, false
 }
 
-// start marks the agent in flight and delivers m on a goroutine of its own.
+// start marks the agent in flight and delivers m on a goroutine of its own,
+// unless a delivery took the agent's slot since the pass looked (a
+// hand-over, handover.go).
 func (d *Drainer) start(ctx context.Context, name string, a Agent, m queue.Message) {
 	d.mu.Lock()
-	d.stateLocked(name).inFlight = true
+	st := d.stateLocked(name)
+	if st.inFlight {
+		d.mu.Unlock()
+		return
+	}
+	st.inFlight = true
 	d.mu.Unlock()
 	d.inFlight.Add(1)
 	go func() {
@@ -285,13 +325,29 @@ func (d *Drainer) finished(name string) {
 	d.Wake()
 }
 
-// unsettled returns the note of message id if it was delivered but not yet
-// recorded as such.
-func (d *Drainer) unsettled(name string, id int64) (string, bool) {
+// deliveredRecord is what the store records of a delivery: its note (for
+// people) and its state (queue.StateConfirmed or StateUnconfirmed, for
+// readers to decide by).
+type deliveredRecord struct {
+	note, state string
+}
+
+// deliveredState is the "delivered" event's state of an outcome confirmed
+// or not.
+func deliveredState(confirmed bool) string {
+	if confirmed {
+		return queue.StateConfirmed
+	}
+	return queue.StateUnconfirmed
+}
+
+// unsettled returns the record of message id if it was delivered but not
+// yet recorded as such.
+func (d *Drainer) unsettled(name string, id int64) (deliveredRecord, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	note, ok := d.stateLocked(name).unsettled[id]
-	return note, ok
+	rec, ok := d.stateLocked(name).unsettled[id]
+	return rec, ok
 }
 
 // busy reports whether a submit to the agent is in flight.

@@ -17,6 +17,7 @@ import (
 	"office/automation"
 	"office/drain"
 	"office/queue"
+	"office/records"
 )
 
 // tookEvidence is a CLI's records that show exactly the prompts the CLI
@@ -55,6 +56,25 @@ func (e *tookEvidence) Received(_ context.Context, agent, text string, _ time.Ti
 		}
 	}
 	return "", false, e.unread
+}
+
+// Handed: the processes here take typed prompts only.
+func (e *tookEvidence) Handed(context.Context, string, string, time.Time) (string, bool, error) {
+	return "", false, nil
+}
+
+func (e *tookEvidence) Late(_ context.Context, agent, text string, since, until time.Time) (drain.LateRecord, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var es []records.Entry
+	for _, a := range append(slices.Clone(e.olds), e.h.agent(agent)) {
+		if a != e.mute {
+			es = append(es, a.tookRecords()...)
+		}
+	}
+	slices.SortStableFunc(es, func(x, y records.Entry) int { return x.At.Compare(y.At) })
+	en, ok, same := records.First(es, text, since, until)
+	return drain.LateRecord{Any: ok, Same: same, Source: en.Source, At: en.At}, nil
 }
 
 // restart replaces agent's process, as a restart does: the old terminal
@@ -156,10 +176,7 @@ func TestAnExitDuringTheSubmitCheckIsSettledByEvidence(t *testing.T) {
 					t.Fatalf("the first process was typed %q, want %q once", got, tc.text)
 				}
 				delivered := h.store.callsOf("Delivered")
-				var asides []call
-				for _, c := range h.store.callsOf("SetAside") {
-					asides = append(asides, c)
-				}
+				asides := h.store.callsOf("SetAside")
 				switch tc.want {
 				case "delivered":
 					if len(delivered) != 2 || delivered[0].id != id || delivered[0].arg != tc.note || len(asides) != 0 {

@@ -20,6 +20,7 @@ import (
 	"office/automation"
 	"office/drain"
 	"office/queue"
+	"office/records"
 )
 
 const ms = time.Millisecond
@@ -53,8 +54,12 @@ type fakeStore struct {
 	// renderAt, if set, replaces a message's text when it is attempted (as
 	// the inbox layer renders a delivery at attempt time).
 	renderAt func(queue.Message) string
-	// onAttempt, if set, runs (unlocked) after an attempt is stamped.
-	onAttempt func()
+	// onAttempt, if set, runs (unlocked) after an attempt is stamped;
+	// onWriting and onEntering, after Writing and Entering are recorded
+	// (what changes on the screen while the store is written).
+	onAttempt  func()
+	onWriting  func()
+	onEntering func()
 	// beforeSetAside, if set, runs (unlocked) when SetAsideHeld is called,
 	// before it decides: what the person does in that instant.
 	beforeSetAside func(id int64)
@@ -244,12 +249,31 @@ func (s *fakeStore) Hold(ctx context.Context, id int64, reason string) error {
 
 func (s *fakeStore) Writing(ctx context.Context, id int64) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	m := s.find(id)
 	if m == nil {
+		s.mu.Unlock()
 		return errNotFound
 	}
 	m.Writing = time.Now()
+	f := s.onWriting
+	s.mu.Unlock()
+	if f != nil {
+		f()
+	}
+	return nil
+}
+
+// Handing records a hand-over as the store does: writing and entered at
+// once, only for a message in flight.
+func (s *fakeStore) Handing(ctx context.Context, id int64, channel string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.find(id)
+	if m == nil || !s.inFlight[id] {
+		return errNotFound
+	}
+	m.Writing, m.Entered = time.Now(), time.Now()
+	s.record(call{op: "Handing", id: id, agent: m.Agent, arg: channel})
 	return nil
 }
 
@@ -293,9 +317,14 @@ func (s *fakeStore) SetAside(ctx context.Context, id int64, evidence string) err
 
 func (s *fakeStore) Entering(ctx context.Context, id int64) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.find(id) == nil {
+		s.mu.Unlock()
 		return errNotFound
+	}
+	f := s.onEntering
+	s.mu.Unlock()
+	if f != nil {
+		f()
 	}
 	return nil
 }
@@ -313,7 +342,7 @@ func (s *fakeStore) Unattempt(ctx context.Context, id int64, why string) error {
 	return nil
 }
 
-func (s *fakeStore) Delivered(ctx context.Context, id int64, note string) error {
+func (s *fakeStore) Delivered(ctx context.Context, id int64, note, state string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.deliveredErrs > 0 {
@@ -397,13 +426,14 @@ type fakeAgent struct {
 	profile     drain.SubmitProfile
 	prompt      string
 	promptOK    bool
-	ignoreEnter int      // how many Enters leave the prompt as it is
-	ignoreText  int      // how many text writes never show on the prompt (a CLI still loading)
-	busyOnEnter bool     // an Enter turns the agent busy (the row keeps its text)
-	exitOnEnter bool     // an Enter submits, then the process exits (/exit, a one-shot CLI)
-	restoreExit bool     // with exitOnEnter: the exit restores the terminal (no prompt row left)
-	clearExit   bool     // with exitOnEnter: the CLI cleared its input before it exited
-	taken       []string // the prompts the CLI took (submitted or queued), in order
+	ignoreEnter int         // how many Enters leave the prompt as it is
+	ignoreText  int         // how many text writes never show on the prompt (a CLI still loading)
+	busyOnEnter bool        // an Enter turns the agent busy (the row keeps its text)
+	exitOnEnter bool        // an Enter submits, then the process exits (/exit, a one-shot CLI)
+	restoreExit bool        // with exitOnEnter: the exit restores the terminal (no prompt row left)
+	clearExit   bool        // with exitOnEnter: the CLI cleared its input before it exited
+	taken       []string    // the prompts the CLI took (submitted or queued), in order
+	takenAt     []time.Time // when it took each (its record's date)
 	writeErr    error
 	exitOnFail  bool          // a failed write means the process has exited
 	hang        chan struct{} // non-nil: Write blocks until closed or ctx is done
@@ -504,6 +534,8 @@ func (a *fakeAgent) MarkDraft(text string) {
 // forbidden reports a key the drain must never press.
 func forbidden(p string) string {
 	p = strings.ReplaceAll(strings.ReplaceAll(p, "\x1b[200~", ""), "\x1b[201~", "")
+	// The arrows an approval moves a dialog's pointer with.
+	p = strings.ReplaceAll(strings.ReplaceAll(p, "\x1b[A", ""), "\x1b[B", "")
 	for _, k := range []struct{ b, name string }{{"\x1b", "Esc"}, {"\x03", "Ctrl-C"}, {"\x15", "Ctrl-U"}} {
 		if strings.Contains(p, k.b) {
 			return k.name
@@ -557,6 +589,7 @@ func (a *fakeAgent) Write(ctx context.Context, p []byte) error {
 		return nil
 	}
 	a.taken = append(a.taken, a.prompt)
+	a.takenAt = append(a.takenAt, time.Now())
 	switch {
 	case a.exitOnEnter: // it leaves its last screen as it was, unless it restores the terminal
 		a.status = automation.StatusExited
@@ -570,6 +603,18 @@ func (a *fakeAgent) Write(ctx context.Context, p []byte) error {
 		a.prompt = ""
 	}
 	return nil
+}
+
+// tookRecords returns the prompts the CLI took as its records show them,
+// each dated when it was taken.
+func (a *fakeAgent) tookRecords() []records.Entry {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	es := make([]records.Entry, len(a.taken))
+	for i, p := range a.taken {
+		es[i] = records.Entry{Role: records.RoleUser, Text: p, At: a.takenAt[i], Source: "hook"}
+	}
+	return es
 }
 
 // tookPrompts returns the prompts the CLI took.

@@ -2,16 +2,18 @@ package drain
 
 // The gates a head message must pass, in the order of docs/design.md §2 and the
 // drain contract: (0) its delivery was not interrupted (by a stop of the
-// office, queue.Store.RecoverInterrupted, or held because the agent drew
-// nothing after it: set aside instead once that agent's process has been
-// restarted since, queue.Store.SetAsideHeld), (1) not paused unless the
+// office, queue.Store.RecoverInterrupted, or held after it was typed: set
+// aside once that agent's process has been restarted since, or delivered on
+// a late record, by settleHeld before the gates), (1) not paused unless the
 // message is manual (first: the pause is the person's decision and names the
 // hold over whatever the agent is doing), (2) the agent is idle (a starting
 // agent, whose boot gate the judge has not opened, is held "booting"), (3)
-// no automation block, (4) cooled down, (5) its precondition holds, (6) it
-// can be typed without splitting it. The first failing gate names the hold; a failed precondition
-// drops the message. Being booted is part of gate 2: the judge decides
-// readiness and status together, so an agent not yet ready is starting.
+// no automation block, (3b) the screen is one office knows: the profile's
+// prompt, empty, and no dialog (screen.go), (4) cooled down, (5) its
+// precondition holds, (6) it can be typed without splitting it. The first
+// failing gate names the hold; a failed precondition drops the message.
+// Being booted is part of gate 2: the judge decides readiness and status
+// together, so an agent not yet ready is starting.
 
 import (
 	"context"
@@ -31,8 +33,6 @@ type verdict struct {
 	// hold is the hold reason; coolsAt is when it ends if it is the cooldown.
 	hold    Hold
 	coolsAt time.Time
-	// aside: the message, held, is to be set aside (SetAsideHeld).
-	aside bool
 }
 
 // check applies the gates to m, the head of the agent's queue. Run's goroutine
@@ -40,12 +40,8 @@ type verdict struct {
 func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Message) verdict {
 	now := d.cfg.Clock.Now()
 	if m.Interrupted { // (0) maybe typed already: only the person may retype it
-		if !m.SetAside && !m.Writing.IsZero() && a.Spawned().After(m.Writing) && m.Kind != queue.KindInbox {
-			// Held because the agent drew nothing after it, but the
-			// process it was typed into has ended since: nothing of it
-			// can wait unread in an input any more.
-			return verdict{aside: true}
-		}
+		// (Set aside once the process it was typed into has ended, or
+		// delivered on a late record: settleHeld, before the gates.)
 		return verdict{hold: HoldInterrupted}
 	}
 	if !m.Manual { // (1)
@@ -63,7 +59,13 @@ func (d *Drainer) check(ctx context.Context, name string, a Agent, m queue.Messa
 	if h := blockHold(a, now); h != HoldNone { // (3)
 		return verdict{hold: h}
 	}
+	if h := d.screenGate(ctx, name, a); h != HoldNone { // (3b)
+		return verdict{hold: h}
+	}
 	if at := d.lastAttempt(name).Add(cooldown(a, d.cfg.Cooldown)); now.Before(at) { // (4)
+		return verdict{hold: HoldCoolingDown, coolsAt: at}
+	}
+	if at := d.untakenDue(name, m.ID); now.Before(at) { // (4) an untaken attempt's record may still come
 		return verdict{hold: HoldCoolingDown, coolsAt: at}
 	}
 	ok, err := d.precondition(ctx, m) // (5)
@@ -96,6 +98,8 @@ func statusHold(a Agent, now time.Time) Hold {
 		return HoldNone
 	case s == automation.StatusWaiting:
 		return HoldWaiting
+	case limitHold(s) != HoldNone:
+		return limitHold(s)
 	case s == automation.StatusStarting:
 		// The judge's boot gate is closed: the agent has not shown ready
 		// and its boot grace is not over (automation.Judgment.BootOpen).

@@ -101,3 +101,29 @@ func FuzzSanitize(f *testing.F) {
 		checkSanitized(t, in, inPaste)
 	})
 }
+
+// A body of only escape sequences has nothing to type (README: such a body
+// is refused at the door), though Sanitize alone would leave their tails;
+// text around or between sequences is typeable.
+func TestTypeableEscapeSequences(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"\x1b[2J\x1bc",                   // clear screen, reset
+		"\x1b[1;31m \x1b[0m\n",           // SGR around white space
+		"\x1b]0;title\x07\x1b]2;t\x1b\\", // OSC ended by BEL and by ST
+		"\x1bPq#0;1\x1b\\",               // DCS
+		"\x1b(B\x1b)0\x1b7\x1b8",         // charset designations, save/restore
+		"\x1b[?2004h\x1b[200~\x1b[201~",  // bracketed paste on, markers
+		"\x1b]8;;http://x\x1b",           // OSC never terminated
+		"\x1b",
+	} {
+		if drain.Typeable(s) {
+			t.Errorf("Typeable(%q) = true, want false: only escape sequences", s)
+		}
+	}
+	for _, s := range []string{"x\x1b[2J", "\x1b[31mred\x1b[0m", "a\x1bcb", "[2Jc"} {
+		if !drain.Typeable(s) {
+			t.Errorf("Typeable(%q) = false, want true: text is left", s)
+		}
+	}
+}

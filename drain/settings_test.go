@@ -11,6 +11,22 @@ import (
 	"office/drain"
 )
 
+// The echo_wait setting bounds how long an Enter waits for its text's echo:
+// a CLI that never shows the text gets its Enter that long after the gap.
+func TestEchoWaitBoundsTheEnter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, []string{"a"}, func(c *drain.Config) { c.EchoWait = time.Second })
+		a := h.agent("a")
+		a.set(func(a *fakeAgent) { a.ignoreText = 1; a.profile.EnterAfterEcho = true })
+		h.store.enqueue("a", "hello")
+		h.d.Wake()
+		h.until(4 * time.Second)
+		// The text at 200 ms, the gap (140 ms), then up to echo_wait.
+		checkWrites(t, a.written()[:2], []write{{200 * ms, "hello", false}, {1340 * ms, "\r", false}})
+		h.stop()
+	})
+}
+
 func TestAgentCooldownOverridesTheOffice(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, []string{"slow", "fast"}, func(c *drain.Config) {

@@ -8,9 +8,7 @@ package drain
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 	"unicode"
@@ -18,13 +16,6 @@ import (
 	"office/automation"
 	"office/queue"
 )
-
-// noteNotTaken is verify's note when the text never showed on the prompt
-// row and the agent did not react: the CLI did not take it.
-const noteNotTaken = "not taken"
-
-// errNotTaken is the failed attempt recorded for a text the CLI did not take.
-var errNotTaken = errors.New("the agent did not take the text: it never showed on the prompt and the agent did not turn busy")
 
 // probeRunes is how much of a line (without white space) must be found on
 // the prompt row to count as our text still sitting there: enough to be
@@ -43,7 +34,7 @@ const (
 	// Enter was taken, and no further Enter may be sent.
 	signDialog
 	// signExited: the agent's process exited after both writes succeeded:
-	// no evidence of the submit either way (settleExited decides).
+	// no evidence of the submit either way (classifyExited decides).
 	signExited
 	// signLastScreen: the agent's process exited, and its last screen shows
 	// the prompt row empty after our text had shown on it: the CLI cleared
@@ -64,81 +55,96 @@ func (s sign) note() string {
 	return "unverified"
 }
 
-// verify reports whether the text typed by t was submitted, and the note to
-// record. An agent that cannot be checked (SubmitProfile.Unverifiable, or a
-// prompt row that cannot be read) counts as delivered, "unverified"; so does
-// a check cut short by ctx, since both writes succeeded.
+// confirms reports whether the screen's sign shows the submit (its note
+// says "verified").
+func (s sign) confirms() bool { return s == signSubmitted || s == signLastScreen }
+
+// verify is the submit check: what the screen shows after the text typed
+// by t and its Enter. An agent that cannot be checked
+// (SubmitProfile.Unverifiable, or a prompt row that cannot be read) counts
+// as submitted, "unverified"; so does a check cut short by ctx, since both
+// writes succeeded.
 //
 // An agent whose process exits before a submit was seen proves nothing
-// about it: verify then returns noteExited with submitted false, and the
-// caller settles it from the agent's records (settleExited).
+// about it: verify then says seenExited, and classify settles it from the
+// agent's records.
 //
 // landed says the prompt row showed text before the Enter. Without it an
 // empty row proves nothing (the text may never have reached the input), so
 // only the agent turning busy, or the text showing late and then clearing,
-// confirms the submit; if nothing happens at all, verify returns
-// noteNotTaken with submitted false.
-func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) (note string, submitted bool) {
+// confirms the submit; if nothing happens at all, verify says seenNotTaken.
+func (d *Drainer) verify(ctx context.Context, a Agent, t typing, landed bool) screenSeen {
+	unverified := screenSeen{kind: seenSubmit, note: "unverified"}
+	exited := screenSeen{kind: seenExited}
 	if a.Submit().Unverifiable {
-		return "unverified", true
+		return unverified
 	}
 	if statusHold(a, d.cfg.Clock.Now()) == HoldExited {
 		// Gone already: only its last screen can still show the submit
 		// (its prompt row is unreadable once a CLI restored the terminal).
 		if look(a, d.cfg.Clock.Now(), &landed) == signLastScreen {
-			return signLastScreen.note(), true
+			return screenSeen{kind: seenLastScreen, note: signLastScreen.note(), confirmed: true}
 		}
-		return noteExited, false
+		return exited
 	}
 	if _, ok := a.Prompt(); !ok {
-		return "unverified", true
+		return unverified
 	}
 	s, err := d.watch(ctx, a, &landed)
 	switch {
 	case err != nil:
-		return "unverified", true
+		return unverified
 	case s == signExited:
-		return noteExited, false
+		return exited
 	case s != signNone:
-		return s.note(), true
+		return s.seen("")
 	}
 	retries := max(a.Submit().EnterRetries, 1)
 	for try := 1; ; try++ {
-		note, submitted, retry := d.unconfirmed(a, t, &landed)
+		got, retry := d.unconfirmed(a, t, &landed)
 		if !retry {
-			return note, submitted
+			return got
 		}
 		if err := d.sleep(ctx, d.cfg.RetryEnterAfter); err != nil {
-			return "unverified", true
+			return unverified
 		}
 		// Things may have moved during the pause: judge again at the Enter.
-		if note, submitted, retry = d.unconfirmed(a, t, &landed); !retry {
-			return note, submitted
+		if got, retry = d.unconfirmed(a, t, &landed); !retry {
+			return got
 		}
 		if err := d.enter(ctx, a, t.id); err != nil {
 			switch {
 			case ctx.Err() != nil:
-				return "unverified", true
+				return unverified
 			case statusHold(a, d.cfg.Clock.Now()) == HoldExited:
 				// An earlier Enter reached the process that is gone now.
-				return noteExited, false
+				return exited
 			}
-			return "", false
+			return screenSeen{kind: seenNotSubmitted}
 		}
 		s, err = d.watch(ctx, a, &landed)
 		switch {
 		case err != nil:
-			return "unverified", true
+			return unverified
 		case s == signExited:
-			return noteExited, false
+			return exited
 		case s != signNone && try == 1:
-			return s.note() + " (second Enter)", true
+			return s.seen(" (second Enter)")
 		case s != signNone:
-			return fmt.Sprintf("%s (Enter %d)", s.note(), try+1), true
+			return s.seen(fmt.Sprintf(" (Enter %d)", try+1))
 		case try >= retries:
-			return "", false
+			return screenSeen{kind: seenNotSubmitted}
 		}
 	}
+}
+
+// seen is the submit check's result for a sign other than signNone and
+// signExited, its note followed by more.
+func (s sign) seen(more string) screenSeen {
+	if s == signLastScreen {
+		return screenSeen{kind: seenLastScreen, note: s.note() + more, confirmed: s.confirms()}
+	}
+	return screenSeen{kind: seenSubmit, note: s.note() + more, confirmed: s.confirms()}
 }
 
 // watch looks at the agent every verifyPoll for VerifyFor and returns the
@@ -187,30 +193,31 @@ func look(a Agent, now time.Time, landed *bool) sign {
 	return signNone
 }
 
-// unconfirmed decides what to do once a submit was not confirmed: record a
-// delivery after all (submitted, with note), press Enter once more (retry),
-// or neither (the text was typed but not submitted). One more Enter is sent
-// only when it can do no harm: no dialog, no block (the person is not at the
-// prompt), and our own text is still what the prompt row shows.
-func (d *Drainer) unconfirmed(a Agent, t typing, landed *bool) (note string, submitted, retry bool) {
+// unconfirmed decides what to do once a submit was not confirmed: take the
+// screen's evidence after all (got), press Enter once more (retry), or
+// neither (got says the text was typed but not submitted, or never taken).
+// One more Enter is sent only when it can do no harm: no dialog, no block
+// (the person is not at the prompt), and our own text is still what the
+// prompt row shows.
+func (d *Drainer) unconfirmed(a Agent, t typing, landed *bool) (got screenSeen, retry bool) {
 	now := d.cfg.Clock.Now()
 	switch s := look(a, now, landed); s {
 	case signExited:
-		return noteExited, false, false
+		return screenSeen{kind: seenExited}, false
 	case signNone:
 	default:
-		return s.note(), true, false
+		return s.seen(""), false
 	}
 	row, ok := a.Prompt()
 	switch {
 	case !ok:
-		return "unverified", true, false
+		return screenSeen{kind: seenSubmit, note: "unverified"}, false
 	case !*landed && !automation.PromptRowHasText(row):
-		return noteNotTaken, false, false
+		return screenSeen{kind: seenNotTaken}, false
 	case a.Block(now) != automation.BlockNone, !onRow(row, t.probe):
-		return "", false, false
+		return screenSeen{kind: seenNotSubmitted}, false
 	}
-	return "", false, true
+	return screenSeen{}, true
 }
 
 // onRow reports whether the start of line shows on the prompt row. White
@@ -247,6 +254,9 @@ const (
 	// EvidenceMissing: the screen changed as after a submit, but the CLI's
 	// own records never showed the text.
 	EvidenceMissing = "no record"
+	// EvidenceAnswer: a message handed over through a turn-end hook to a
+	// CLI whose records office does not read: the hook's answer alone.
+	EvidenceAnswer = "hook answer"
 )
 
 // evidencePoll is how often the agent's records are read while waiting.
@@ -256,16 +266,9 @@ const evidencePoll = 100 * time.Millisecond
 // check found no submit: a record can still show that the CLI took the text.
 const evidenceAfterNoSubmit = time.Second
 
-// evidenceUnproven is how long the records of an agent whose records were
-// not yet seen to work are watched after a submit the screen confirmed: one
-// look, no wait (the screen decides; the next delivery finds them proven
-// once the CLI has recorded a prompt of this run).
-const evidenceUnproven = 0
-
 // confirm checks a typed delivery against the agent's own records. keeps is
 // false when the agent keeps none, they were not seen to record this run of
-// the agent yet, or the text is a slash command (the screen's verdict
-// stands). Otherwise it waits up to
+// the agent yet, or the text is a slash command. Otherwise it waits up to
 // Config.EvidenceFor (evidenceAfterNoSubmit when the screen saw no submit)
 // for a record of t's text dated at or after since, and returns the record's
 // source. A record found is taken whatever keeps says. proven is whether the
@@ -275,12 +278,11 @@ func (d *Drainer) confirm(ctx context.Context, name string, t typing, since time
 	if has, _ := d.recordable(name, t); !has {
 		return "", false, false
 	}
+	// Records not yet seen to record this run get the same wait: a CLI
+	// that keeps records confirms every delivery (classify holds it).
 	wait := d.cfg.EvidenceFor
-	switch {
-	case !screenOK:
+	if !screenOK {
 		wait = evidenceAfterNoSubmit
-	case !proven:
-		wait = evidenceUnproven
 	}
 	if src, ok, _ := d.received(ctx, name, t, since, wait); ok {
 		return src, true, true
@@ -328,6 +330,22 @@ func (d *Drainer) received(ctx context.Context, name string, t typing, since tim
 // evidence either way.
 func isCommand(text string) bool { return strings.HasPrefix(text, "/") }
 
+// evidenceConfirms is whether evidenceNote's note of screen confirms the
+// submit: the records showing the text (found) with no screen note or a
+// confirming one; records that keep it and do not show it, never; else
+// the screen's own word.
+func evidenceConfirms(screen screenSeen, found, keeps bool) bool {
+	switch {
+	case found && screen.note == "":
+		return true
+	case found:
+		return screen.confirmed
+	case keeps:
+		return false
+	}
+	return screen.confirmed
+}
+
 // evidenceNote is the delivery note once the records were looked at: the
 // screen's note, then which evidence decided.
 func evidenceNote(screen, source string, found, keeps bool) string {
@@ -342,70 +360,71 @@ func evidenceNote(screen, source string, found, keeps bool) string {
 	return screen + "; evidence=" + EvidenceScreen
 }
 
-// errNoRecord is the failed attempt recorded for a text the screen seemed to
-// submit but the CLI's records never showed, with the prompt empty after.
-var errNoRecord = errors.New("the agent did not take the text: its records do not show it and the prompt is empty")
-
-// noRecord settles a delivery the screen confirmed but the agent's records
-// (seen to work for this run of it) do not show: the CLI did not take it.
-// Our text still on the prompt is the person's draft now (typed, not
-// submitted); an empty prompt on an idle agent is a failed attempt, retried
-// after the cooldown. It returns false, settling nothing, when the agent is
-// busy (it may have queued the text, to record it later) or its prompt row
-// cannot be read: the delivery then counts, noted "unverified". A stopping
-// drain (ctx done) settles nothing and returns true: the message stays in
-// flight for recovery.
-func (d *Drainer) noRecord(ctx, ack context.Context, log *slog.Logger, name string, a Agent, m queue.Message, t typing, since time.Time, proven bool) bool {
-	if ctx.Err() != nil {
-		// A stop cut the check short (the screen's "unverified"), and the
-		// agent's process may be ending with the office: a stop settles
-		// nothing. The message stays in flight; the next start's recovery
-		// settles it from the same records.
-		log.Info("drain stopped while the CLI's records were checked; recovery settles the delivery at the next start")
-		return true
-	}
-	log.Warn("the screen showed a submit but the CLI's records do not show the text", "text", preview(t.text))
-	if statusHold(a, d.cfg.Clock.Now()) == HoldExited {
-		// Records that record this process's prompts do not show it, and
-		// the process is gone (whatever it had queued went with it).
-		d.attemptFailed(ack, log, name, m, errExitedNotTaken)
-		return true
-	}
-	if a.Status() == automation.StatusBusy {
-		return false
-	}
-	row, ok := a.Prompt()
-	switch {
-	case !ok:
-		return false
-	case onRow(row, t.probe):
-		// Our text still sits there: the Enter became a newline or was
-		// lost. One more Enter, under the same rule as the submit check's.
-		if a.Status() == automation.StatusIdle && a.Block(d.cfg.Clock.Now()) == automation.BlockNone &&
-			d.enter(ctx, a, t.id) == nil {
-			if src, found, _ := d.confirm(ctx, name, t, since, true, proven); found {
-				d.settleDelivered(ack, log, name, m.ID, "verified (an Enter after no record); evidence="+src)
-				return true
-			}
+// observeRecords gathers, after the submit check, what the agent's records
+// say of t's text since typing began, into o (with the snapshot the outcome
+// is judged at). An exit during the check gets Config.EvidenceFor to show
+// the text; otherwise confirm's wait applies. A submit the screen saw and
+// proven records never showed gets a look at the agent (afterNoRecord).
+func (d *Drainer) observeRecords(ctx context.Context, name string, a Agent, t typing, since time.Time, o *observed) {
+	o.keeps, _ = d.recordable(name, t)
+	switch o.screen.kind {
+	case seenExited, seenLastScreen:
+		// Settled by the records of the process typed into (proven as
+		// read before typing: a restart may have replaced it).
+		if o.keeps {
+			o.source, o.found, o.unread = d.received(ctx, name, t, since, d.cfg.EvidenceFor)
 		}
-		d.notSubmitted(ack, log, name, a, m, t)
-	case !automation.PromptRowHasText(row):
-		d.writeFailed(ctx, ack, log, name, a, m, t, false, errNoRecord)
-	default:
-		return false
+		d.snapshot(ctx, a, o)
+		return
 	}
-	return true
+	// proven, from here on, is confirm's: records that keep and were seen
+	// to record this run (a missing record counts against the delivery).
+	o.source, o.found, o.proven = d.confirm(ctx, name, t, since, o.screen.submitted(), o.proven)
+	if !o.found && o.screen.submitted() && o.keeps && o.proven {
+		d.afterNoRecord(ctx, name, a, t, since, o)
+		return
+	}
+	if o.screen.kind == seenNotTaken {
+		o.drewAfter = a.LastOutput().After(since)
+	}
+	d.snapshot(ctx, a, o)
 }
 
-// echoWait bounds how long an Enter waits for its text to show on the prompt
-// row (SubmitProfile.EnterAfterEcho); echoPoll is how often it looks.
-const (
-	echoWait = 3 * time.Second
-	echoPoll = 50 * time.Millisecond
-)
+// afterNoRecord looks at the agent after a submit the screen saw and its
+// proven records do not show (the snapshot the outcome is judged at, then
+// what the agent and its prompt row show). Our text still on the prompt of
+// an idle agent with no block gets one more Enter, under the submit check's
+// rule (the Enter became a newline or was lost), and the records are
+// watched once more.
+func (d *Drainer) afterNoRecord(ctx context.Context, name string, a Agent, t typing, since time.Time, o *observed) {
+	d.snapshot(ctx, a, o)
+	if o.stopped {
+		return
+	}
+	d.log.Warn("the screen showed a submit but the CLI's records do not show the text", "agent", name, "msg", t.id, "text", preview(t.text))
+	if o.exited {
+		return
+	}
+	if o.busy = a.Status() == automation.StatusBusy; o.busy {
+		return
+	}
+	row, ok := a.Prompt()
+	if o.rowRead = ok; !ok {
+		return
+	}
+	o.onRow, o.rowEmpty = onRow(row, t.probe), !automation.PromptRowHasText(row)
+	if o.onRow && a.Status() == automation.StatusIdle && a.Block(d.cfg.Clock.Now()) == automation.BlockNone &&
+		d.enter(ctx, a, t.id) == nil {
+		o.sourceAgain, o.foundAgain, _ = d.confirm(ctx, name, t, since, true, o.proven)
+	}
+}
+
+// echoPoll is how often an Enter that waits for its text's echo
+// (Config.EchoWait, the echo_wait setting) looks at the prompt row.
+const echoPoll = 50 * time.Millisecond
 
 // gapBeforeEnter waits gap after the text. With EnterAfterEcho it then
-// waits, up to echoWait, for the prompt row to show text (the CLI has read
+// waits, up to Config.EchoWait, for the prompt row to show text (the CLI has read
 // ours), and when that took longer than the gap, the gap once more from
 // there, so the Enter never reaches the CLI in the same read as the text.
 func (d *Drainer) gapBeforeEnter(ctx context.Context, a Agent, gap time.Duration) error {
@@ -415,7 +434,7 @@ func (d *Drainer) gapBeforeEnter(ctx context.Context, a Agent, gap time.Duration
 	if !a.Submit().EnterAfterEcho {
 		return nil
 	}
-	deadline := d.cfg.Clock.Now().Add(echoWait)
+	deadline := d.cfg.Clock.Now().Add(d.cfg.EchoWait)
 	for waited := false; ; waited = true {
 		row, ok := a.Prompt()
 		if !ok || automation.PromptRowHasText(row) {
@@ -431,4 +450,33 @@ func (d *Drainer) gapBeforeEnter(ctx context.Context, a Agent, gap time.Duration
 			return err
 		}
 	}
+}
+
+// unconfirmedReason is the evidence recorded for a message typed into a CLI
+// that keeps records, whose records never showed it within evidence_wait
+// (heldUnconfirmed's label).
+const unconfirmedReason = "typed, not confirmed: the screen showed a submit but the CLI's records do not show the text"
+
+// rmInbox is what a held notice adds to `office queue rm` for an inbox
+// delivery: its items go with it, as done (inbox.Service.RemoveTx).
+func rmInbox(m queue.Message) string {
+	if m.Kind != queue.KindInbox {
+		return ""
+	}
+	return " (its inbox items are then done, not delivered again)"
+}
+
+// unconfirmedNotice is the person's notice of a message typed into agent and
+// not confirmed by its records.
+func unconfirmedNotice(agent string, m queue.Message) string {
+	text := []rune(strings.TrimSpace(m.Text))
+	if len(text) > maxNoticeText {
+		text = append(text[:maxNoticeText], '…')
+	}
+	return fmt.Sprintf("message %d held: typed into %s, not confirmed; office queue rm %d or release %d\n"+
+		"Message %d was typed into %s and its screen showed a submit, but %s's own records never showed the text: it may "+
+		"not have reached the model (a dialog, a screen office does not know), or may sit in the CLI's own queue. It is not "+
+		"typed again on its own, and nothing else is typed into %s until you decide (other agents go on). Look at its pane: "+
+		"if it arrived, or you do not want it, `office queue rm %d`%s; `office queue release %d` types it again.\nText: %s",
+		m.ID, agent, m.ID, m.ID, m.ID, agent, agent, agent, m.ID, rmInbox(m), m.ID, string(text))
 }

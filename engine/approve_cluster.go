@@ -14,30 +14,29 @@ import (
 
 	"office/cluster"
 	"office/drain"
+	"office/server"
+	"office/wire"
 )
 
 // RemoteApproveWait is how long `office approve` of an agent of another
 // host waits for the outcome before it says the approval is stored (the
-// outcome then comes as a notice). It stays below the socket call's
-// timeout.
+// outcome then comes as a notice). It is no longer than the op's own bound
+// (server.OpTimeout), which stays below the command's call timeout (callTimeout),
+// so the command hears "stored" rather than a timeout; a cross-host typing
+// normally lands within a second or two (an outbox pass and the other
+// drain's attempt).
 const RemoteApproveWait = 4 * time.Second
 
 // RemoteApproval is the "approve" call's answer for an agent of another
-// host.
-type RemoteApproval struct {
-	Option string `json:"option,omitempty"`
-	Host   string `json:"host"`
-	ID     string `json:"id"`
-	// Stored: the outcome was not known within RemoteApproveWait.
-	Stored bool `json:"stored,omitempty"`
-}
+// host (Stored: the outcome was not known within RemoteApproveWait).
+type RemoteApproval = wire.ApproveResult
 
 // approveOnFloor wraps the "approve" call: an agent of this host is
 // answered here (plain); one of another host through n.
-func (e *Engine) approveOnFloor(n *cluster.Node, plain opFunc) opFunc {
+func (e *Engine) approveOnFloor(n *cluster.Node, plain server.Handler) server.Handler {
 	return func(ctx context.Context, req Request) (any, error) {
-		var args approveArgs
-		if err := decodeArgs(req, &args); err != nil {
+		var args wire.ApproveArgs
+		if err := server.DecodeArgs(req, &args); err != nil {
 			return nil, err
 		}
 		if _, ok := e.Agent(args.Agent); ok {

@@ -19,8 +19,8 @@ func TestApprovalOutcomeForAnotherHost(t *testing.T) {
 		want cluster.ApprovalOutcome
 	}{
 		{fmt.Errorf("engine: approve %q: %w", "helper", ErrNoDialog), cluster.ApprovalOutcome{Outcome: cluster.OutcomeGone, Detail: "no dialog is waiting"}},
-		{fmt.Errorf("drain: approve %q: %w (the agent is idle)", "helper", drain.ErrDialogGone),
-			cluster.ApprovalOutcome{Outcome: cluster.OutcomeGone, Detail: "the dialog is no longer open; nothing was typed (the agent is idle)"}},
+		{fmt.Errorf("drain: approve %q: %w (the agent is idle); nothing was typed", "helper", drain.ErrDialogGone),
+			cluster.ApprovalOutcome{Outcome: cluster.OutcomeGone, Detail: "the dialog is no longer open (the agent is idle); nothing was typed"}},
 		{fmt.Errorf("engine: approve %q: no option %q on the dialog", "helper", "9"), cluster.ApprovalOutcome{Outcome: cluster.OutcomeRefused, Detail: `no option "9" on the dialog`}},
 		{fmt.Errorf("engine: approve: %w %q", queue.ErrUnknownAgent, "helper"), cluster.ApprovalOutcome{Outcome: cluster.OutcomeRefused, Detail: queue.ErrUnknownAgent.Error() + ` "helper"`}},
 	} {

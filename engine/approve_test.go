@@ -33,7 +33,7 @@ func permissionAnswers(t *testing.T, logPath string) []string {
 func TestApproveTypesIntoTheOpenDialogOnlyAndNothingAfterItClosed(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	c := fakeConfig(t, dir, 1, "--permission", "--busy", "100ms")
+	c := fakeConfig(t, dir, 1, "--permission", "--busy", "100ms", "--hook-evidence")
 	e := open(t, c, filepath.Join(dir, "state"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -96,7 +96,7 @@ func TestApproveTypesIntoTheOpenDialogOnlyAndNothingAfterItClosed(t *testing.T) 
 func TestApprovalFromAnotherHostOnlyForTheDialogItSaw(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	c := fakeConfig(t, dir, 1, "--permission", "--busy", "100ms")
+	c := fakeConfig(t, dir, 1, "--permission", "--busy", "100ms", "--hook-evidence")
 	e := open(t, c, filepath.Join(dir, "state"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -136,4 +136,49 @@ func TestApprovalFromAnotherHostOnlyForTheDialogItSaw(t *testing.T) {
 		t.Fatalf("an approval made after the dialog was forwarded: %+v, want option 1 typed", out)
 	}
 	waitCond(t, 10*time.Second, "the answer", func() bool { return len(permissionAnswers(t, logPath)) == 1 })
+}
+
+// TestApproveRefusesATranscriptShapeOnTheIdlePrompt: a past prompt of
+// numbered lines (`❯ 1. fix foo` / `  2. fix bar` in the transcript) draws
+// the shape of a dialog above the empty prompt. The next message is typed
+// (the screen gate does not hold it as an unknown screen), and an approval
+// finds no dialog: "1" typed there would be submitted as a prompt.
+func TestApproveRefusesATranscriptShapeOnTheIdlePrompt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := fakeConfig(t, dir, 1, "--busy", "100ms", "--hook-evidence")
+	e := open(t, c, filepath.Join(dir, "state"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.Run(ctx)
+	logPath := filepath.Join(dir, "a0.jsonl")
+	a, _ := e.Agent("a0")
+
+	if _, err := e.Store().Enqueue(ctx, "a0", "1. fix foo\n2. fix bar", queue.EnqueueOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.Wake()
+	waitCond(t, 30*time.Second, "the numbered prompt", func() bool { return len(promptsIn(t, logPath)) == 1 })
+	waitCond(t, 10*time.Second, "its rows in the transcript, idle", func() bool {
+		return a.Term.Status() == automation.StatusIdle && strings.Contains(a.Term.Text(), "❯ 1. fix foo")
+	})
+	if _, err := e.Store().Enqueue(ctx, "a0", "after", queue.EnqueueOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.Wake()
+	waitCond(t, 30*time.Second, "the next message, not held", func() bool { return len(promptsIn(t, logPath)) == 2 })
+	// Its turn over, not merely idle: right after the prompt the status can
+	// still read idle from before the turn's busy, which then shows.
+	waitCond(t, 10*time.Second, "idle after it, its turn over", func() bool {
+		return a.Term.Status() == automation.StatusIdle && !a.Term.TurnOpen()
+	})
+	actx, acancel := context.WithTimeout(ctx, 4*time.Second)
+	_, err := e.Approve(actx, "a0", "1", "")
+	acancel()
+	if !errors.Is(err, engine.ErrNoDialog) {
+		t.Fatalf("Approve on the idle prompt = %v, want ErrNoDialog", err)
+	}
+	if got := promptsIn(t, logPath); len(got) != 2 || got[1] != "after" {
+		t.Fatalf("prompts %q, want the two messages only", got)
+	}
 }

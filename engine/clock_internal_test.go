@@ -157,7 +157,7 @@ func workingMail(ctx context.Context, t *testing.T, e *Engine, agent string) str
 	if _, err := ds.Attempt(ctx, msgs[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := ds.Delivered(ctx, msgs[0].ID, "test"); err != nil {
+	if err := ds.Delivered(ctx, msgs[0].ID, "test", queue.StateUnconfirmed); err != nil {
 		t.Fatal(err)
 	}
 	return id

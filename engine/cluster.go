@@ -2,7 +2,7 @@ package engine
 
 // cluster.go joins the engine to its floor when the office file has a
 // [cluster] table (package cluster, docs/cluster.md): the node runs with
-// the engine, a poke also sends the outbox, and the "cluster.floor" call
+// the engine, a poke also sends the outbox (wake.go), and the "cluster.floor" call
 // tells clients the other hosts and their agents.
 
 import (
@@ -12,6 +12,7 @@ import (
 
 	"office/cluster"
 	"office/queue"
+	"office/wire"
 )
 
 // ClashCheckWait bounds the roster read at start that checks this host's
@@ -19,17 +20,8 @@ import (
 // checked by its last-known roster).
 const ClashCheckWait = 3 * time.Second
 
-// Floor is the answer of the "cluster.floor" call (not "floor", the
-// floor-wide pause): this host, what it knows of the
-// others and their agents (the last-known roster).
-type Floor struct {
-	Host    string              `json:"host"`
-	Name    string              `json:"name"`
-	Hosts   []cluster.HostState `json:"hosts"`
-	Members []cluster.Member    `json:"members"`
-	// Clashes are this host's agent names another host has too.
-	Clashes []cluster.NameClash `json:"clashes,omitempty"`
-}
+// Floor is wire.Floor (it crosses the client boundary, so wire declares it).
+type Floor = wire.Floor
 
 // openCluster starts the node of a clustered office (nothing without a
 // [cluster] table) and refuses an agent name another host of the floor has.
@@ -44,11 +36,8 @@ func (e *Engine) openCluster() error {
 		Store:    e.store,
 		Inbox:    e.inbox.svc,
 		Local:    e.floorMembers,
-		Received: func() {
-			e.drain.Wake()
-			e.inbox.scheduleSoon()
-		},
-		Approve: e.approveForFloor,
+		Received: func() { e.wake(wakeFloor) },
+		Approve:  e.approveForFloor,
 		// A team agent not run here for another host's agent of its name
 		// starts once that agent is gone.
 		RosterChanged: e.startYielded,
@@ -57,7 +46,7 @@ func (e *Engine) openCluster() error {
 	if err != nil {
 		return fmt.Errorf("engine: %w", err)
 	}
-	e.cluster = n
+	e.floor.node = n
 	ctx, cancel := context.WithTimeout(context.Background(), ClashCheckWait)
 	defer cancel()
 	n.Sync(ctx)
@@ -68,19 +57,14 @@ func (e *Engine) openCluster() error {
 	if err := n.Clash(context.Background(), names); err != nil {
 		return fmt.Errorf("engine: %w", err)
 	}
-	plain := e.ops["poke"]
-	e.ops["poke"] = func(ctx context.Context, req Request) (any, error) {
-		n.Wake()
-		return plain(ctx, req)
-	}
-	e.ops["approve"] = e.approveOnFloor(n, e.ops["approve"])
-	e.ops["cluster.floor"] = func(ctx context.Context, _ Request) (any, error) {
+	e.serve.ops[wire.OpApprove.Name] = e.approveOnFloor(n, e.serve.ops[wire.OpApprove.Name])
+	register(e, wire.OpClusterFloor, func(ctx context.Context, _ Request, _ wire.None) (Floor, error) {
 		members, err := cluster.Roster(ctx, e.store)
 		if err != nil {
-			return nil, err
+			return Floor{}, err
 		}
 		return Floor{Host: cfg.Host, Name: cfg.Name, Hosts: n.Hosts(ctx), Members: members, Clashes: n.Clashes()}, nil
-	}
+	})
 	return nil
 }
 
@@ -89,10 +73,10 @@ func (e *Engine) openCluster() error {
 // both hosts when another host of the floor has name (by the roster read
 // when the node opened, or the last-known one); nil without a cluster.
 func (e *Engine) floorClash(ctx context.Context, name string) error {
-	if e.cluster == nil {
+	if !e.floor.on() {
 		return nil
 	}
-	if err := e.cluster.Clash(ctx, []string{name}); err != nil {
+	if err := e.floor.node.Clash(ctx, []string{name}); err != nil {
 		return fmt.Errorf("engine: %w; it is not started here while the other host has that name", err)
 	}
 	return nil
@@ -144,17 +128,31 @@ func (e *Engine) floorMembers() []cluster.Member {
 	return out
 }
 
-// runCluster runs the node until ctx ends (nothing without a cluster).
-func (e *Engine) runCluster(ctx context.Context) {
-	if e.cluster != nil {
-		e.cluster.Run(ctx)
+// floor is the engine's link to its floor: the cluster node, nil without
+// a [cluster] table (set once by openCluster, before anything reads it).
+// Its methods do nothing without a node.
+type floor struct{ node *cluster.Node }
+
+// on reports whether the office is on a floor.
+func (f floor) on() bool { return f.node != nil }
+
+// wake makes the node send its outbox now (wake.go).
+func (f floor) wake() {
+	if f.node != nil {
+		f.node.Wake()
 	}
 }
 
-// closeCluster stops the node (items not yet acknowledged stay in the
-// outbox).
-func (e *Engine) closeCluster() {
-	if e.cluster != nil {
-		e.cluster.Close()
+// run runs the node until ctx ends.
+func (f floor) run(ctx context.Context) {
+	if f.node != nil {
+		f.node.Run(ctx)
+	}
+}
+
+// close stops the node (items not yet acknowledged stay in the outbox).
+func (f floor) close() {
+	if f.node != nil {
+		f.node.Close()
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"office/engine"
 	"office/inbox"
 	"office/queue"
+	"office/test/testcerts"
 )
 
 // An agent added with `team add` whose name another host of the floor has
@@ -31,7 +32,7 @@ func TestTeamAgentWithAnotherHostsNameNotStarted(t *testing.T) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	text := fmt.Sprintf("brief = false\n\n[[agent]]\nname = \"a0\"\nprofile = \"shell\"\n\n[cluster]\nname = \"floor\"\nhost = \"b\"\nlisten = \"127.0.0.1:%d\"\n", port)
+	text := fmt.Sprintf("brief = false\n\n[[agent]]\nname = \"a0\"\nprofile = \"shell\"\n\n[cluster]\nname = \"floor\"\nhost = \"b\"\nlisten = \"127.0.0.1:%d\"\n%s", port, testcerts.New(t, "floor").TOML(t, "b"))
 	cc, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte(text))
 	if err != nil {
 		t.Fatal(err)

@@ -13,28 +13,11 @@ import (
 	"time"
 
 	"office/cluster"
+	"office/wire"
 )
 
-// Placement says where an agent of a clustered office runs and how fresh
-// its row is. Every field is empty in an office without a [cluster] table.
-type Placement struct {
-	// Host is the host the agent runs on (this host's name for its own).
-	Host string `json:"host,omitempty"`
-	// Remote: the agent runs on another host of the floor; its row is
-	// that host's roster as this host last read it.
-	Remote bool `json:"remote,omitempty"`
-	// HostReachable says whether Host's roster could be read just now
-	// (within cluster.Unreachable; always true for this host's own
-	// agents). Nil without a cluster.
-	HostReachable *bool `json:"host_reachable,omitempty"`
-	// HostLastSeen is when this host last read Host's roster (remote rows;
-	// after a restart of this server with Host down: when it last stored
-	// a change of it, an earlier bound; zero: never).
-	HostLastSeen time.Time `json:"host_last_seen,omitzero"`
-	// LastKnown: Host is unreachable, so the status (and the rest of the
-	// row) is the last one read from it, not its agent's status now.
-	LastKnown bool `json:"last_known,omitempty"`
-}
+// Placement is wire.Placement (it crosses the client boundary, so wire declares it).
+type Placement = wire.Placement
 
 // remoteAgent is one agent of another host as the roster calls show it.
 type remoteAgent struct {
@@ -45,24 +28,24 @@ type remoteAgent struct {
 // localPlacement is the placement of this host's own agents (the zero
 // Placement without a cluster).
 func (e *Engine) localPlacement() Placement {
-	if e.cluster == nil {
+	if !e.floor.on() {
 		return Placement{}
 	}
-	return Placement{Host: e.cluster.Host(), HostReachable: new(true)}
+	return Placement{Host: e.floor.node.Host(), HostReachable: new(true)}
 }
 
 // remoteAgents returns the agents of the other hosts by the last-known
 // roster, by host and name (nil without a cluster). Its errors are the
 // cluster package's, for the caller to wrap.
 func (e *Engine) remoteAgents(ctx context.Context) ([]remoteAgent, error) {
-	if e.cluster == nil {
+	if !e.floor.on() {
 		return nil, nil
 	}
 	members, err := cluster.Roster(ctx, e.store)
 	if err != nil {
 		return nil, err
 	}
-	return placeRemote(e.cluster.Host(), e.cluster.Hosts(ctx), members), nil
+	return placeRemote(e.floor.node.Host(), e.floor.node.Hosts(ctx), members), nil
 }
 
 // placeRemote joins the last-known members of the other hosts with what
@@ -119,11 +102,11 @@ func (e *Engine) FloorStatus(ctx context.Context) ([]AgentStatus, error) {
 // by the last-known roster) an agent called name, or "" (always "" without
 // a cluster).
 func (e *Engine) floorOwner(ctx context.Context, name string) (string, error) {
-	if e.cluster == nil {
+	if !e.floor.on() {
 		return "", nil
 	}
 	m, err := cluster.Lookup(ctx, e.store, name)
-	if errors.Is(err, cluster.ErrNotOnFloor) || (err == nil && m.Host == e.cluster.Host()) {
+	if errors.Is(err, cluster.ErrNotOnFloor) || (err == nil && m.Host == e.floor.node.Host()) {
 		return "", nil
 	}
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"office/configs"
 	"office/engine"
 	"office/queue"
+	"office/test/testcerts"
 )
 
 // A clustered office answers both the floor-wide pause ("floor", what the
@@ -24,7 +25,7 @@ func TestClusteredOfficeKeepsTheFloorPauseCall(t *testing.T) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	text := fmt.Sprintf("brief = false\n\n[[agent]]\nname = \"a0\"\nprofile = \"shell\"\n\n[cluster]\nname = \"floor\"\nhost = \"solo\"\nlisten = \"127.0.0.1:%d\"\n", port)
+	text := fmt.Sprintf("brief = false\n\n[[agent]]\nname = \"a0\"\nprofile = \"shell\"\n\n[cluster]\nname = \"floor\"\nhost = \"solo\"\nlisten = \"127.0.0.1:%d\"\n%s", port, testcerts.New(t, "floor").TOML(t, "solo"))
 	cc, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte(text))
 	if err != nil {
 		t.Fatal(err)

@@ -10,32 +10,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"office/automation"
 	"office/drain"
 	"office/inbox"
 	"office/queue"
+	"office/wire"
 )
 
-// dialogOption is one numbered option on a dialog's screen.
-type dialogOption struct{ num, label string }
+// dialogOption is one option on a dialog's screen (automation.DialogOptions).
+type dialogOption = automation.DialogOption
 
-var optionLine = regexp.MustCompile(`^\s*(?:[❯>›▶]\s*)?(\d{1,2})[.)]\s+(\S.*?)\s*$`)
-
-// dialogOptions reads the numbered options from screen text.
-func dialogOptions(text string) []dialogOption {
-	var out []dialogOption
-	for _, l := range strings.Split(text, "\n") {
-		if m := optionLine.FindStringSubmatch(l); m != nil {
-			out = append(out, dialogOption{num: m[1], label: m[2]})
-		}
-	}
-	return out
-}
+// dialogOptions reads the options from screen text.
+func dialogOptions(text string) []dialogOption { return automation.DialogOptions(text) }
 
 // openDialog is a dialog seen on an agent's screen and forwarded.
 type openDialog struct {
@@ -107,7 +98,11 @@ func (e *Engine) statusChanged(ctx context.Context, name string) {
 	}
 	var opts []string
 	for _, o := range d.options {
-		opts = append(opts, o.num+". "+o.label)
+		n := o.Num
+		if n == "" {
+			n = strconv.Itoa(o.Pos)
+		}
+		opts = append(opts, n+". "+o.Label)
 	}
 	to := a.Config.Parent
 	if to == "" {
@@ -119,14 +114,6 @@ func (e *Engine) statusChanged(ctx context.Context, name string) {
 	}
 	e.log.Info("dialog forwarded", "agent", name, "to", to)
 	e.inboxKick(ctx)
-}
-
-// approveArgs are the arguments of the "approve" call.
-type approveArgs struct {
-	Agent  string `json:"agent"`
-	Option string `json:"option"`
-	// By is who approves: an agent (OFFICE_AGENT) or "" for the person.
-	By string `json:"by,omitempty"`
 }
 
 // ErrNoDialog: `office approve` was given an agent that shows no dialog.
@@ -143,29 +130,92 @@ func (e *Engine) Approve(ctx context.Context, agent, option, by string) (string,
 	if !ok {
 		return "", fmt.Errorf("engine: approve: %w %q", queue.ErrUnknownAgent, agent)
 	}
-	if !isWaiting(a) || e.inbox == nil {
+	if e.inbox == nil || a.Term == nil {
+		return "", fmt.Errorf("engine: approve %q: %w", agent, ErrNoDialog)
+	}
+	// A dialog known by its text (status waiting), or by its shape only
+	// (the drain's screen gate holds delivery for it as "unknown screen"),
+	// and then not while the prompt row is found and empty: the shape is
+	// the transcript's, and the option would be typed into the prompt.
+	_, shape := automation.DialogShape(a.Term.Text())
+	if row, ok := a.Term.Prompt(); ok && automation.ReadPromptRow(row, ok) == automation.PromptEmpty {
+		shape = false
+	}
+	if !isWaiting(a) && !shape {
 		return "", fmt.Errorf("engine: approve %q: %w", agent, ErrNoDialog)
 	}
 	// The dialog forwarded; one not forwarded yet is the one on screen now
-	// (it is not recorded here: forwarding it stays statusChanged's).
+	// (it is not recorded here: forwarding it stays statusChanged's). The
+	// person answers what the screen shows now: a dialog forwarded while it
+	// was still being drawn (Claude Code draws its offers in a few frames)
+	// has another fingerprint than the finished one. An agent answers only
+	// the dialog forwarded to it.
 	d, ok := e.inbox.dialogs.get(agent)
-	if !ok {
+	if !ok || by == "" || by == inbox.Person {
 		d = readDialog(a.Term.Text(), e.inbox.clock.Now())
 	}
-	num := optionNumber(strings.TrimSpace(option), d.options)
+	ap, num := answerFor(strings.TrimSpace(option), d.options)
 	if num == "" {
-		return "", fmt.Errorf("engine: approve %q: no option %q on the dialog", agent, option)
+		return "", fmt.Errorf("engine: approve %q: no option %q on the dialog (options: %s)", agent, option, optionList(d.options))
 	}
 	if by == "" {
 		by = inbox.Person
 	}
-	if err := e.drain.Approve(ctx, drain.Approval{Agent: agent, Keys: num, Dialog: d.fingerprint, By: by}); err != nil {
+	ap.Agent, ap.Dialog, ap.By = agent, d.fingerprint, by
+	if err := e.drain.Approve(ctx, ap); err != nil {
 		return "", err // it names the agent and why
 	}
 	if err := e.inbox.svc.LogApproval(ctx, agent, num, by); err != nil {
 		e.log.Error("logging an approval", "err", err)
 	}
 	return num, nil
+}
+
+// optionList names a dialog's options for an error.
+func optionList(opts []dialogOption) string {
+	if len(opts) == 0 {
+		return "none read"
+	}
+	var b []string
+	for _, o := range opts {
+		n := o.Num
+		if n == "" {
+			n = strconv.Itoa(o.Pos)
+		}
+		b = append(b, n+". "+o.Label)
+	}
+	return strings.Join(b, "; ")
+}
+
+// answerFor resolves option, a number, a position or the start of a label,
+// to the keys that answer it: a numbered option's number, typed; an
+// unnumbered one's place and label (the drain moves the pointer there from
+// where the live screen shows it, then presses Enter: the pointer may have
+// moved since the dialog was read). num names the option chosen ("" for
+// none).
+func answerFor(option string, opts []dialogOption) (drain.Approval, string) {
+	numbered := len(opts) > 0 && opts[0].Num != ""
+	if len(opts) == 0 || numbered {
+		n := optionNumber(option, opts)
+		return drain.Approval{Keys: n}, n
+	}
+	var pick *dialogOption
+	if n, err := strconv.Atoi(option); err == nil {
+		if n >= 1 && n <= len(opts) {
+			pick = &opts[n-1]
+		}
+	} else if option != "" {
+		for i := range opts {
+			if strings.HasPrefix(strings.ToLower(opts[i].Label), strings.ToLower(option)) {
+				pick = &opts[i]
+				break
+			}
+		}
+	}
+	if pick == nil {
+		return drain.Approval{}, ""
+	}
+	return drain.Approval{Target: pick.Pos, Label: pick.Label}, strconv.Itoa(pick.Pos)
 }
 
 // optionNumber resolves option, a number or the start of a label, to the
@@ -183,29 +233,43 @@ func optionNumber(option string, opts []dialogOption) string {
 			return option
 		}
 		for _, o := range opts {
-			if o.num == option {
+			if o.Num == option {
 				return option
 			}
 		}
 		return ""
 	}
 	for _, o := range opts {
-		if strings.HasPrefix(strings.ToLower(o.label), strings.ToLower(option)) {
-			return o.num
+		if strings.HasPrefix(strings.ToLower(o.Label), strings.ToLower(option)) {
+			return o.Num
 		}
 	}
 	return ""
 }
 
 // opApprove is the "approve" socket call.
-func (e *Engine) opApprove(ctx context.Context, req Request) (any, error) {
-	var args approveArgs
-	if err := decodeArgs(req, &args); err != nil {
-		return nil, err
-	}
+func (e *Engine) opApprove(ctx context.Context, _ Request, args wire.ApproveArgs) (wire.ApproveResult, error) {
 	num, err := e.Approve(ctx, args.Agent, args.Option, args.By)
 	if err != nil {
-		return nil, err
+		return wire.ApproveResult{}, err
 	}
-	return map[string]string{"option": num}, nil
+	return wire.ApproveResult{Option: num}, nil
+}
+
+// DialogOption is one numbered option of a dialog, for a client that shows
+// the options as buttons (the web page) and answers with Num through the
+// "approve" call.
+type DialogOption struct {
+	Num   string `json:"num"`
+	Label string `json:"label"`
+}
+
+// DialogOptions reads the numbered options from a dialog's screen text, as
+// Approve reads them.
+func DialogOptions(text string) []DialogOption {
+	var out []DialogOption
+	for _, o := range dialogOptions(text) {
+		out = append(out, DialogOption{Num: o.Num, Label: o.Label})
+	}
+	return out
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -14,11 +13,11 @@ import (
 	"time"
 
 	"office/automation"
-	"office/cluster"
 	"office/configs"
 	"office/drain"
 	"office/pool"
 	"office/queue"
+	"office/server"
 	"office/wire"
 )
 
@@ -50,78 +49,75 @@ type Options struct {
 	// stall samples, mail sweep and retention sweep, the restart back-off);
 	// nil means the wall clock. Tests pass a fake.
 	Clock drain.Clock
+	// Web, if set, runs the office file's [web] table's web server
+	// (engine/web.go).
+	Web WebRunner
 }
 
-// Agent is one configured agent as the engine runs it.
-type Agent struct {
-	// Config is the agent's configuration.
-	Config configs.Agent
-	// Profile is its resolved profile.
-	Profile configs.Profile
-	// Term is its terminal; nil when the process could not be started.
-	Term *pool.Terminal
-	// SpawnErr says why Term is nil.
-	SpawnErr error
-}
+// Agent is one configured agent as the engine runs it: its configuration,
+// its resolved profile, its terminal (nil when the process could not be
+// started, SpawnErr says why). The server reads it too, so package server
+// declares it.
+type Agent = server.Agent
 
 // Engine is one running office. Its methods are safe for concurrent use.
 type Engine struct {
-	// failure is why Run stopped by itself (the store was lost), for the
-	// clients' goodbye.
-	failure atomic.Pointer[error]
+	opts  Options
+	log   *slog.Logger
+	store *queue.Store
+	drain *drain.Drainer
+	inbox *inboxLayer // the inbox layer's state (engine/inbox.go); set by initInbox
+	floor floor       // the floor's node (engine/cluster.go); none without [cluster]
 
-	opts    Options
-	log     *slog.Logger
-	lock    *os.File
-	store   *queue.Store
-	ln      net.Listener // guarded by lnMu once the engine runs
-	drain   *drain.Drainer
-	ops     map[string]opFunc
-	inbox   *inboxLayer   // the inbox layer's state (engine/inbox.go); set by initInbox
-	cluster *cluster.Node // the floor's node (engine/cluster.go); nil without [cluster]
-
-	srv atomic.Pointer[server] // the clients' side (engine/server.go)
-
-	// lnMu guards ln, sockID and closingSocket: the watcher replaces a
-	// removed socket (watch.go).
-	lnMu          sync.Mutex
-	sockID        socketID
-	closingSocket bool
-	watchNow      chan struct{} // capacity 1: a poke asks for a check
+	serve serving // the table of calls and the server answering them (engine/serve.go)
+	life  life    // the state directory's lock, the stop, the watch's wake-up
 
 	hookOnce  sync.Once
 	hookState *hookLayer // the CLI hooks' reports (engine/hook.go); see hooks()
 
-	hist historyLayer  // the agents' pane histories (engine/history.go)
-	heap *heapReturner // gives the freed heap back when output is quiet (engine/memory.go)
+	terms  terms     // what the engine keeps beside its terminals
+	limits limitBook // the usage-limit holds, by account (engine/limits.go)
 
-	// teamStart serializes startTeamAgents (at start, and when the floor's
-	// roster changed) with AddTeamAgent (its count check and its add) and
-	// RemoveTeamAgent, so a start from the store's records never runs an
-	// agent a team add or rm is changing. A one-slot channel, so a request
-	// waiting for it gives up with its context (lockTeam).
-	teamStart chan struct{}
-	// overBound names the team records this run left out for the bound
-	// and told the person about (under teamStart): told once a run.
-	overBound map[string]bool
+	needs  needsBook  // what the needs-you list remembers (engine/needs_gather.go)
+	notify notifyFeed // what feeds runNotify (engine/notify.go)
 
-	// maxAgents is configs.MaxAgents (a test lowers it, as running 500
-	// agents to reach it would take a test minutes).
-	maxAgents int
+	team team // the team's lock and bound (engine/team.go)
 
-	addMu    sync.Mutex   // serializes addAgent
-	mu       sync.RWMutex // guards agents, byName, closing, restarts
-	agents   []*Agent
-	byName   map[string]*Agent
-	closing  bool
-	restarts map[string]*restartState
-	exitSeen map[*pool.Terminal]bool // terminals whose exit was handled
-	// restarting counts onExit goroutines; Add only under mu while not
-	// closing, so Close can wait for them.
-	restarting sync.WaitGroup
-	stopped    chan struct{} // closed by Close
+	roster   roster   // the agents running (engine.go); its lock guards restarts too
+	restarts restarts // the restarts' state (engine/restart.go), under roster.mu
+}
 
+// roster is the agents this office runs, in order, and whether it is
+// closing (then nothing joins it).
+type roster struct {
+	addMu   sync.Mutex   // serializes addAgent
+	mu      sync.RWMutex // guards agents, byName, closing, and the restarts' maps
+	agents  []*Agent
+	byName  map[string]*Agent
+	closing bool
+}
+
+// terms is what the engine keeps beside its terminals, each in its own
+// file: their pane histories, their events before Open is done, their
+// CLIs' versions, and the freed heap given back when their output is quiet.
+type terms struct {
+	hist     historyLayer  // engine/history.go
+	events   earlyEvents   // engine/early.go
+	versions versionChecks // version.go
+	heap     *heapReturner // engine/memory.go
+}
+
+// life is the engine's life: the state directory's lock it holds, its
+// close, why Run stopped by itself, and the state-directory watch's
+// wake-up (watch.go).
+type life struct {
+	lock *os.File
+	// failure is why Run stopped by itself (the store was lost), for the
+	// clients' goodbye.
+	failure   atomic.Pointer[error]
+	stopped   chan struct{} // closed by Close
 	closeOnce sync.Once
+	watchNow  chan struct{} // capacity 1: a poke asks for a check
 }
 
 // Open takes the state directory's lock, opens the store, registers the
@@ -148,16 +144,38 @@ func Open(o Options) (e *Engine, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e = &Engine{opts: o, log: log, lock: lock, byName: map[string]*Agent{}, stopped: make(chan struct{}), heap: newHeapReturner(), maxAgents: configs.MaxAgents,
-		teamStart: make(chan struct{}, 1)}
+	e = &Engine{opts: o, log: log, life: life{lock: lock, stopped: make(chan struct{}), watchNow: make(chan struct{}, 1)}, roster: roster{byName: map[string]*Agent{}}, terms: terms{heap: newHeapReturner()},
+		team: newTeam(), notify: newNotifyFeed()}
 	e.registerOps()
-	e.registerWatchOps()
 	opened := e // `return nil, err` below sets e to nil before this runs
 	defer func() {
 		if err != nil {
 			opened.Close()
 		}
 	}()
+	// The config's agents' processes start first, before the store is
+	// opened and checked: starting them is what a person waits for, and
+	// nothing they do reaches the rest of the engine before it is ready
+	// (their events wait, early.go). They join the roster once it is.
+	early := make([]*Agent, 0, len(o.Config.Agents))
+	published := 0
+	defer func() {
+		if err != nil {
+			for _, a := range early[published:] {
+				if a.Term != nil {
+					_ = a.Term.Close()
+				}
+			}
+		}
+	}()
+	for _, ac := range o.Config.Agents {
+		a, err := e.newAgent(ac)
+		if err != nil {
+			return nil, err
+		}
+		e.spawn(a)
+		early = append(early, a)
+	}
 	if err := e.openStore(); err != nil {
 		return nil, err
 	}
@@ -175,23 +193,25 @@ func Open(o Options) (e *Engine, err error) {
 	if err := e.recoverInterrupted(context.Background()); err != nil {
 		return nil, err
 	}
+	if err := e.releaseLeases(); err != nil {
+		return nil, err
+	}
 	dcfg := drainTunables(o.Config.Settings)
 	dcfg.Store, dcfg.Agents, dcfg.Preconditions, dcfg.Notify, dcfg.Logger = dstore, agentSet{e}, pre, e.notice, log
-	dcfg.Evidence = newEvidence(e)
+	dcfg.Evidence, dcfg.Channel = newEvidence(e), e.channelTakes
 	e.drain = drain.New(dcfg)
 	if err := e.openCluster(); err != nil {
 		return nil, err
 	}
-	for _, ac := range o.Config.Agents {
-		if _, err := e.addAgent(ac); err != nil {
+	for _, a := range early {
+		if err := e.publish(a); err != nil {
 			return nil, err
 		}
+		published++
 	}
-	e.ln, e.sockID, err = listen(o.StateDir)
-	if err != nil {
-		return nil, err
-	}
-	go serve(e.ln, e.handle)
+	e.openEvents()
+	// The socket last: a command that finds it listening may count on the
+	// agents being registered (cmd/office/store.go).
 	if err := e.startServer(); err != nil {
 		return nil, err
 	}
@@ -236,120 +256,23 @@ func compactVerbs(c *configs.Config) []string {
 	return out
 }
 
-// addAgent resolves ac's profile, starts its process (a process that cannot
-// start is recorded on the Agent, not an error) and then publishes the agent
-// in the roster, so no other goroutine sees a half-made Agent.
-func (e *Engine) addAgent(ac configs.Agent) (*Agent, error) {
-	e.addMu.Lock()
-	defer e.addMu.Unlock()
-	if ac.Line == 0 { // not from the file (team add): the office's history
-		ac.History = e.settingsFor(ac).History
-	}
-	a := &Agent{Config: ac}
-	var err error
-	a.Profile, err = e.opts.Config.ProfileOf(ac)
-	if err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	}
-	if _, dup := e.Agent(ac.Name); dup {
-		return nil, fmt.Errorf("engine: agent %q already runs", ac.Name)
-	}
-	e.spawn(a)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closing {
-		if a.Term != nil {
-			go a.Term.Close()
-		}
-		return nil, fmt.Errorf("engine: closing; agent %q not started", ac.Name)
-	}
-	e.agents = append(e.agents, a)
-	e.byName[ac.Name] = a
-	go e.checkExitedEarly(a)
-	return a, nil
-}
-
-// spawn starts a's process; a failure is recorded on a and logged.
-func (e *Engine) spawn(a *Agent) {
-	argv, err := e.opts.Config.Argv(a.Config)
-	if err != nil {
-		a.SpawnErr = err
-		e.log.Error("agent not started", "agent", a.Config.Name, "err", err)
-		return
-	}
-	argv, extraEnv, dir, err := e.launch(a, argv, a.Config.Cwd)
-	if err != nil {
-		a.SpawnErr = err
-		e.log.Error("agent not started", "agent", a.Config.Name, "err", err)
-		return
-	}
-	ac := a.Config
-	ssh := e.opts.Config.SSHAgentFor(ac)
-	ac.SSHAgent = &ssh
-	env := append(AgentEnv(e.opts.HostEnv, a.Profile, ac, e.opts.StateDir, e.opts.Bin), extraEnv...)
-	t, err := pool.Start(pool.Options{
-		Name:     a.Config.Name,
-		Argv:     argv,
-		Env:      env,
-		Dir:      dir,
-		Cols:     e.opts.Cols,
-		Rows:     e.opts.Rows,
-		Behavior: behaviorFor(a.Profile, e.settingsFor(a.Config)),
-		Notify:   e.terminalEvent,
-		History:  e.historyOf(a.Config),
-	})
-	if err != nil {
-		a.SpawnErr = err
-		e.log.Error("agent not started", "agent", a.Config.Name, "err", err)
-		return
-	}
-	a.Term = t
-	e.log.Info("agent started", "agent", a.Config.Name, "pid", t.Pid(), "argv", argv)
-}
-
-// Behavior turns a profile into the screen-reading rules of a terminal.
-func Behavior(p configs.Profile) pool.Behavior {
-	return pool.Behavior{
-		Prompt: pool.PromptSpec{Marker: p.PromptMarker, Column: p.PromptColumn, BetweenRules: p.PromptBetweenRules, Placeholders: p.PromptPlaceholders},
-		Status: automation.StatusRules{
-			TitleBusy:    p.TitleBusy,
-			TitleIdle:    p.TitleIdle,
-			TitleBraille: p.TitleBraille,
-			Busy:         p.Busy,
-			Idle:         p.Idle,
-			Waiting:      p.Waiting,
-			Quiet:        p.Quiet.Duration,
-		},
-		ReadyMarkers: p.ReadyMarkers,
-		ReadySettle:  p.ReadySettle.Duration,
-		ShellIdle:    p.ShellIdle,
-		Interactive:  p.Interactive,
-	}
-}
-
-// submitProfile turns a profile into the drain's typing rules.
-func submitProfile(p configs.Profile) drain.SubmitProfile {
-	return drain.SubmitProfile{
-		EnterDelay:      p.EnterDelay.Duration,
-		PasteEnterDelay: p.PasteEnterDelay.Duration,
-		EnterRetries:    p.EnterRetries,
-		EnterAfterEcho:  p.EnterAfterEcho,
-		LineByLine:      p.LineByLine,
-		Unverifiable:    p.Unverifiable,
-	}
-}
-
 func (e *Engine) terminalEvent(ev pool.Event) {
-	if ev.Kind == pool.EventOutput {
-		e.heap.output()
+	if ev.Kind == pool.EventNotify {
+		e.agentNote(ev) // the agent's own notification (engine/notes.go)
+		return
 	}
-	if s := e.srv.Load(); s != nil {
-		s.terminalEvent(ev)
+	if ev.Kind == pool.EventOutput {
+		e.terms.heap.output()
+	}
+	if s := e.serve.srv.Load(); s != nil {
+		s.TerminalEvent(ev)
 	}
 	if ev.Kind != pool.EventOutput && e.drain != nil {
 		e.drain.Wake()
 	}
 	if ev.Kind != pool.EventOutput {
+		e.needsEvent(ev)
+		e.pokeNotify()
 		e.inboxEvent(ev)
 	}
 	if ev.Kind == pool.EventBootOverdue {
@@ -371,8 +294,8 @@ func (e *Engine) notice(n drain.Notice) {
 	// A message held or set aside is told durably; the store's event shows
 	// it to every window, so it is not sent live a second time.
 	shown := (n.Kind == drain.NoticeHeld || n.Kind == drain.NoticeSetAside) && e.noticeHeld(n)
-	if s := e.srv.Load(); s != nil && !shown {
-		s.notice(n)
+	if s := e.serve.srv.Load(); s != nil && !shown {
+		s.AddLive(noticeEvent(n))
 	}
 	if e.opts.OnNotice != nil {
 		e.opts.OnNotice(n)
@@ -380,8 +303,9 @@ func (e *Engine) notice(n drain.Notice) {
 }
 
 // Run serves the drain until ctx ends. It returns ctx's error, or an error
-// wrapping ErrStoreLost when the store was deleted or replaced under it (it
-// stops within WatchEvery, or at the next poke).
+// wrapping ErrStoreLost when the store was deleted or replaced under it, or
+// one wrapping ErrUnsafeStateDir when the state directory became writable
+// by group or others (it stops within WatchEvery, or at the next poke).
 func (e *Engine) Run(ctx context.Context) error {
 	e.log.Info("engine running", "state", e.opts.StateDir, "agents", len(e.Agents()))
 	ctx, stop := context.WithCancelCause(ctx)
@@ -397,10 +321,14 @@ func (e *Engine) Run(ctx context.Context) error {
 		e.startTeamAgents(ctx)
 	}
 	var bg sync.WaitGroup
-	bg.Add(4)
+	bg.Add(5)
 	go func() {
 		defer bg.Done()
-		e.runCluster(ctx)
+		e.runNotify(ctx)
+	}()
+	go func() {
+		defer bg.Done()
+		e.floor.run(ctx)
 	}()
 	go func() {
 		defer bg.Done()
@@ -414,10 +342,11 @@ func (e *Engine) Run(ctx context.Context) error {
 		defer bg.Done()
 		e.runSchedules(ctx)
 	}()
+	e.startWeb(ctx, &bg)
 	err := e.drain.Run(ctx)
 	bg.Wait()
 	if lost := lostStore(ctx); lost != nil {
-		e.failure.Store(&lost) // the clients' goodbye says why
+		e.life.failure.Store(&lost) // the clients' goodbye says why
 		return lost
 	}
 	return err
@@ -425,10 +354,7 @@ func (e *Engine) Run(ctx context.Context) error {
 
 // Wake makes the drain look at the queues soon (after the store changed).
 func (e *Engine) Wake() {
-	e.drain.Wake()
-	if s := e.srv.Load(); s != nil {
-		s.poke() // clients see the new depth now
-	}
+	e.wake(wakeLocal) // clients see the new depth now
 }
 
 // Config returns the office's configuration (read-only).
@@ -436,23 +362,6 @@ func (e *Engine) Config() *configs.Config { return e.opts.Config }
 
 // Store returns the engine's store.
 func (e *Engine) Store() *queue.Store { return e.store }
-
-// Agents returns the agents in roster order (config order, then agents
-// added while running). The slice is a copy; the *Agent values are shared and
-// must not be modified.
-func (e *Engine) Agents() []*Agent {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return append([]*Agent(nil), e.agents...)
-}
-
-// Agent returns the named agent.
-func (e *Engine) Agent(name string) (*Agent, bool) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	a, ok := e.byName[name]
-	return a, ok
-}
 
 // Holds returns the drain's current hold reason per agent.
 func (e *Engine) Holds() map[string]string {
@@ -467,31 +376,24 @@ func (e *Engine) Holds() map[string]string {
 // hangup_grace setting, 2 s by default), closes the socket and the store, and
 // releases the lock. Queued messages stay in the store. It is idempotent.
 func (e *Engine) Close() error {
-	e.closeOnce.Do(func() {
-		if s := e.srv.Load(); s != nil {
-			bye := wire.Bye{Reason: "the office is stopping"}
-			if f := e.failure.Load(); f != nil {
+	e.life.closeOnce.Do(func() {
+		if s := e.serve.srv.Load(); s != nil {
+			bye := wire.Bye{Reason: wire.ReasonStopping}
+			if f := e.life.failure.Load(); f != nil {
 				bye.Reason, bye.Error = (*f).Error(), (*f).Error()
 			}
-			s.close(bye)
+			s.Close(bye)
 		}
-		e.lnMu.Lock()
-		e.closingSocket = true
-		if e.ln != nil {
-			e.ln.Close()
-			_ = os.Remove(filepath.Join(e.opts.StateDir, SocketFile))
-		}
-		e.lnMu.Unlock()
-		e.mu.Lock()
-		e.closing = true
-		e.mu.Unlock()
-		close(e.stopped)
+		e.roster.mu.Lock()
+		e.roster.closing = true
+		e.roster.mu.Unlock()
+		close(e.life.stopped)
 		// A restart under way finishes first (its new terminal, if any, is
 		// in the roster then, or closed by the restart itself).
-		e.restarting.Wait()
-		e.mu.Lock()
-		agents := append([]*Agent(nil), e.agents...)
-		e.mu.Unlock()
+		e.restarts.running.Wait()
+		e.roster.mu.Lock()
+		agents := append([]*Agent(nil), e.roster.agents...)
+		e.roster.mu.Unlock()
 		var wg sync.WaitGroup
 		for _, a := range agents {
 			if a.Term != nil {
@@ -503,7 +405,7 @@ func (e *Engine) Close() error {
 			}
 		}
 		wg.Wait()
-		e.closeCluster()
+		e.floor.close()
 		e.closeHistories() // after the terminals: their last screens are in
 		for _, a := range agents {
 			if a.Config.Worktree {
@@ -513,35 +415,15 @@ func (e *Engine) Close() error {
 		if e.store != nil {
 			e.store.Close()
 		}
-		if e.lock != nil {
-			unlockState(e.lock)
+		if e.life.lock != nil {
+			unlockState(e.life.lock)
 		}
 	})
 	return nil
 }
 
-// AgentStatus is one agent's live state, as `office status` shows it.
-type AgentStatus struct {
-	Name    string `json:"name"`
-	Profile string `json:"profile"`
-	// Role and Parent are the agent's, as configured or added.
-	Role     string `json:"role,omitempty"`
-	Parent   string `json:"parent,omitempty"`
-	Status   string `json:"status"`
-	Signal   string `json:"signal"`
-	Draft    bool   `json:"draft"`
-	ExitCode *int   `json:"exit_code,omitempty"`
-	Pid      int    `json:"pid,omitempty"`
-	Hold     string `json:"hold,omitempty"`
-	Error    string `json:"error,omitempty"`
-	// Restart is its restart policy (configs.RestartNever, ...); RestartAt,
-	// once its process exited, when the restart its policy asked for runs
-	// (zero: none pending).
-	Restart   string    `json:"restart,omitempty"`
-	RestartAt time.Time `json:"restart_at,omitzero"`
-	// Placement says its host in a clustered office (FloorStatus).
-	Placement
-}
+// AgentStatus is wire.AgentStatus (it crosses the client boundary, so wire declares it).
+type AgentStatus = wire.AgentStatus
 
 // Status returns every agent's live state, in config order (this host's
 // agents only; FloorStatus adds the floor's).
@@ -560,7 +442,16 @@ func (e *Engine) Status() []AgentStatus {
 			}
 		} else {
 			st, sig := a.Term.StatusSignal()
-			s.Status, s.Signal, s.Draft, s.Pid = st.String(), sig, a.Term.HasDraft(), a.Term.Pid()
+			s.Status, s.Signal, s.Draft, s.Pid = st.String(), limitSignal(a.Term, st, sig, a.Term.Now()), a.Term.HasDraft(), a.Term.Pid()
+			// The terminal first: it reads open until its turn end was
+			// pushed to the inbox, which then reads unsettled.
+			s.Turn = a.Term.TurnOpen() || (e.inbox != nil && e.inbox.unsettled(a.Config.Name))
+			if h := a.Term.Limit(); st == automation.StatusLimited && h.Active(a.Term.Now()) {
+				s.LimitAt, s.LimitRetry = h.Reset, h.Reset.IsZero()
+				if s.LimitRetry {
+					s.LimitAt = h.Until
+				}
+			}
 			if exited, code := a.Term.Exited(); exited {
 				s.ExitCode = &code
 				s.RestartAt = due[a.Config.Name]
@@ -569,49 +460,4 @@ func (e *Engine) Status() []AgentStatus {
 		out = append(out, s)
 	}
 	return out
-}
-
-// agentSet adapts the engine's terminals to drain.Agents.
-type agentSet struct{ e *Engine }
-
-// Agent returns the named agent's terminal for the drain; an agent whose
-// process could not be started reads as exited.
-func (s agentSet) Agent(name string) (drain.Agent, bool) {
-	a, ok := s.e.Agent(name)
-	if !ok {
-		return nil, false
-	}
-	if a.Term == nil {
-		return deadAgent{err: a.SpawnErr}, true
-	}
-	return liveAgent{Terminal: a.Term, submit: submitFor(a.Profile, s.e.settingsFor(a.Config))}, true
-}
-
-// liveAgent is a running terminal as the drain sees it.
-type liveAgent struct {
-	*pool.Terminal
-	submit drain.SubmitProfile
-}
-
-// Submit returns how to type into this agent.
-func (a liveAgent) Submit() drain.SubmitProfile { return a.submit }
-
-// deadAgent is an agent whose process never started: it holds its messages
-// as exited.
-type deadAgent struct{ err error }
-
-func (deadAgent) Status() automation.Status        { return automation.StatusExited }
-func (deadAgent) Block(time.Time) automation.Block { return automation.BlockExited }
-func (deadAgent) BracketedPaste() bool             { return false }
-func (deadAgent) Submit() drain.SubmitProfile      { return drain.SubmitProfile{} }
-func (deadAgent) Prompt() (string, bool)           { return "", false }
-func (deadAgent) LastOutput() time.Time            { return time.Time{} }
-func (deadAgent) Spawned() time.Time               { return time.Time{} }
-func (deadAgent) MarkDraft(string)                 {}
-func (deadAgent) Text() string                     { return "" }
-func (d deadAgent) PressEnter(context.Context, automation.TurnCause) error {
-	return fmt.Errorf("agent not started: %v", d.err)
-}
-func (d deadAgent) Write(context.Context, []byte) error {
-	return fmt.Errorf("agent not started: %v", d.err)
 }

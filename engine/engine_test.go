@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -25,7 +26,19 @@ import (
 // fakeAgentBin is the fake agent TUI, built once.
 var fakeAgentBin string
 
+// shortParallel is how many of the engine's parallel tests run at once in
+// -short mode, the quick loop (docs/development.md): they mostly wait on
+// fake agents' PTYs, sockets and real timers, so one per core (testing's
+// default) leaves the cores idle; on 2 cores this takes `go test -short
+// ./engine/` from about 80 s to about 25 s. The full run (CI, -race) keeps
+// the default, whose timing the slower tests were written against.
+const shortParallel = 8
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		testbin.Parallel(shortParallel)
+	}
 	testbin.Main(func(bins map[string]string) int {
 		fakeAgentBin = bins["fakeagent"]
 		return m.Run()
@@ -84,7 +97,7 @@ func TestOneEnginePerStateDir(t *testing.T) {
 	if !errors.As(err, &le) || le.Pid != os.Getpid() {
 		t.Fatalf("second Open: %v, want LockedError naming pid %d", err, os.Getpid())
 	}
-	for path, want := range map[string]os.FileMode{state: 0o700, filepath.Join(state, engine.SocketFile): 0o600} {
+	for path, want := range map[string]os.FileMode{state: 0o700, filepath.Join(state, engine.ClientSocketFile): 0o600} {
 		st, err := os.Stat(path)
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +110,7 @@ func TestOneEnginePerStateDir(t *testing.T) {
 	if engine.Running(state) {
 		t.Fatal("Running() is true after Close")
 	}
-	if _, err := os.Stat(filepath.Join(state, engine.SocketFile)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(state, engine.ClientSocketFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("socket left behind: %v", err)
 	}
 	e2 := open(t, c, state) // the lock is free again
@@ -256,9 +269,10 @@ func TestDeliveryInterruptedByAStopIsSettledFromEvidence(t *testing.T) {
 	}
 	s.Close()
 
-	// A Claude-like agent with no hooks wired (no office binary) and no
-	// transcript: its records show nothing.
-	e := open(t, fakeConfig(t, dir, 1, "--busy", "10ms"), state)
+	// A Claude-like agent whose records (its hooks, no transcript) show
+	// nothing of what was typed before the stop; they confirm what is
+	// typed now (a CLI that keeps records confirms every delivery).
+	e := open(t, fakeConfig(t, dir, 1, "--busy", "10ms", "--hook-evidence"), state)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go e.Run(rctx)

@@ -11,10 +11,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
 
+	"office/automation"
 	"office/configs"
 	"office/drain"
 	"office/inbox"
@@ -185,39 +187,84 @@ func (v *evidence) Received(_ context.Context, agent, text string, since time.Ti
 	return "", false, nil
 }
 
+// Late reports the first prompt among the agent's records recorded since
+// since and before until (zero: no bound), and whether it is text: the hook
+// log first, then the CLI's own files (drain.Evidence.Late).
+func (v *evidence) Late(_ context.Context, agent, text string, since, until time.Time) (drain.LateRecord, error) {
+	a, ok := v.e.Agent(agent)
+	if !ok || a.Profile.Records == "" {
+		return drain.LateRecord{}, nil
+	}
+	for _, mode := range v.e.lookModes(a) {
+		es, err := v.e.readRecords(a, mode)
+		if err != nil {
+			return drain.LateRecord{}, err
+		}
+		if en, ok, same := records.First(es, drain.Sanitize(text, true), since, until); ok {
+			return drain.LateRecord{Any: true, Same: same, Source: en.Source, At: en.At}, nil
+		}
+	}
+	return drain.LateRecord{}, nil
+}
+
 // errRecordsMoved is Received's answer when the agent restarted since the
 // text was typed and its records are kept per session: their silence says
 // nothing about the process typed into.
 var errRecordsMoved = errors.New("the agent restarted since, and its CLI keeps its records per session: the records of the process typed into were not read")
 
 // recoverInterrupted settles the deliveries the last stop interrupted, from
-// evidence: a record of the text in the agent's CLI since typing began
-// settles it as delivered; what no evidence settles is set aside, with a
+// evidence: a record of the text in the agent's CLI since typing began (a
+// prompt, or a message its turn-end hook handed over) settles it as
+// delivered; what no evidence settles is set aside, with a
 // notice to the person naming it and saying what is known.
 func (e *Engine) recoverInterrupted(ctx context.Context) error {
 	taken := map[string]map[int]bool{}
+	recovered := map[int64]int{} // inbox items acknowledged, by delivery
 	judge := func(m queue.Message) queue.Verdict {
+		// What is observed of it, for drain.Recover (the drain's one
+		// classification of a delivery's outcome) to decide.
+		var r drain.Interrupted
 		a, ok := e.configAgent(m.Agent)
-		switch {
-		case !ok:
-			return queue.Verdict{Settle: queue.SettleAside, Evidence: queue.EvidenceUnknown + " (the agent is not in the office file)"}
-		case a.Profile.Records == "":
-			return queue.Verdict{Settle: queue.SettleAside, Evidence: queue.EvidenceUnknown + " (its CLI keeps no record office reads)"}
+		r.Known = ok
+		if ok {
+			r.Records = a.Profile.Records
 		}
-		es, err := e.readRecords(a, readAll)
-		if err != nil {
-			e.log.Warn("reading an agent's records to settle an interrupted delivery", "agent", m.Agent, "msg", m.ID, "err", err)
-			return queue.Verdict{Settle: queue.SettleAside, Evidence: queue.EvidenceUnknown + " (its records could not be read: " + err.Error() + ")"}
+		if ok && r.Records != "" {
+			es, err := e.readRecords(a, readAll)
+			r.Unread = err
+			if err != nil {
+				e.log.Warn("reading an agent's records to settle an interrupted delivery", "agent", m.Agent, "msg", m.ID, "err", err)
+			} else {
+				if taken[m.Agent] == nil {
+					taken[m.Agent] = map[int]bool{}
+				}
+				text := drain.Sanitize(m.Text, true)
+				en, i, found := records.Received(es, text, m.Writing, taken[m.Agent])
+				if !found {
+					// Handed over at a turn's end (Store.Handing stamps
+					// writing as typing does): Received never returns the
+					// CLI's record of a hand-over, nor Handed a typed
+					// prompt, so one of the two can match.
+					en, i, found = records.Handed(r.Records, es, text, m.Writing, taken[m.Agent])
+				}
+				if r.Found = found; found {
+					taken[m.Agent][i] = true
+					r.Source = en.Source
+				}
+			}
 		}
-		if taken[m.Agent] == nil {
-			taken[m.Agent] = map[int]bool{}
+		v := drain.Recover(r)
+		if v.Settle == queue.SettleDelivered && m.Kind == queue.KindInbox && e.inbox != nil {
+			// Its items are delivered in the transaction that settles it:
+			// a crash between the two would type the batch again.
+			id := m.ID
+			v.Received = func(tx *queue.Tx) error {
+				its, err := e.inbox.svc.AckTx(tx, id)
+				recovered[id] = len(its)
+				return err
+			}
 		}
-		if en, i, ok := records.Received(es, drain.Sanitize(m.Text, true), m.Writing, taken[m.Agent]); ok {
-			taken[m.Agent][i] = true
-			return queue.Verdict{Settle: queue.SettleDelivered, Evidence: en.Source}
-		}
-		return queue.Verdict{Settle: queue.SettleAside,
-			Evidence: fmt.Sprintf("typing had begun; the CLI's records (%s) do not show it, so it may or may not have reached the agent", a.Profile.Records)}
+		return v
 	}
 	got, err := e.store.RecoverInterrupted(ctx, judge)
 	if err != nil {
@@ -228,6 +275,9 @@ func (e *Engine) recoverInterrupted(ctx context.Context) error {
 		switch r.Verdict.Settle {
 		case queue.SettleDelivered:
 			log.Info("interrupted delivery settled: the CLI's record shows it arrived")
+			if r.Kind == queue.KindInbox && e.inbox != nil {
+				e.inboxReceived(ctx, r.Message, recovered[r.ID])
+			}
 		case queue.SettleRetry:
 			log.Info("interrupted delivery will be delivered again")
 		default:
@@ -236,6 +286,20 @@ func (e *Engine) recoverInterrupted(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// inboxReceived settles the mail of an inbox delivery that a stop
+// interrupted and the CLI's records show received (the whole batch is one
+// prompt): its items were marked delivered, not typed again, in the
+// transaction that settled it (the judge's Verdict.Received), and their
+// mail, now working, settles as at a turn end, since the stop ended the
+// process that took it (inform mail is done; a request is done if its
+// receiver replied, else failed and its sender told).
+func (e *Engine) inboxReceived(ctx context.Context, m queue.Message, items int) {
+	e.log.Info("inbox items received before the stop are not typed again", "agent", m.Agent, "msg", m.ID, "items", items)
+	if _, err := e.inbox.svc.TurnEnded(ctx, m.Agent); err != nil {
+		e.log.Error("settling the mail of a received inbox delivery (the deadline ticker settles it)", "agent", m.Agent, "err", err)
+	}
 }
 
 // configAgent is the office file's agent name with its profile (recovery
@@ -265,9 +329,14 @@ func (e *Engine) noticeSetAside(ctx context.Context, r queue.Recovered) {
 	if r.Interrupted {
 		what = "it was held (" + r.Agent + " drew nothing after it was typed), then the office stopped, which ended that process"
 	}
+	rm := "drops it"
+	if r.Kind == queue.KindInbox {
+		what = "it was held after it was typed into " + r.Agent + " (" + r.Evidence + "), then the office stopped"
+		rm = "marks its items done (they are not delivered again)"
+	}
 	body := fmt.Sprintf("Message %d for %s was set aside: %s, and %s. "+
-		"It is not typed again on its own and does not hold the rest of the queue: `office queue release %d` types it again, `office queue rm %d` drops it.\nText: %s",
-		r.ID, r.Agent, what, r.Verdict.Evidence, r.ID, r.ID, string(text))
+		"It is not typed again on its own and does not hold the rest of the queue: `office queue release %d` types it again, `office queue rm %d` %s.\nText: %s",
+		r.ID, r.Agent, what, r.Verdict.Evidence, r.ID, r.ID, rm, string(text))
 	e.notice(drain.Notice{Agent: r.Agent, MsgID: r.ID, Kind: drain.NoticeSetAside, Text: body}) // durable (noticeHeld)
 }
 
@@ -343,6 +412,11 @@ func boundReply(s string) string {
 	return "…" + s[cut:]
 }
 
+// turnEndLine is the line Claude Code draws when a turn ends (2.1.332,
+// checked: `✻ Cooked for 1s · done 9:38 PM`; older: `✻ Crunched for 1s`):
+// a spinner glyph, a word, "for" and a duration, then maybe the clock.
+var turnEndLine = regexp.MustCompile(`^\s*\S \p{L}+ for (?:\d+[hms] ?)+(?:· done \d{1,2}:\d\d(?: ?[AP]M)?)?\s*$`)
+
 // ReplyRegion is the reply part of screen text, without the CLI's chrome:
 // everything from the rule or box edge above the prompt row down (the input
 // box, its footer and hints) is cut, and so is everything up to the end of
@@ -380,10 +454,10 @@ func ReplyRegion(screen string, p configs.Profile) string {
 			break
 		}
 	}
-	pats := append(append(append(append([]string{}, p.ReadyMarkers...), p.Idle...), p.Busy...), p.PromptPlaceholders...)
+	pats := append(append(append(append([]string{}, automation.MarkerTexts(p.ReadyMarkers)...), p.Idle...), p.Busy...), p.PromptPlaceholders...)
 	out := lines[:0:0]
 	for _, l := range lines {
-		if containsAny(l, pats) || isChrome(l) && strings.TrimSpace(l) != "" {
+		if containsAny(l, pats) || isChrome(l) && strings.TrimSpace(l) != "" || turnEndLine.MatchString(l) {
 			continue
 		}
 		out = append(out, l)

@@ -32,6 +32,8 @@ func TestReplyRegionDropsTheChrome(t *testing.T) {
 		"● The parser is done.",
 		"  Two tests remain.",
 		"",
+		"✻ Cooked for 1m 3s · done 6:56 PM",
+		"",
 		"──────────────────────────────",
 		"❯\u00a0",
 		"──────────────────────────────",

@@ -26,7 +26,7 @@ func (e *Engine) StartYielded(ctx context.Context) { e.startYielded(ctx) }
 
 // SetMaxAgents lowers the most agents e runs (configs.MaxAgents), so a test
 // reaches the bound with a few agents.
-func (e *Engine) SetMaxAgents(n int) { e.maxAgents = n }
+func (e *Engine) SetMaxAgents(n int) { e.team.max = n }
 
 // StartRecord is startRecord (one record startRecorded listed) for the
 // engine_test package.
@@ -41,10 +41,24 @@ func (e *Engine) StartRecord(ctx context.Context, r queue.AgentRecord) {
 // HoldTeamLock takes the team lock (as a long start from the records does)
 // until the returned func is called.
 func (e *Engine) HoldTeamLock() (release func()) {
-	e.teamStart <- struct{}{}
+	e.team.start <- struct{}{}
 	return e.unlockTeam
 }
 
 // StartTeamAgents is startTeamAgents (what Run does at its start) for the
 // engine_test package.
 func (e *Engine) StartTeamAgents(ctx context.Context) { e.startTeamAgents(ctx) }
+
+// NotifyReady is closed once the notifier read the needs-you list the
+// first time (what it finds then is not announced).
+func (e *Engine) NotifyReady() <-chan struct{} { return e.notify.ready }
+
+// OpNames returns the names of the calls the engine answers, for the test
+// that holds them to wire.Ops.
+func (e *Engine) OpNames() []string {
+	out := make([]string, 0, len(e.serve.ops))
+	for n := range e.serve.ops {
+		out = append(out, n)
+	}
+	return out
+}

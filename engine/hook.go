@@ -10,9 +10,15 @@ package engine
 //
 //	UserPromptSubmit, PreToolUse, PostToolUse,
 //	PreCompact                                 busy
-//	Stop, Notification idle_prompt             idle
+//	Stop, Notification idle_prompt,
+//	StopFailure                                idle (the turn failed:
+//	                                           limits_hook.go)
 //	Notification permission_prompt             waiting
 //	SessionStart                               no hook status (the screen decides)
+//
+// A Stop may also hand the agent's queue head over (handover.go): the
+// answer carries the message, `office hook` prints Claude's block answer,
+// and the report says busy (the turn goes on with it) instead of idle.
 //
 // Each report carries a sequence number taken as it arrives, so of two
 // reports landing at once the newer always wins. When a report stops
@@ -32,7 +38,9 @@ import (
 	"time"
 
 	"office/automation"
+	"office/configs"
 	"office/drain"
+	"office/wire"
 )
 
 // NoticeBootOverdue is the kind of the notice raised when an agent's boot
@@ -45,19 +53,11 @@ const NoticeBootOverdue = "boot_overdue"
 func (e *Engine) bootOverdue(name string) {
 	e.log.Warn("agent not ready within the boot grace", "agent", name)
 	e.notice(drain.Notice{Agent: name, Kind: NoticeBootOverdue,
-		Text: fmt.Sprintf("%s did not show its ready signal within the boot grace; judged by its other signals now (office status --explain %s)", name, name)})
+		Text: fmt.Sprintf("%s did not show its ready signal within the boot grace; judged by its other signals now, and typed into only while its prompt shows (office status --explain %s)", name, name)})
 }
 
-// HookArgs are the arguments of the "hook" socket call.
-type HookArgs struct {
-	// Event is the hook event as `office hook EVENT` got it
-	// ("UserPromptSubmit", "Stop", "Notification:permission", ...).
-	Event string `json:"event"`
-	// NotificationType is the payload's notification_type, when present.
-	NotificationType string `json:"notification_type,omitempty"`
-	// Message is the payload's message (Notification), for the log.
-	Message string `json:"message,omitempty"`
-}
+// HookArgs is wire.HookArgs (it crosses the client boundary, so wire declares it).
+type HookArgs = wire.HookArgs
 
 // hookLayer numbers the hook reports of one engine.
 type hookLayer struct {
@@ -82,8 +82,8 @@ func (h *hookLayer) next() uint64 {
 // registerHookOps adds the CLI hooks' socket call (`office hook EVENT`) and
 // the status explanation (`office status --explain`).
 func (e *Engine) registerHookOps() {
-	e.ops["hook"] = e.opHook
-	e.ops["explain"] = e.opExplain
+	register(e, wire.OpHook, e.opHook)
+	register(e, wire.OpExplain, e.opExplain)
 }
 
 // hookStatus maps a hook event to a status; ok=false: the event carries no
@@ -101,7 +101,7 @@ func hookStatus(a HookArgs) (s automation.Status, none, ok bool) {
 	switch ev {
 	case "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact":
 		return automation.StatusBusy, false, true
-	case "Stop", "Notification:idle":
+	case "Stop", "Notification:idle", HookStopFailure:
 		return automation.StatusIdle, false, true
 	case "Notification:permission":
 		return automation.StatusWaiting, false, true
@@ -111,70 +111,60 @@ func hookStatus(a HookArgs) (s automation.Status, none, ok bool) {
 	return 0, false, false
 }
 
-func (e *Engine) opHook(_ context.Context, req Request) (any, error) {
-	var args HookArgs
-	if err := decodeArgs(req, &args); err != nil {
-		return nil, err
-	}
-	if args.Event == "" {
-		args.Event = req.Event
-	}
+func (e *Engine) opHook(ctx context.Context, req Request, args HookArgs) (wire.HookResult, error) {
 	a, ok := e.Agent(req.Agent)
 	if !ok {
-		return nil, fmt.Errorf("unknown agent %q", req.Agent)
+		return wire.HookResult{}, fmt.Errorf("unknown agent %q", req.Agent)
 	}
 	if a.Term == nil {
-		return nil, fmt.Errorf("agent %q is not running", req.Agent)
+		return wire.HookResult{}, fmt.Errorf("agent %q is not running", req.Agent)
 	}
 	st, none, known := hookStatus(args)
 	e.log.Debug("hook", "agent", req.Agent, "event", args.Event, "type", args.NotificationType, "known", known)
+	e.followSession(a, args.Session)
 	if !known {
-		return nil, nil
+		return wire.HookResult{}, nil
 	}
-	r := automation.HookReport{Seq: e.hooks().next(), Event: args.Event, Status: automation.StatusStarting, At: time.Now()}
-	if !none {
+	// A Stop may hand the queue's head over (handover.go), decided before
+	// the report: a Stop answered with a message ends no turn, and the
+	// judge reads it busy (automation.HookReport.Handed).
+	res := e.handover(ctx, a, args)
+	if args.Event == HookStopFailure {
+		// The turn failed: its failure (and a rate limit's hold) is
+		// known before the idle report can end it.
+		e.stopFailure(a, args)
+	}
+	r := automation.HookReport{Seq: e.hooks().next(), Event: args.Event, Status: automation.StatusStarting, At: time.Now(),
+		Handed: res.Reason != ""}
+	if !none && (a.Profile.Hooks == configs.HooksClaude || r.Handed) {
 		r.Status = st
 	}
+	// Of another CLI's hooks office installs only the Stop (Codex's
+	// channel): with no prompt hook to say busy again, its idle would
+	// outlive the next turn, so it says nothing (the screen and the CLI's
+	// own state decide), except busy while a message it handed over runs.
 	a.Term.SetHook(r)
-	if args.Event == "UserPromptSubmit" {
+	switch {
+	case args.Event == "UserPromptSubmit":
 		// The CLI took a prompt: a turn starts (or the open one is
 		// joined) with the hook as its cause, whoever pressed the Enter.
 		a.Term.StartTurn(automation.HookPrompt())
+	case res.MsgID != 0:
+		// The message handed over goes on in the open turn: it is one of
+		// its causes, as a typed delivery's Enter is (an inbox delivery's
+		// turn is then known to be its: inbox.TurnLedger).
+		a.Term.StartTurn(automation.DeliveryEnter(res.MsgID))
 	}
-	return nil, nil
+	return res, nil
 }
 
-// Explanation is `office status --explain` for one agent: its status and
-// the status judge's own steps (automation.Judge), in the order they count.
-type Explanation struct {
-	AgentStatus
-	// Judged is the judge's last answer and JudgedSignal its deciding
-	// signal; Status follows Judged (a change to idle after 300 ms).
-	Judged       string `json:"judged,omitempty"`
-	JudgedSignal string `json:"judged_signal,omitempty"`
-	// Ready: delivery may begin (the profile's readiness, or the boot grace).
-	Ready bool `json:"ready"`
-	// BootOverdue: the boot grace ended before the profile's readiness was
-	// seen; the other signals decide.
-	BootOverdue bool `json:"boot_overdue,omitempty"`
-	// Steps are the judge's steps; the one with Decides set decided Judged.
-	Steps []ExplainStep `json:"steps"`
-	// Prompt is the prompt row as read (PromptOK false: not found).
-	Prompt   string `json:"prompt"`
-	PromptOK bool   `json:"prompt_ok"`
-	// Block is the terminal's own gate ("picker open", "your draft", ...).
-	Block string `json:"block,omitempty"`
-}
+// Explanation is wire.Explanation (it crosses the client boundary, so wire declares it).
+type Explanation = wire.Explanation
 
-// ExplainStep is one step of the judge and what it found.
-type ExplainStep struct {
-	Signal  string `json:"signal"`
-	Says    string `json:"says"`   // the status it says, "" for nothing
-	Detail  string `json:"detail"` // the evidence
-	Decides bool   `json:"decides,omitempty"`
-}
+// ExplainStep is wire.ExplainStep (it crosses the client boundary, so wire declares it).
+type ExplainStep = wire.ExplainStep
 
-func (e *Engine) opExplain(_ context.Context, req Request) (any, error) {
+func (e *Engine) opExplain(_ context.Context, req Request, _ wire.None) ([]Explanation, error) {
 	var out []Explanation
 	for _, s := range e.Status() {
 		if req.Agent != "" && s.Name != req.Agent {
@@ -210,6 +200,18 @@ func (e *Engine) explain(s AgentStatus) Explanation {
 	x.Steps = ExplainSteps(j)
 	x.Prompt, x.PromptOK = t.Prompt()
 	x.Block = t.Block(time.Now()).String()
+	x.Delivery = wire.ChannelTyped
+	if ch := channelOf(a); ch != "" {
+		x.Delivery = ch
+	}
+	if e.drain != nil {
+		if id, ch, ok := e.drain.LastChannel(s.Name); ok {
+			x.LastMsgID, x.LastChannel = id, wire.ChannelTyped
+			if ch != "" {
+				x.LastChannel = ch
+			}
+		}
+	}
 	return x
 }
 
@@ -227,22 +229,37 @@ func ExplainSteps(j automation.Judgment) []ExplainStep {
 }
 
 // DecodeHookPayload reads the fields office uses from a hook's JSON payload
-// (stdin of `office hook`).
-func DecodeHookPayload(event string, payload []byte) HookArgs {
-	a := HookArgs{Event: event}
+// (stdin of `office hook`). ok is false, and the args say Undecoded, when
+// the payload is not one JSON object: then only Event is known.
+func DecodeHookPayload(event string, payload []byte) (_ HookArgs, ok bool) {
+	a := HookArgs{Event: event, Undecoded: true}
 	var m struct {
 		HookEventName    string `json:"hook_event_name"`
 		NotificationType string `json:"notification_type"`
 		Message          string `json:"message"`
+		SessionID        string `json:"session_id"`
+		Error            string `json:"error"`
+		ErrorDetails     string `json:"error_details"`
+		LastMessage      string `json:"last_assistant_message"`
+		PromptID         string `json:"prompt_id"`
+		StopHookActive   bool   `json:"stop_hook_active"`
+		TurnID           string `json:"turn_id"`
 	}
 	if json.Unmarshal(payload, &m) == nil {
+		a.Undecoded = false
 		if a.Event == "" {
 			a.Event = m.HookEventName
 		}
 		a.NotificationType = m.NotificationType
 		a.Message = m.Message
+		a.Session = m.SessionID
+		a.Error, a.ErrorDetails, a.LastMessage = m.Error, m.ErrorDetails, m.LastMessage
+		a.PromptID, a.StopHookActive = m.PromptID, m.StopHookActive
+		if a.PromptID == "" {
+			a.PromptID = m.TurnID // Codex names the turn so
+		}
 	}
-	return a
+	return a, !a.Undecoded
 }
 
 // containsAny reports whether s contains one of the non-blank patterns.

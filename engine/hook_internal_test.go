@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -32,8 +31,7 @@ func TestUserPromptSubmitHookStartsATurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	ctx := context.Background()
-	if _, err := e.opHook(ctx, Request{Op: "hook", Agent: "dev", Event: "Stop"}); err != nil {
+	if _, err := e.handle(Request{Op: "hook", Agent: "dev", Args: []byte(`{"event":"Stop"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -41,7 +39,7 @@ func TestUserPromptSubmitHookStartsATurn(t *testing.T) {
 		t.Fatalf("a Stop hook started a turn: %+v", ev)
 	default:
 	}
-	if _, err := e.opHook(ctx, Request{Op: "hook", Agent: "dev", Event: "UserPromptSubmit"}); err != nil {
+	if _, err := e.handle(Request{Op: "hook", Agent: "dev", Args: []byte(`{"event":"UserPromptSubmit"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	select {

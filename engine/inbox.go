@@ -24,6 +24,7 @@ import (
 	"office/inbox"
 	"office/pool"
 	"office/queue"
+	"office/wire"
 )
 
 // Timing of the inbox goroutine.
@@ -48,6 +49,8 @@ type inboxLayer struct {
 
 	sampleEvery time.Duration // how often runInbox samples the screens
 
+	settling map[string]int // guarded by mu: turn ends pushed and not yet handled, per agent
+
 	ledger   inbox.TurnLedger // runInbox only
 	activity activityWatch    // runInbox only
 	timers   inboxTimers      // runInbox only
@@ -69,19 +72,16 @@ type ibEvent struct {
 	delivery inbox.DeliveryEvent // ibDelivery
 }
 
-// initInbox opens the inbox layer on the engine's store, releases leases a
-// crash left behind, and returns the store and preconditions the drain uses.
+// initInbox opens the inbox layer on the engine's store and returns the
+// store and preconditions the drain uses. The leases a crash left behind
+// are released by releaseLeases, after recovery has settled the deliveries
+// the records show received.
 func (e *Engine) initInbox() (drain.Store, drain.Preconditions, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*queue.BusyTimeout)
 	defer cancel()
 	svc, err := inbox.Open(ctx, e.store, e.inboxOpts())
 	if err != nil {
 		return nil, nil, err
-	}
-	if n, err := svc.ReleaseAllLeases(ctx); err != nil {
-		return nil, nil, err
-	} else if n > 0 {
-		e.log.Info("released inbox leases left by a crash; they will be delivered again", "items", n)
 	}
 	e.inbox = newInboxLayer(svc, e.clock(), e.settings())
 	ib := e.inbox
@@ -124,10 +124,32 @@ func (e *Engine) PersonNotices(ctx context.Context) ([]inbox.Item, error) {
 	return e.inbox.svc.Items(ctx, inbox.Person, inbox.StatePending)
 }
 
+// releaseLeases puts back the inbox items a crash left leased (their
+// delivery is typed again), once recovery has settled the deliveries the
+// CLI's records show received.
+func (e *Engine) releaseLeases() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*queue.BusyTimeout)
+	defer cancel()
+	n, err := e.inbox.svc.ReleaseAllLeases(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		e.log.Info("released inbox leases left by a crash; they will be delivered again", "items", n)
+	}
+	return nil
+}
+
 // push appends ev for runInbox; it never blocks.
 func (ib *inboxLayer) push(ev ibEvent) {
 	ib.mu.Lock()
 	ib.pending = append(ib.pending, ev)
+	if ev.kind == ibTerminal && ev.pool.Kind == pool.EventTurnEnd {
+		if ib.settling == nil {
+			ib.settling = map[string]int{}
+		}
+		ib.settling[ev.agent]++
+	}
 	ib.mu.Unlock()
 	select {
 	case ib.signal <- struct{}{}:
@@ -222,6 +244,7 @@ func (e *Engine) runInbox(ctx context.Context) {
 	if openingBrief {
 		e.queueBriefs(ctx)
 	}
+	e.resumeProbes(ctx) // the probes an earlier run left pending (limits_probe.go)
 	e.inboxKick(ctx)
 	now := ib.clock.Now()
 	e.purge(ctx, now)
@@ -288,6 +311,25 @@ func (e *Engine) inboxTick(ctx context.Context, now time.Time) {
 	}
 }
 
+// settled marks one of agent's turn ends handled (see unsettled).
+func (ib *inboxLayer) settled(agent string) {
+	ib.mu.Lock()
+	defer ib.mu.Unlock()
+	if ib.settling[agent] <= 1 {
+		delete(ib.settling, agent) // also for an event handled that push did not count
+		return
+	}
+	ib.settling[agent]--
+}
+
+// unsettled reports whether a turn end of agent was pushed and is not yet
+// handled (its mail and notices not yet settled).
+func (ib *inboxLayer) unsettled(agent string) bool {
+	ib.mu.Lock()
+	defer ib.mu.Unlock()
+	return ib.settling[agent] > 0
+}
+
 // handleInboxEvent reacts to one event (runInbox only).
 func (e *Engine) handleInboxEvent(ctx context.Context, ev ibEvent) {
 	switch ev.kind {
@@ -297,12 +339,19 @@ func (e *Engine) handleInboxEvent(ctx context.Context, ev ibEvent) {
 		switch ev.pool.Kind {
 		case pool.EventTurnStart:
 			e.log.Debug("turn "+ev.pool.Turn.Kind.String(), "agent", ev.agent, "causes", causeList(ev.pool.Turn))
+			e.probeTyped(ctx, ev.agent, ev.pool.Turn) // the probe kept durable (limits_probe.go)
 		case pool.EventTurnEnd:
 			e.turnEnded(ctx, ev.agent, ev.pool.Turn)
+			e.inbox.settled(ev.agent)
 		case pool.EventExit:
 			e.agentExited(ctx, ev.agent)
 		case pool.EventStatus:
 			e.statusChanged(ctx, ev.agent)
+			e.limitStatus(ctx, ev.agent)
+		case pool.EventLimit:
+			e.limitHit(ctx, ev.agent)
+		case pool.EventModelSwitch:
+			e.modelSwitched(ctx, ev.agent)
 		}
 	}
 }
@@ -320,18 +369,8 @@ func desc(a configs.Agent) string {
 	return a.Name
 }
 
-// registerInboxOps adds the inbox's socket calls: "approve", and a "poke"
-// that also schedules inbox deliveries (senders insert rows and poke).
+// registerInboxOps adds the inbox's socket call "approve" (a poke also
+// schedules inbox deliveries: wake.go).
 func (e *Engine) registerInboxOps() {
-	plainPoke := e.ops["poke"]
-	e.ops["poke"] = func(ctx context.Context, req Request) (any, error) {
-		if e.inbox != nil {
-			e.inbox.scheduleSoon()
-		}
-		if plainPoke != nil {
-			return plainPoke(ctx, req)
-		}
-		return nil, nil
-	}
-	e.ops["approve"] = e.opApprove
+	register(e, wire.OpApprove, e.opApprove)
 }

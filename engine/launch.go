@@ -20,10 +20,54 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"office/configs"
 )
+
+// launchMu serializes the read-modify-write of launch records: a start
+// writes one, and so does a hook that names a new session (followSession).
+var launchMu sync.Mutex
+
+// followSession records session, the conversation a's CLI reports it is in
+// (its hooks' session_id), as the one to resume, when it is not the one
+// launch.json names: Claude Code 2.1.332 may start a new session after a
+// first-run offer, and a restart resumed the old, empty one. Only for a
+// profile that starts under an id office chooses (session_id).
+func (e *Engine) followSession(a *Agent, session string) {
+	if session == "" || len(a.Profile.SessionID) == 0 || !validSessionID(session) {
+		return
+	}
+	adir := e.agentDir(a.Config.Name)
+	launchMu.Lock()
+	defer launchMu.Unlock()
+	rec := readLaunchRecord(adir)
+	if !rec.Launched || rec.SessionID == session {
+		return
+	}
+	old := rec.SessionID
+	rec.SessionID = session
+	if err := writeLaunchRecord(adir, rec); err != nil {
+		e.log.Error("recording the agent's new session", "agent", a.Config.Name, "err", err)
+		return
+	}
+	e.log.Info("the agent's CLI moved to another session; it is the one resumed from now on", "agent", a.Config.Name, "from", old, "to", session)
+}
+
+// validSessionID reports whether id can stand in a CLI's argv and a file
+// name: a bounded run of letters, digits, '-' and '_' (a UUID).
+func validSessionID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for _, r := range id {
+		if !(r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
 
 // launchRecord is what office remembers about an agent's last start.
 type launchRecord struct {
@@ -60,6 +104,8 @@ func (e *Engine) launch(a *Agent, argv []string, dir string) ([]string, []string
 	if err := os.MkdirAll(adir, 0o700); err != nil {
 		return nil, nil, "", fmt.Errorf("engine: agent state: %w", err)
 	}
+	launchMu.Lock()
+	defer launchMu.Unlock()
 	rec := readLaunchRecord(adir)
 	// The program ends where the profile's Args begin.
 	prog := len(argv) - len(p.Args)
@@ -92,6 +138,9 @@ func (e *Engine) launch(a *Agent, argv []string, dir string) ([]string, []string
 			return nil, nil, "", err
 		}
 		argv = append(argv, "--settings", file)
+	}
+	if p.Hooks == configs.HooksCodex && e.opts.Bin != "" && configs.UsesChannel(p, a.Config.Delivery) {
+		argv = append(argv, "-c", codexStopHook(e.opts.Bin))
 	}
 	var env []string
 	for _, k := range slices.Sorted(maps.Keys(p.EnvFiles)) {
@@ -203,6 +252,7 @@ var claudeHookEvents = []struct{ event, matcher, arg string }{
 	{"PostToolUse", "", "PostToolUse"},
 	{"PreCompact", "", "PreCompact"},
 	{"Stop", "", "Stop"},
+	{"StopFailure", "", "StopFailure"},
 	{"Notification", "permission_prompt", "Notification:permission"},
 	{"Notification", "idle_prompt", "Notification:idle"},
 }
@@ -234,6 +284,22 @@ func writeClaudeHooks(adir, bin string) (string, error) {
 		return "", fmt.Errorf("engine: hook settings: %w", err)
 	}
 	return file, nil
+}
+
+// codexStopHook is the -c override that gives Codex office's Stop hook
+// (docs/channels.md): `BIN hook Stop`, the agent named by OFFICE_AGENT, so
+// the definition, and the trust the person gives it in /hooks (keyed by a
+// hash of it), is the same at every start of every agent of this office
+// binary. office never passes --dangerously-bypass-hook-trust and never
+// writes the person's config.toml: until the person trusts it, Codex shows
+// "Hooks need review" (a waiting pattern) and runs no hook.
+func codexStopHook(bin string) string {
+	return `hooks.Stop=[{hooks=[{type="command",command=` + tomlBasic(shellQuote(bin)+" hook Stop") + `}]}]`
+}
+
+// tomlBasic is s as a TOML basic string.
+func tomlBasic(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`).Replace(s) + `"`
 }
 
 // shellQuote quotes s for sh.

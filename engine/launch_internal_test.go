@@ -190,6 +190,7 @@ func TestHookEventsMapToStatuses(t *testing.T) {
 		{HookArgs{Event: "Notification", NotificationType: "permission_prompt"}, automation.StatusWaiting, false, true},
 		{HookArgs{Event: "Notification", NotificationType: "idle_prompt"}, automation.StatusIdle, false, true},
 		{HookArgs{Event: "SessionStart"}, automation.StatusStarting, true, true},
+		{HookArgs{Event: "StopFailure", Error: "rate_limit"}, automation.StatusIdle, false, true},
 		{HookArgs{Event: "SubagentStop"}, 0, false, false},
 	} {
 		s, none, ok := hookStatus(tc.args)
@@ -197,9 +198,46 @@ func TestHookEventsMapToStatuses(t *testing.T) {
 			t.Errorf("%+v: %v none=%v ok=%v; want %v none=%v ok=%v", tc.args, s, none, ok, tc.want, tc.none, tc.ok)
 		}
 	}
-	a := DecodeHookPayload("Notification", []byte(`{"hook_event_name":"Notification","notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`))
-	if a.NotificationType != "permission_prompt" || a.Event != "Notification" {
+	a, ok := DecodeHookPayload("Notification", []byte(`{"hook_event_name":"Notification","notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`))
+	if !ok || a.Undecoded || a.NotificationType != "permission_prompt" || a.Event != "Notification" {
 		t.Fatalf("decoded %+v", a)
+	}
+	// StopFailure's payload as Claude Code 2.1.332 declares it.
+	for _, bad := range []string{"", "not json", `{"hook_event_name":"Stop","prompt_id":"p1"`} {
+		if a, ok := DecodeHookPayload("Stop", []byte(bad)); ok || !a.Undecoded || a.Event != "Stop" {
+			t.Errorf("payload %q decoded %+v, ok %v; want not ok, Undecoded, the event kept", bad, a, ok)
+		}
+	}
+	a, _ = DecodeHookPayload("StopFailure", []byte(`{"hook_event_name":"StopFailure","error":"overloaded",`+
+		`"error_details":"529 overloaded_error","last_assistant_message":"API Error: 529 Overloaded"}`))
+	if a.Error != "overloaded" || a.ErrorDetails != "529 overloaded_error" || a.LastMessage != "API Error: 529 Overloaded" {
+		t.Fatalf("decoded %+v", a)
+	}
+	if got := failureText(a); got != "API Error: 529 Overloaded" {
+		t.Errorf("failure %q", got)
+	}
+	if got := failureText(HookArgs{Event: "StopFailure", Error: "server_error"}); got != "StopFailure: server_error" {
+		t.Errorf("failure with no message %q", got)
+	}
+	// office registers the hook in the settings it gives Claude.
+	file, err := writeClaudeHooks(t.TempDir(), "/bin/office")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var set struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string } `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &set); err != nil {
+		t.Fatal(err)
+	}
+	if h := set.Hooks["StopFailure"]; len(h) != 1 || len(h[0].Hooks) != 1 || h[0].Hooks[0].Command != "'/bin/office' hook StopFailure" {
+		t.Errorf("StopFailure hook %+v in\n%s", h, b)
 	}
 }
 
@@ -312,5 +350,21 @@ func TestEmptyWorktreeIsRemovedAndOneWithWorkKept(t *testing.T) {
 	// The next start makes a fresh worktree for the pruned agent.
 	if dir := launch("empty"); dir != empty {
 		t.Fatalf("relaunch dir %q", dir)
+	}
+}
+
+// Codex's Stop hook is one -c override whose definition depends on the
+// office binary alone (the agent is named by OFFICE_AGENT), so the trust the
+// person gives it holds across starts and agents; it is valid TOML for
+// Codex's -c (a quoted command line inside a basic string).
+func TestCodexStopHookIsOneFixedDefinition(t *testing.T) {
+	t.Parallel()
+	got := codexStopHook("/opt/my office/office")
+	want := `hooks.Stop=[{hooks=[{type="command",command="'/opt/my office/office' hook Stop"}]}]`
+	if got != want {
+		t.Fatalf("codexStopHook = %s\nwant %s", got, want)
+	}
+	if tomlBasic(`a"b\c`) != `"a\"b\\c"` {
+		t.Errorf("tomlBasic = %s", tomlBasic(`a"b\c`))
 	}
 }

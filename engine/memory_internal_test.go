@@ -92,13 +92,43 @@ func TestHeapNotReleasedBelowMin(t *testing.T) {
 }
 
 func TestHeapHeldIsFromTheRuntime(t *testing.T) {
-	garbage := make([][]byte, 0, 64)
-	for range 64 {
-		garbage = append(garbage, make([]byte, 64<<10))
+	garbage := make([][]byte, 64)
+	for i := range garbage {
+		garbage[i] = make([]byte, 64<<10)
 	}
 	garbage = nil
 	_ = garbage
 	if heapHeld() == 0 {
 		t.Fatal("4 MiB of garbage: nothing held beyond the live heap")
 	}
+}
+
+// TestHeapReturnedWhileQuietAfterIdle: an office that prints nothing still
+// makes garbage (timed reads); with idle set it is given back at the next
+// look, and a look finding too little only schedules the next.
+func TestHeapReturnedWhileQuietAfterIdle(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		held := newHeld(1000)
+		h := fakeHeap(held)
+		h.idle = 10 * time.Second
+		h.output()
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if n := h.releases.Load(); n != 1 {
+			t.Fatalf("%d releases after the first quiet second", n)
+		}
+		// Nothing to give back: the looks go on every 10 s, releasing nothing.
+		time.Sleep(25 * time.Second)
+		synctest.Wait()
+		if n := h.releases.Load(); n != 1 || !h.armed.Load() {
+			t.Fatalf("%d releases (armed %v) with nothing held", n, h.armed.Load())
+		}
+		// Garbage with no output: given back at the next look.
+		held.Store(500)
+		time.Sleep(10 * time.Second)
+		synctest.Wait()
+		if n := h.releases.Load(); n != 2 || held.Load() != 0 {
+			t.Fatalf("%d releases, %d held after garbage made without output", n, held.Load())
+		}
+	})
 }

@@ -1,72 +1,60 @@
 package engine
 
-// ops.go is the table of calls the engine answers on its socket. Each
-// feature registers its calls in registerOps; a call's arguments travel in
+// ops.go is the engine's side of the table of calls (wire/ops.go declares
+// each call's name, arguments and answer once; server.Ops runs them). Each
+// feature registers its handlers in registerOps through register, which
+// refuses a call wire does not declare; a call's arguments travel in
 // Request.Args as JSON.
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"time"
 
 	"office/queue"
+	"office/server"
+	"office/wire"
 )
-
-// opFunc answers one call.
-type opFunc func(ctx context.Context, req Request) (any, error)
-
-// opTimeout bounds one call's work.
-const opTimeout = 4 * time.Second
 
 // registerOps fills the table of socket calls.
 func (e *Engine) registerOps() {
-	e.ops = map[string]opFunc{
-		"poke":   e.opPoke,
-		"status": e.opStatus,
-	}
+	e.serve.ops = server.Ops{}
+	register(e, wire.OpPoke, e.opPoke)
+	register(e, wire.OpStatus, e.opStatus)
 	e.registerInboxOps()
 	e.registerTeamOps()
 	e.registerHookOps()
 	e.registerServerOps()
 	e.registerHistoryOps()
+	e.registerMailOps()
 }
 
-// handle answers one socket request from the table.
+// register records f as op's handler in e's table (server.Register: it
+// panics for an op wire does not declare).
+func register[A, R any](e *Engine, op wire.Op[A, R], f func(ctx context.Context, req Request, args A) (R, error)) {
+	server.Register(e.serve.ops, op, f)
+}
+
+// handle answers one call from the table (within server.OpTimeout); a call
+// the table has wakes the clients after it (wakeCall).
 func (e *Engine) handle(req Request) (any, error) {
-	op, ok := e.ops[req.Op]
-	if !ok {
-		return nil, fmt.Errorf("%w: unknown request %q", ErrBadInput, req.Op)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
-	defer cancel()
-	if s := e.srv.Load(); s != nil {
+	if _, ok := e.serve.ops[req.Op]; ok {
 		// A request may have changed the store (a message, a pause, mail):
 		// clients hear of it now, not at the state loop's next tick.
-		defer s.poke()
+		defer e.wake(wakeCall)
 	}
-	return op(ctx, req)
+	return e.serve.ops.Handle(req)
 }
 
-// decodeArgs decodes req.Args into v.
-func decodeArgs(req Request, v any) error {
-	if len(req.Args) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(req.Args, v); err != nil {
-		return fmt.Errorf("%s: %w: bad arguments: %w", req.Op, ErrBadInput, err)
-	}
-	return nil
-}
-
-func (e *Engine) opPoke(context.Context, Request) (any, error) {
-	e.drain.Wake()
-	return nil, nil
+// opPoke is "poke": another process changed the store (wake.go says what
+// that wakes).
+func (e *Engine) opPoke(context.Context, Request, wire.None) (wire.None, error) {
+	e.wake(wakePoke)
+	return wire.None{}, nil
 }
 
 // opStatus is "status": every agent of the floor (FloorStatus), or the
 // one req.Agent names.
-func (e *Engine) opStatus(ctx context.Context, req Request) (any, error) {
+func (e *Engine) opStatus(ctx context.Context, req Request, _ wire.None) ([]AgentStatus, error) {
 	all, err := e.FloorStatus(ctx)
 	if err != nil {
 		return nil, err

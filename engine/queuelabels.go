@@ -6,6 +6,7 @@ package engine
 import (
 	"office/drain"
 	"office/queue"
+	"office/wire"
 )
 
 // QueueState is what the labels of a queue listing depend on besides the
@@ -35,7 +36,7 @@ func QueueLabels(msgs []queue.Message, st QueueState) []string {
 		heads[m.Agent] = heads[m.Agent] || !m.SetAside
 		switch {
 		case m.SetAside:
-			out[i] = "set aside"
+			out[i] = wire.QueuedSetAside
 		case m.Interrupted:
 			out[i] = string(drain.HoldInterrupted)
 		case st.Running && head && st.Holds[m.Agent] != "":
@@ -43,13 +44,13 @@ func QueueLabels(msgs []queue.Message, st QueueState) []string {
 		case (st.FloorPaused || st.Paused[m.Agent]) && !m.Manual:
 			out[i] = string(drain.HoldPaused)
 		case !st.Running:
-			out[i] = "office not running"
+			out[i] = wire.QueuedNotRunning
 		case head && !m.Writing.IsZero():
-			out[i] = "delivering" // the drain is typing it now
+			out[i] = wire.QueuedDelivering // the drain is typing it now
 		case head:
-			out[i] = "next" // nothing holds it; the drain has not begun it
+			out[i] = wire.QueuedNext // nothing holds it; the drain has not begun it
 		default:
-			out[i] = "queued"
+			out[i] = wire.QueuedBehind
 		}
 	}
 	return out

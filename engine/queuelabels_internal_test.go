@@ -66,7 +66,7 @@ func TestQueueListSetAsideIsNotTheHead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	got, err := e.opQueueList(ctx, Request{Op: "queue.list"})
+	got, err := e.handle(Request{Op: "queue.list"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,11 +6,14 @@ package engine
 // readers that hold an *Agent never see its fields change.
 
 import (
+	"fmt"
+	"sync"
 	"time"
 
 	"office/configs"
 	"office/drain"
 	"office/pool"
+	"office/queue"
 )
 
 // clock is the time of the engine's own timers: Options.Clock, else the
@@ -22,7 +25,48 @@ func (e *Engine) clock() drain.Clock {
 	return drain.RealClock{}
 }
 
-// restartState is one agent's restart history. Guarded by Engine.mu.
+// restarts is the restarts' own state: each agent's back-off and pending
+// restart, the terminals whose exit was handled, and the restarts under
+// way. Its maps are guarded by the roster's lock (roster.mu), as a restart
+// replaces an agent in the roster under it.
+type restarts struct {
+	state    map[string]*restartState
+	exitSeen map[*pool.Terminal]bool
+	// running counts onExit goroutines and RestartAgent calls; Add only
+	// under roster.mu while not closing, so Close can wait for them.
+	running sync.WaitGroup
+}
+
+// markExit records that t's exit is handled and reports whether it already
+// was. roster.mu must be held.
+func (r *restarts) markExit(t *pool.Terminal) (seen bool) {
+	if r.exitSeen == nil {
+		r.exitSeen = map[*pool.Terminal]bool{}
+	}
+	seen = r.exitSeen[t]
+	r.exitSeen[t] = true
+	return seen
+}
+
+// forgetExit drops t (closed, replaced in the roster). roster.mu must be
+// held.
+func (r *restarts) forgetExit(t *pool.Terminal) { delete(r.exitSeen, t) }
+
+// of returns name's restart history, made on first use. roster.mu must be
+// held.
+func (r *restarts) of(name string) *restartState {
+	if r.state == nil {
+		r.state = map[string]*restartState{}
+	}
+	st := r.state[name]
+	if st == nil {
+		st = &restartState{}
+		r.state[name] = st
+	}
+	return st
+}
+
+// restartState is one agent's restart history. Guarded by roster.mu.
 type restartState struct {
 	delay time.Duration
 	// due is when the pending restart runs (zero: none pending).
@@ -64,20 +108,16 @@ func RestartsAfter(policy string, code int) bool {
 // back-off. It runs on its own goroutine, once per terminal (the exit event
 // and a check after publishing may both call it).
 func (e *Engine) onExit(name string, t *pool.Terminal) {
-	e.mu.Lock()
-	if e.closing {
-		e.mu.Unlock()
+	e.roster.mu.Lock()
+	if e.roster.closing {
+		e.roster.mu.Unlock()
 		return
 	}
-	e.restarting.Add(1) // Close waits for this goroutine
-	defer e.restarting.Done()
-	if e.exitSeen == nil {
-		e.exitSeen = map[*pool.Terminal]bool{}
-	}
-	seen := e.exitSeen[t]
-	e.exitSeen[t] = true
-	a, ok := e.byName[name]
-	e.mu.Unlock()
+	e.restarts.running.Add(1) // Close waits for this goroutine
+	defer e.restarts.running.Done()
+	seen := e.restarts.markExit(t)
+	a, ok := e.roster.byName[name]
+	e.roster.mu.Unlock()
 	if seen || !ok || a.Term != t {
 		return // handled already, or replaced or removed meanwhile
 	}
@@ -86,58 +126,103 @@ func (e *Engine) onExit(name string, t *pool.Terminal) {
 		e.log.Info("agent exited; not restarted", "agent", name, "code", code, "policy", a.Config.Restart)
 		return
 	}
-	e.mu.Lock()
-	if e.restarts == nil {
-		e.restarts = map[string]*restartState{}
-	}
-	st := e.restarts[name]
-	if st == nil {
-		st = &restartState{}
-		e.restarts[name] = st
-	}
+	e.roster.mu.Lock()
+	st := e.restarts.of(name)
 	clock := e.clock()
 	now := clock.Now()
 	delay := st.next(now.Sub(t.Spawned()), e.settings())
 	st.due = now.Add(delay)
-	e.mu.Unlock()
+	e.roster.mu.Unlock()
 	e.log.Info("agent exited; restarting", "agent", name, "code", code, "policy", a.Config.Restart, "after", delay)
-	if s := e.srv.Load(); s != nil {
-		s.poke() // clients see when it restarts
+	if s := e.serve.srv.Load(); s != nil {
+		s.Poke() // clients see when it restarts
 	}
 	stopped := false
 	select {
 	case <-clock.After(delay):
-	case <-e.stopped:
+	case <-e.life.stopped:
 		stopped = true
 	}
-	e.mu.Lock()
+	e.roster.mu.Lock()
 	st.due = time.Time{}
-	e.mu.Unlock()
+	e.roster.mu.Unlock()
 	if stopped {
 		return
 	}
 	fresh := &Agent{Config: a.Config, Profile: a.Profile}
 	e.spawn(fresh)
-	e.mu.Lock()
-	cur, ok := e.byName[name]
-	if e.closing || !ok || cur != a {
-		e.mu.Unlock()
+	e.roster.mu.Lock()
+	cur, ok := e.roster.byName[name]
+	if e.roster.closing || !ok || cur != a {
+		e.roster.mu.Unlock()
 		if fresh.Term != nil {
 			fresh.Term.Close()
 		}
 		return
 	}
-	e.byName[name] = fresh
-	for i, x := range e.agents {
+	e.roster.byName[name] = fresh
+	for i, x := range e.roster.agents {
 		if x == a {
-			e.agents[i] = fresh
+			e.roster.agents[i] = fresh
 		}
 	}
-	delete(e.exitSeen, t)
-	e.mu.Unlock()
+	e.restarts.forgetExit(t)
+	e.roster.mu.Unlock()
 	t.Close() // release the old PTY
 	e.checkExitedEarly(fresh)
 	e.drain.Wake()
+}
+
+// RestartAgent stops the named agent's process (if it still runs) and
+// starts it again as a new terminal, resuming its conversation as a start of
+// the office does.
+func (e *Engine) RestartAgent(name string) error {
+	e.roster.mu.Lock()
+	a, ok := e.roster.byName[name]
+	if e.roster.closing {
+		e.roster.mu.Unlock()
+		return ErrServerStopping
+	}
+	if !ok {
+		e.roster.mu.Unlock()
+		return fmt.Errorf("restart: %w %q", queue.ErrUnknownAgent, name)
+	}
+	e.restarts.running.Add(1)
+	e.roster.mu.Unlock()
+	defer e.restarts.running.Done()
+	old := a.Term
+	if old != nil {
+		e.roster.mu.Lock()
+		e.restarts.markExit(old) // this exit is ours: no policy restart
+		e.roster.mu.Unlock()
+		old.Close()
+	}
+	fresh := &Agent{Config: a.Config, Profile: a.Profile}
+	e.spawn(fresh)
+	e.roster.mu.Lock()
+	cur, ok := e.roster.byName[name]
+	if e.roster.closing || !ok || cur != a {
+		e.roster.mu.Unlock()
+		if fresh.Term != nil {
+			fresh.Term.Close()
+		}
+		return fmt.Errorf("restart %q: the agent changed meanwhile", name)
+	}
+	e.roster.byName[name] = fresh
+	for i, x := range e.roster.agents {
+		if x == a {
+			e.roster.agents[i] = fresh
+		}
+	}
+	e.restarts.forgetExit(old)
+	e.roster.mu.Unlock()
+	e.log.Info("agent restarted by a client", "agent", name)
+	e.checkExitedEarly(fresh)
+	e.drain.Wake()
+	if s := e.serve.srv.Load(); s != nil {
+		s.Poke()
+	}
+	return nil
 }
 
 // checkExitedEarly handles an exit that happened before a was published in
@@ -155,10 +240,10 @@ func (e *Engine) checkExitedEarly(a *Agent) {
 
 // restartsDue returns when each agent's pending restart runs, by name.
 func (e *Engine) restartsDue() map[string]time.Time {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
+	e.roster.mu.RLock()
+	defer e.roster.mu.RUnlock()
 	var out map[string]time.Time
-	for name, st := range e.restarts {
+	for name, st := range e.restarts.state {
 		if !st.due.IsZero() {
 			if out == nil {
 				out = map[string]time.Time{}

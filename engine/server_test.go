@@ -23,7 +23,7 @@ func TestServerClientsInProcess(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
-	e := open(t, fakeConfig(t, dir, 2), state)
+	e := open(t, fakeConfig(t, dir, 2, "--hook-evidence"), state)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go e.Run(ctx)

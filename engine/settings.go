@@ -27,6 +27,8 @@ func drainTunables(s configs.Settings) drain.Config {
 		WriteTimeout:    s.WriteTimeout,
 		EnterDelay:      s.EnterGap,
 		EvidenceFor:     s.EvidenceWait,
+		EchoWait:        s.EchoWait,
+		ChannelBlocks:   s.ChannelBlocks,
 	}
 }
 
@@ -37,6 +39,7 @@ func inboxOptions(s configs.Settings) inbox.Options {
 		MailDeadline:         s.MailTimeout,
 		BatchItems:           s.BatchItems,
 		BatchBytes:           s.BatchBytes,
+		MailTitleBytes:       s.MailTitleBytes,
 		Stall:                s.Stall,
 		Retention:            s.Retention,
 		JournalContinuations: s.JournalContinuations,

@@ -1,11 +1,13 @@
 package engine
 
-// socket.go is the engine's control socket: one JSON request per line, one
-// JSON response per line, on a Unix socket in the state directory (mode 0600,
-// never TCP).
+// socket.go is how a command asks the running server one thing: Call (and
+// its typed form, Do) connects to the clients' socket, speaks the versioned
+// protocol (docs/protocol.md) through the client library asking for no
+// screens and no events, runs one call of the op table and hangs up. There
+// is no other way in: the unversioned office.sock of earlier builds is gone.
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,36 +19,20 @@ import (
 	"strings"
 	"time"
 
+	clientlib "office/client"
 	"office/queue"
+	"office/server"
+	"office/wire"
 )
 
-// Request is one call to the engine.
-type Request struct {
-	// Op names the call: "poke" (the store changed), "status", "explain"
-	// (what decided each status), "hook" (a CLI hook's report), and the
-	// inbox and team calls (engine/inbox.go, engine/team.go).
-	Op    string `json:"op"`
-	Agent string `json:"agent,omitempty"`
-	Event string `json:"event,omitempty"`
-	// Args carries the call's other arguments (see the call's handler).
-	Args json.RawMessage `json:"args,omitempty"`
-}
-
-// Response answers one Request: Error is set on failure, else Data holds the
-// call's result (JSON).
-type Response struct {
-	Error string `json:"error,omitempty"`
-	// Input marks an Error that is the request's fault (bad input: an
-	// unknown agent, a name in use, a malformed argument); nothing was
-	// changed. Call returns such an error wrapping ErrBadInput.
-	Input bool            `json:"input,omitempty"`
-	Data  json.RawMessage `json:"data,omitempty"`
-}
+// Request is one call to the engine, as its op table gets it: from a
+// client's wire.Call (package server) or from Call.
+type Request = server.Request
 
 // ErrBadInput is what an engine call's error wraps when the engine refused
 // the request's input (Response.Input), so a command can exit 2 for it as
 // for the same refusal made locally.
-var ErrBadInput = errors.New("bad input")
+var ErrBadInput = server.ErrBadInput
 
 // badInputErrors are the sentinels whose errors are the request's fault.
 var badInputErrors = []error{ErrBadInput, ErrNameInUse, ErrConfigAgent, queue.ErrUnknownAgent,
@@ -78,43 +64,98 @@ func (c *callError) Is(target error) bool { return c.input && target == ErrBadIn
 // ErrNoEngine is returned by Call when no engine listens on the state directory.
 var ErrNoEngine = errors.New("no office is running on this state directory")
 
-// callTimeout bounds one socket call.
-const callTimeout = 5 * time.Second
+// ErrStopped is returned by Call when the engine holding the state
+// directory is a stopped process (SIGSTOP, a debugger): it would answer
+// nothing until it runs again, so nothing is asked.
+var ErrStopped = errors.New("the office's server process is stopped")
 
-// maxRequest bounds the bytes of one socket request read: the largest
-// request is a body of queue.MaxBody (1 MiB), which JSON may write at up to
-// six bytes a byte (\u00XX for a control character), so 8 MiB holds any
-// valid request and nothing from outside is read unbounded.
-const maxRequest = 8 << 20
+// callTimeout bounds one call, from the dial to the answer (a shorter ctx
+// deadline bounds it more): the op itself is bounded by server.OpTimeout, so an
+// answer later than this will not come.
+const callTimeout = 5 * time.Second
 
 // Call sends req to the engine on stateDir and decodes its answer into out
 // (out may be nil). It returns an error wrapping ErrNoEngine when none runs.
+//
+// A server process that is stopped (SIGSTOP) is not asked: the error wraps
+// ErrStopped at once. ctx's deadline or cancellation also ends a call whose
+// server accepted the connection but does not answer.
 func Call(ctx context.Context, stateDir string, req Request, out any) error {
-	path := filepath.Join(stateDir, SocketFile)
-	d := net.Dialer{Timeout: callTimeout}
-	conn, err := d.DialContext(ctx, "unix", path)
+	if pid := ServerPid(stateDir); pid > 0 && processStopped(pid) {
+		return fmt.Errorf("engine: %w: the office on %s (pid %d) answers nothing until it runs again (kill -CONT %d)", ErrStopped, stateDir, pid, pid)
+	}
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	path := filepath.Join(stateDir, ClientSocketFile)
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "unix", path)
 	if err != nil {
 		return fmt.Errorf("engine: %w (%s): %v", ErrNoEngine, stateDir, err)
 	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(callTimeout))
-	if err := json.NewEncoder(conn).Encode(req); err != nil {
-		return fmt.Errorf("engine: send %s: %w", req.Op, err)
+	c, err := clientlib.Dial(ctx, dialed{nc, path}, clientlib.Options{Client: "office " + req.Op})
+	if err != nil {
+		return fmt.Errorf("engine: %s: %w", req.Op, err)
 	}
-	var resp Response
-	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&resp); err != nil {
-		return fmt.Errorf("engine: read answer to %s: %w", req.Op, err)
+	defer c.Close()
+	var args any
+	if len(req.Args) > 0 {
+		args = req.Args
 	}
-	if resp.Error != "" {
+	err = c.Call(ctx, req.Op, req.Agent, args, out)
+	var ce *clientlib.CallError
+	switch {
+	case errors.As(err, &ce):
 		// The engine's own errors already say "engine: ".
-		return &callError{msg: "engine: " + strings.TrimPrefix(resp.Error, "engine: "), input: resp.Input}
-	}
-	if out != nil && len(resp.Data) > 0 {
-		if err := json.Unmarshal(resp.Data, out); err != nil {
-			return fmt.Errorf("engine: decode answer to %s: %w", req.Op, err)
-		}
+		return &callError{msg: "engine: " + strings.TrimPrefix(ce.Msg, "engine: "), input: ce.Input}
+	case err != nil:
+		return fmt.Errorf("engine: %s: %w", req.Op, err)
 	}
 	return nil
+}
+
+// Do runs op on the engine on stateDir for agent ("" when the call names
+// none) and returns its answer: Call with the call's types from wire.Ops.
+func Do[A, R any](ctx context.Context, stateDir string, op wire.Op[A, R], agent string, args A) (R, error) {
+	var out R
+	req := Request{Op: op.Name, Agent: agent}
+	if _, none := any(args).(wire.None); !none {
+		b, err := json.Marshal(args)
+		if err != nil {
+			return out, fmt.Errorf("engine: %s: %w", op.Name, err)
+		}
+		req.Args = b
+	}
+	var dst any = &out
+	if _, none := any(out).(wire.None); none {
+		dst = nil
+	}
+	err := Call(ctx, stateDir, req, dst)
+	return out, err
+}
+
+// dialed is a clientlib.Transport over a connection Call already opened (so
+// a failed dial is ErrNoEngine, as it always was).
+type dialed struct {
+	c    net.Conn
+	path string
+}
+
+func (d dialed) Dial(context.Context) (io.ReadWriteCloser, error) { return d.c, nil }
+func (d dialed) String() string                                   { return d.path }
+
+// processStopped reports whether the process pid is stopped (state T or
+// t in /proc/PID/stat: SIGSTOP, a job-control stop, a tracer).
+func processStopped(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// "PID (COMM) STATE ...": COMM may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return false
+	}
+	return b[i+2] == 'T' || b[i+2] == 't'
 }
 
 // Listening reports whether an engine listens on stateDir's socket: a dial
@@ -122,7 +163,7 @@ func Call(ctx context.Context, stateDir string, req Request, out any) error {
 // registered). It asks nothing, so a busy or stopped engine still counts.
 func Listening(ctx context.Context, stateDir string) bool {
 	d := net.Dialer{Timeout: callTimeout}
-	conn, err := d.DialContext(ctx, "unix", filepath.Join(stateDir, SocketFile))
+	conn, err := d.DialContext(ctx, "unix", filepath.Join(stateDir, ClientSocketFile))
 	if err != nil {
 		return false
 	}
@@ -136,67 +177,5 @@ func Listening(ctx context.Context, stateDir string) bool {
 func Poke(stateDir string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_ = Call(ctx, stateDir, Request{Op: "poke"}, nil)
-}
-
-// listen opens the socket, replacing a stale one (we hold the engine lock, so
-// nobody else serves it), and returns the identity of its file.
-func listen(stateDir string) (net.Listener, socketID, error) {
-	return listenAt(filepath.Join(stateDir, SocketFile))
-}
-
-// listenAt listens on a fresh 0600 Unix socket at path (whatever was there
-// is removed first) and returns the listener with the socket's identity.
-func listenAt(path string) (net.Listener, socketID, error) {
-	_ = os.Remove(path)
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		return nil, socketID{}, fmt.Errorf("engine: listen on %s: %w", path, err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, socketID{}, fmt.Errorf("engine: chmod %s: %w", path, err)
-	}
-	id, ok := statSocket(path)
-	if !ok {
-		ln.Close()
-		return nil, socketID{}, fmt.Errorf("engine: listen on %s: the socket file vanished at once", path)
-	}
-	return ln, id, nil
-}
-
-// serve answers connections until ln is closed.
-func serve(ln net.Listener, handle func(Request) (any, error)) {
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		go func(c net.Conn) {
-			defer c.Close()
-			_ = c.SetDeadline(time.Now().Add(callTimeout))
-			if err := CheckPeer(c, os.Getuid()); err != nil { // engine/server.go
-				_ = json.NewEncoder(c).Encode(Response{Error: err.Error()})
-				return
-			}
-			var req Request
-			if err := json.NewDecoder(bufio.NewReader(io.LimitReader(c, maxRequest))).Decode(&req); err != nil {
-				_ = json.NewEncoder(c).Encode(Response{Error: "bad request: " + err.Error(), Input: true})
-				return
-			}
-			data, err := handle(req)
-			var resp Response
-			if err != nil {
-				resp.Error, resp.Input = err.Error(), isBadInput(err)
-			} else if data != nil {
-				b, mErr := json.Marshal(data)
-				if mErr != nil {
-					resp.Error = mErr.Error()
-				} else {
-					resp.Data = b
-				}
-			}
-			_ = json.NewEncoder(c).Encode(resp)
-		}(conn)
-	}
+	_, _ = Do(ctx, stateDir, wire.OpPoke, "", wire.None{})
 }

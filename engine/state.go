@@ -17,8 +17,6 @@ import (
 const (
 	// LockFile is locked exclusively by the running engine; it holds its pid.
 	LockFile = "engine.lock"
-	// SocketFile is the engine's Unix socket (mode 0600).
-	SocketFile = "office.sock"
 	// StoreFile is the SQLite store.
 	StoreFile = "office.db"
 	// LogFile is the engine's log.

@@ -3,8 +3,11 @@ package engine
 // statedir.go decides whether a state directory may be used: it holds the
 // queue whose text is typed into the agents and the log the engine appends
 // to, so anyone who can write into it can make an agent run what they like.
-// Every command that opens a state directory goes through EnsureStateDir
-// (OpenStateDir is the same with the directory resolved first).
+// Every command that opens files of a state directory goes through
+// EnsureStateDir (OpenStateDir is the same with the directory resolved
+// first); a command that only talks to the running server over its socket
+// goes through OpenClientStateDir, which checks the directory and its own
+// entries but leaves the agents' folders to the server that opens them.
 
 import (
 	"errors"
@@ -63,6 +66,27 @@ func OpenStateDir(flagValue string, getenv func(string) string) (string, error) 
 	return dir, nil
 }
 
+// OpenClientStateDir resolves the state directory like StateDir and checks
+// it like EnsureStateDir, except that it does not descend into the agents
+// folder: the folder itself is checked (owner, mode, not a symbolic link),
+// the files of each agent in it are not. It is for the commands that only
+// talk to the running server over its socket (the UI, attach, status,
+// events): they open nothing of an agent's folder, and the server that does
+// checked every file there (EnsureStateDir) before it listened. With 500
+// agents that walk is some 3,000 lstats, most of a short command's time. A
+// command that then opens a file of the state directory itself (the store,
+// the log) checks that file as it opens it, or uses OpenStateDir.
+func OpenClientStateDir(flagValue string, getenv func(string) string) (string, error) {
+	dir, err := StateDir(flagValue, getenv)
+	if err != nil {
+		return "", err
+	}
+	if err := ensureStateDir(dir, 0); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
 // EnsureStateDir creates dir with mode 0700 if it is missing, then refuses it
 // (an error wrapping ErrUnsafeStateDir) unless dir, each entry in it, and each
 // entry of its agents folder (agents/NAME/...) are owned by this user and not
@@ -71,7 +95,11 @@ func OpenStateDir(flagValue string, getenv func(string) string) (string, error) 
 // not checked (a state directory under /tmp is fine). The folders that hold
 // the agents' own work (worktrees, tasks) are checked for their owner only,
 // and their contents not at all.
-func EnsureStateDir(dir string) error {
+func EnsureStateDir(dir string) error { return ensureStateDir(dir, 2) }
+
+// ensureStateDir is EnsureStateDir descending depth levels into the agents
+// folder (2: agents/NAME/FILE; 0: the folder itself only).
+func ensureStateDir(dir string, depth int) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("engine: create state directory: %w", err)
 	}
@@ -85,7 +113,7 @@ func EnsureStateDir(dir string) error {
 	if what := unsafeMode(st, true); what != "" {
 		return &unsafeDirError{dir: dir, path: dir, what: what}
 	}
-	if err := checkEntries(dir, dir, 2); err != nil {
+	if err := checkEntries(dir, dir, depth); err != nil {
 		return err
 	}
 	return nil

@@ -125,3 +125,72 @@ func write(t *testing.T, p string, m os.FileMode) {
 	}
 	chmod(t, p, m) // WriteFile's mode passes through the umask
 }
+
+// TestOpenClientStateDirChecksTheDirectoryNotTheAgentsFiles: a command that
+// only talks to the server refuses what EnsureStateDir refuses in the
+// directory and in its own entries (the agents folder included), and leaves
+// the files of each agent's folder to the server that opens them.
+func TestOpenClientStateDirChecksTheDirectoryNotTheAgentsFiles(t *testing.T) {
+	t.Parallel()
+	open := func(dir string) error {
+		_, err := engine.OpenClientStateDir(dir, func(string) string { return "" })
+		return err
+	}
+	mk := func(t *testing.T) string {
+		dir := filepath.Join(t.TempDir(), "state")
+		if err := os.MkdirAll(filepath.Join(dir, "agents", "a"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	refused := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		want  string
+	}{
+		{"world-writable dir", func(t *testing.T, dir string) { chmod(t, dir, 0o777) }, "writable by group or others (mode 0777)"},
+		{"group-writable store", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, engine.StoreFile), 0o660)
+		}, "office.db is writable by group or others"},
+		{"symlinked log", func(t *testing.T, dir string) {
+			if err := os.Symlink(filepath.Join(t.TempDir(), "elsewhere"), filepath.Join(dir, engine.LogFile)); err != nil {
+				t.Fatal(err)
+			}
+		}, "office.log is a symbolic link"},
+		{"group-writable agents folder", func(t *testing.T, dir string) {
+			chmod(t, filepath.Join(dir, "agents"), 0o770)
+		}, "agents is writable by group or others"},
+	}
+	for _, c := range refused {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := mk(t)
+			c.setup(t, dir)
+			err := open(dir)
+			if !errors.Is(err, engine.ErrUnsafeStateDir) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("OpenClientStateDir: %v, want ErrUnsafeStateDir saying %q", err, c.want)
+			}
+		})
+	}
+	t.Run("an agent's file", func(t *testing.T) {
+		t.Parallel()
+		dir := mk(t)
+		write(t, filepath.Join(dir, "agents", "a", "claude-settings.json"), 0o666)
+		if err := open(dir); err != nil {
+			t.Errorf("OpenClientStateDir refused an agent's file it never opens: %v", err)
+		}
+		if err := engine.EnsureStateDir(dir); !errors.Is(err, engine.ErrUnsafeStateDir) {
+			t.Errorf("EnsureStateDir (the server's and the store commands' check): %v, want ErrUnsafeStateDir", err)
+		}
+	})
+	t.Run("missing", func(t *testing.T) {
+		t.Parallel()
+		dir := filepath.Join(t.TempDir(), "new")
+		if err := open(dir); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o700 {
+			t.Errorf("a missing state dir: %v, %v; want it made 0700", st, err)
+		}
+	})
+}

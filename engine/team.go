@@ -19,45 +19,20 @@ import (
 	"office/configs"
 	"office/inbox"
 	"office/queue"
+	"office/wire"
 )
 
-// TeamSpec is an agent added with `office team add`, as stored in the
-// registry (queue.AgentRecord.Spec, JSON).
-type TeamSpec struct {
-	Name    string            `json:"name"`
-	Profile string            `json:"profile,omitempty"`
-	Command []string          `json:"command,omitempty"`
-	Cwd     string            `json:"cwd,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
-	Role    string            `json:"role,omitempty"`
-	Parent  string            `json:"parent,omitempty"`
-	Task    string            `json:"task,omitempty"`
-}
+// TeamSpec is wire.TeamSpec (it crosses the client boundary, so wire declares it).
+type TeamSpec = wire.TeamSpec
 
 // agent returns the spec as a config agent.
-func (s TeamSpec) agent() configs.Agent {
+func specAgent(s TeamSpec) configs.Agent {
 	return configs.Agent{Name: s.Name, Profile: s.Profile, Command: s.Command, Cwd: s.Cwd, Env: s.Env,
 		Role: s.Role, Parent: s.Parent, Task: s.Task, Restart: configs.RestartNever}
 }
 
-// TeamMember is one roster row, as `office team` shows it.
-type TeamMember struct {
-	Name    string `json:"name"`
-	Role    string `json:"role,omitempty"`
-	Profile string `json:"profile"`
-	Parent  string `json:"parent,omitempty"`
-	Task    string `json:"task,omitempty"`
-	Status  string `json:"status"`
-	// Queue counts the agent's queued messages; Inbox its undelivered
-	// inbox items.
-	Queue int `json:"queue"`
-	Inbox int `json:"inbox"`
-	// Added: it joined with `office team add` (not from the config file).
-	Added bool `json:"added"`
-	// Placement says its host in a clustered office; an agent of another
-	// host has no queue or inbox here (0) and Added false.
-	Placement
-}
+// TeamMember is wire.TeamMember (it crosses the client boundary, so wire declares it).
+type TeamMember = wire.TeamMember
 
 // Sentinel errors of the team calls.
 var (
@@ -188,7 +163,7 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 			return nil, refuse(spec.Name, fmt.Sprintf("cwd %q is not a directory", spec.Cwd))
 		}
 	}
-	ac := spec.agent()
+	ac := specAgent(spec)
 	if _, err := e.opts.Config.ProfileOf(ac); err != nil {
 		return nil, refused(fmt.Errorf("engine: team add: %w: %w", ErrBadInput, err), strings.TrimPrefix(err.Error(), "configs: "))
 	}
@@ -198,7 +173,7 @@ func (e *Engine) AddTeamAgent(ctx context.Context, spec TeamSpec) (*Agent, error
 		return nil, fmt.Errorf("engine: team add %q: %w", spec.Name, err)
 	}
 	defer e.unlockTeam()
-	if n := len(e.Agents()); n >= e.maxAgents {
+	if n := len(e.Agents()); n >= e.team.max {
 		return nil, refuse(spec.Name, fmt.Sprintf("the office already runs %d agents, the most one office runs (configs.MaxAgents); remove one first (office team rm)", n))
 	}
 	b, err := json.Marshal(spec)
@@ -284,18 +259,57 @@ func (e *Engine) dropTeamAgent(ctx context.Context, name string) (a *Agent, cfg 
 	return a, cfg, nil
 }
 
-// lockTeam takes e.teamStart, or returns ctx's error when ctx ends first.
+// team is the team's own state: the lock that orders starts from the
+// store's records with team add and rm, the names told over the bound, and
+// the bound itself.
+type team struct {
+	// start serializes startTeamAgents (at start, and when the floor's
+	// roster changed) with AddTeamAgent (its count check and its add) and
+	// RemoveTeamAgent, so a start from the store's records never runs an
+	// agent a team add or rm is changing. A one-slot channel, so a request
+	// waiting for it gives up with its context (lockTeam).
+	start chan struct{}
+	// overBound names the team records this run left out for the bound
+	// and told the person about (under start): told once a run.
+	overBound map[string]bool
+	// max is configs.MaxAgents (a test lowers it, as running 500 agents
+	// to reach it would take a test minutes).
+	max int
+}
+
+// newTeam is a team with its lock free and the office's bound.
+func newTeam() team { return team{start: make(chan struct{}, 1), max: configs.MaxAgents} }
+
+// unseen returns the names of over not told yet, and marks them told.
+// The team lock must be held.
+func (t *team) unseen(over []string) []string {
+	var fresh []string
+	for _, n := range over {
+		if !t.overBound[n] {
+			fresh = append(fresh, n)
+		}
+	}
+	if len(fresh) > 0 && t.overBound == nil {
+		t.overBound = map[string]bool{}
+	}
+	for _, n := range fresh {
+		t.overBound[n] = true
+	}
+	return fresh
+}
+
+// lockTeam takes the team lock (team.start), or returns ctx's error when ctx ends first.
 func (e *Engine) lockTeam(ctx context.Context) error {
 	select {
-	case e.teamStart <- struct{}{}:
+	case e.team.start <- struct{}{}:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
 
-// unlockTeam releases e.teamStart.
-func (e *Engine) unlockTeam() { <-e.teamStart }
+// unlockTeam releases the team lock.
+func (e *Engine) unlockTeam() { <-e.team.start }
 
 // teamAgentConfig drops a team agent from the roster (a, its process not
 // stopped; nil when it was not running) and returns its config: that of the
@@ -321,7 +335,7 @@ func (e *Engine) teamAgentConfig(ctx context.Context, name string) (a *Agent, cf
 			e.log.Error("team agent's record is unreadable", "agent", name, "err", err)
 		}
 		spec.Name = name
-		return nil, spec.agent(), true
+		return nil, specAgent(spec), true
 	}
 	return nil, cfg, false
 }
@@ -329,14 +343,14 @@ func (e *Engine) teamAgentConfig(ctx context.Context, name string) (a *Agent, cf
 // dropAgent drops name from the roster, its process left running. It
 // reports whether the agent was there.
 func (e *Engine) dropAgent(name string) (*Agent, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, ok := e.byName[name]
+	e.roster.mu.Lock()
+	defer e.roster.mu.Unlock()
+	a, ok := e.roster.byName[name]
 	if ok {
-		delete(e.byName, name)
-		for i, x := range e.agents {
+		delete(e.roster.byName, name)
+		for i, x := range e.roster.agents {
 			if x == a {
-				e.agents = append(e.agents[:i:i], e.agents[i+1:]...)
+				e.roster.agents = append(e.roster.agents[:i:i], e.roster.agents[i+1:]...)
 				break
 			}
 		}
@@ -357,7 +371,7 @@ func (e *Engine) startYielded(ctx context.Context) { e.startRecorded(ctx, true) 
 
 // startRecorded is startTeamAgents, of only the agents recorded as run
 // elsewhere when yielded is set. Calls are serialized. Records past the
-// most agents an office runs (e.maxAgents: the office file grew since they
+// most agents an office runs (e.team.max: the office file grew since they
 // were added) are not started: the log and a notice to the person (their
 // inbox, durable) name them, each once a run (a start when the floor's
 // roster changed does not say it again).
@@ -380,27 +394,15 @@ func (e *Engine) startRecorded(ctx context.Context, yielded bool) {
 			over = append(over, r.Name)
 		}
 	}
-	var fresh []string
-	for _, n := range over {
-		if !e.overBound[n] {
-			fresh = append(fresh, n)
-		}
-	}
-	if len(fresh) > 0 {
-		if e.overBound == nil {
-			e.overBound = map[string]bool{}
-		}
-		for _, n := range fresh {
-			e.overBound[n] = true
-		}
+	if fresh := e.team.unseen(over); len(fresh) > 0 {
 		e.noticeOverBound(ctx, fresh)
 	}
 }
 
 // noticeOverBound logs, and tells the person durably, which team agents
-// were not started because the office already runs e.maxAgents.
+// were not started because the office already runs e.team.max.
 func (e *Engine) noticeOverBound(ctx context.Context, names []string) {
-	e.log.Warn("team agents not started: the office already runs the most agents one office runs", "max", e.maxAgents, "agents", strings.Join(names, ","))
+	e.log.Warn("team agents not started: the office already runs the most agents one office runs", "max", e.team.max, "agents", strings.Join(names, ","))
 	if e.inbox == nil {
 		return
 	}
@@ -411,7 +413,7 @@ func (e *Engine) noticeOverBound(ctx context.Context, names []string) {
 	}
 	body := fmt.Sprintf("%d team agent(s) were not started: the office already runs %d agents, the most one office runs (configs.MaxAgents): %s%s. "+
 		"Their queues and inboxes are kept: `office team rm NAME` removes one for good; fewer agents in the office file lets them start at the next start.",
-		len(names), e.maxAgents, strings.Join(shown, ", "), more)
+		len(names), e.team.max, strings.Join(shown, ", "), more)
 	if _, _, err := e.inbox.svc.Send(context.WithoutCancel(ctx), inbox.Message{To: inbox.Person, Kind: inbox.KindNotification, Body: body}); err != nil {
 		e.log.Error("notice of team agents not started", "err", err)
 	}
@@ -420,10 +422,10 @@ func (e *Engine) noticeOverBound(ctx context.Context, names []string) {
 // maxNamed is how many names a notice lists before "and N more".
 const maxNamed = 20
 
-// startRecord starts the team agent of record r, listed earlier (e.teamStart
+// startRecord starts the team agent of record r, listed earlier (e.team.start
 // held): r is read again first, so a record removed since (by a store-only
 // command) starts nothing. It returns false only when r was not started
-// because the office already runs e.maxAgents agents.
+// because the office already runs e.team.max agents.
 func (e *Engine) startRecord(ctx context.Context, r queue.AgentRecord, yielded bool) bool {
 	if _, ok := e.Agent(r.Name); ok {
 		return true
@@ -443,7 +445,7 @@ func (e *Engine) startRecord(ctx context.Context, r queue.AgentRecord, yielded b
 		e.yieldName(ctx, r, err, yielded)
 		return true
 	}
-	if n := len(e.Agents()); n >= e.maxAgents {
+	if n := len(e.Agents()); n >= e.team.max {
 		// Before the record is claimed for this host below: a record past
 		// the bound keeps what it said (another host's name stays theirs).
 		return false
@@ -464,7 +466,7 @@ func (e *Engine) startRecord(ctx context.Context, r queue.AgentRecord, yielded b
 		return true
 	}
 	spec.Name = r.Name
-	if _, err := e.addAgent(spec.agent()); err != nil {
+	if _, err := e.addAgent(specAgent(spec)); err != nil {
 		e.log.Error("team agent not started", "agent", r.Name, "err", err)
 		return true
 	}
@@ -477,39 +479,20 @@ func (e *Engine) startRecord(ctx context.Context, r queue.AgentRecord, yielded b
 	return true
 }
 
-// teamAddArgs are the "team.add" call's arguments.
-type teamAddArgs struct {
-	Spec TeamSpec `json:"spec"`
-}
-
-// teamRmArgs are the "team.rm" call's arguments.
-type teamRmArgs struct {
-	Name string `json:"name"`
-	By   string `json:"by,omitempty"`
-}
-
 // registerTeamOps adds the team's socket calls: "team" (the roster),
 // "team.add" and "team.rm".
 func (e *Engine) registerTeamOps() {
-	e.ops["team"] = func(ctx context.Context, req Request) (any, error) {
+	register(e, wire.OpTeam, func(ctx context.Context, _ Request, _ wire.None) ([]TeamMember, error) {
 		return e.Team(ctx)
-	}
-	e.ops["team.add"] = func(ctx context.Context, req Request) (any, error) {
-		var args teamAddArgs
-		if err := decodeArgs(req, &args); err != nil {
-			return nil, err
-		}
+	})
+	register(e, wire.OpTeamAdd, func(ctx context.Context, _ Request, args wire.TeamAddArgs) (wire.TeamAddResult, error) {
 		a, err := e.AddTeamAgent(ctx, args.Spec)
 		if err != nil {
-			return nil, err
+			return wire.TeamAddResult{}, err
 		}
-		return map[string]string{"name": a.Config.Name, "profile": a.Profile.Name}, nil
-	}
-	e.ops["team.rm"] = func(ctx context.Context, req Request) (any, error) {
-		var args teamRmArgs
-		if err := decodeArgs(req, &args); err != nil {
-			return nil, err
-		}
-		return nil, e.RemoveTeamAgent(ctx, args.Name, args.By)
-	}
+		return wire.TeamAddResult{Name: a.Config.Name, Profile: a.Profile.Name}, nil
+	})
+	register(e, wire.OpTeamRemove, func(ctx context.Context, _ Request, args wire.TeamRmArgs) (wire.None, error) {
+		return wire.None{}, e.RemoveTeamAgent(ctx, args.Name, args.By)
+	})
 }

@@ -11,9 +11,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"office/automation"
 	"office/inbox"
+	"office/wire"
 )
 
 // deliveryChanged follows a committed change to an inbox delivery (runInbox
@@ -31,6 +33,7 @@ func (e *Engine) deliveryChanged(ctx context.Context, d inbox.DeliveryEvent) {
 // turnEnded follows the end of an agent's turn (runInbox only).
 func (e *Engine) turnEnded(ctx context.Context, name string, turn automation.TurnEvent) {
 	e.log.Debug("turn ended", "agent", name, "causes", causeList(turn), "took", turn.At.Sub(turn.Start))
+	e.channelTurnEnded(name)
 	for _, t := range e.inbox.ledger.TurnEnded(name, turn) {
 		e.settleTurn(ctx, t)
 	}
@@ -48,7 +51,26 @@ func (e *Engine) settleTurn(ctx context.Context, t inbox.EndedTurn) {
 		end.Journal = inbox.JournalPath(e.opts.StateDir, end.Task)
 	}
 	end.Result = e.lastReply(a, t.Turn.Start) // the CLI's recorded reply, else the screen's reply region
+	// Claude's StopFailure hook (limits_hook.go), else the screen's API error.
+	var rateLimited bool
+	end.Failed, rateLimited = e.limits.hookFailed(t.Agent, t.Turn.Start)
+	if a.Term != nil && end.Failed == "" {
+		end.Failed = turnFailure(a.Term.Text(), a.Profile) // an API error (apierror.go)
+	}
+	if e.limits.takeProbe(t.Agent) {
+		if end.Failed != "" {
+			e.probeSettled(ctx, a, t.Turn, end.Result, rateLimited) // a refused probe goes back to the queue (limits.go)
+		}
+		e.dropProbe(t.Agent) // settled: a restart has nothing to resolve (limits_probe.go)
+	}
 	r, err := e.inbox.svc.SettleTurn(ctx, end, e.inbox.clock.Now())
+	if s := e.serve.srv.Load(); s != nil {
+		ev := wire.Event{Type: wire.EventTurn, At: time.Now(), Agent: t.Agent, Kind: wire.TurnEnded, Detail: causeList(t.Turn), Text: end.Result}
+		if ids := t.Turn.Delivered(); len(ids) > 0 {
+			ev.MsgID = ids[0]
+		}
+		s.AddLive(ev)
+	}
 	if err != nil && ctx.Err() == nil {
 		e.log.Error("settling a turn end (the deadline ticker settles its mail)", "agent", t.Agent, "err", err)
 	}

@@ -50,8 +50,8 @@ func TestParentNoticeFollowsTheTurnsCauseNotAGuess(t *testing.T) {
 		var m automation.Turn
 		t0 := time.Now()
 		m.Enter(c, t0)
-		m.Observe(automation.StatusBusy, t0.Add(time.Second))
-		ev, ended := m.Observe(automation.StatusIdle, t0.Add(2*time.Second))
+		m.Observe(automation.StatusBusy, false, t0.Add(time.Second))
+		ev, ended := m.Observe(automation.StatusIdle, false, t0.Add(2*time.Second))
 		if !ended {
 			t.Fatal("the turn did not end")
 		}

@@ -4,18 +4,19 @@ package engine
 // few seconds, and at each poke, it checks that the store's path still names
 // the file the engine opened (deleted or replaced: the engine stops loudly,
 // since every write from then on would go to a file no other process reads,
-// or come from one this engine does not read) and that the socket is still
-// there (removed or replaced: it is made again, so commands find the office).
+// or come from one this engine does not read), that the directory itself is
+// still this user's alone (writable by group or others: it stops loudly too,
+// as the start would refuse it), and that the socket is still there (removed
+// or replaced: it is made again, so commands find the office).
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // DefaultWatchEvery is how often a running engine checks its store and socket
@@ -25,19 +26,6 @@ const DefaultWatchEvery = 2 * time.Second
 // ErrStoreLost: the store was deleted or replaced under the running engine,
 // which stopped. The wrapping error says what happened and what to do.
 var ErrStoreLost = errors.New("the store was deleted or replaced under the running office")
-
-// registerWatchOps makes every poke also check the state directory.
-func (e *Engine) registerWatchOps() {
-	e.watchNow = make(chan struct{}, 1)
-	plain := e.ops["poke"]
-	e.ops["poke"] = func(ctx context.Context, req Request) (any, error) {
-		select {
-		case e.watchNow <- struct{}{}:
-		default:
-		}
-		return plain(ctx, req)
-	}
-}
 
 // watch checks the state directory until ctx ends; a lost store cancels
 // ctx's run with the error (stop).
@@ -53,7 +41,7 @@ func (e *Engine) watch(ctx context.Context, stop context.CancelCauseFunc) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-		case <-e.watchNow:
+		case <-e.life.watchNow:
 		}
 		if err := e.checkState(); err != nil {
 			stop(err)
@@ -73,61 +61,48 @@ func (e *Engine) checkState() error {
 		e.log.Error("store lost; stopping", "err", err)
 		return err
 	}
-	if err := e.checkSocket(); err != nil {
-		e.log.Error("socket check", "err", err)
+	if err := e.checkDirMode(); err != nil {
+		e.log.Error("state directory unsafe; stopping", "err", err)
+		return err
 	}
-	if s := e.srv.Load(); s != nil {
-		if err := s.checkSocket(); err != nil {
+	if s := e.serve.srv.Load(); s != nil {
+		if err := s.CheckSocket(); err != nil {
 			e.log.Error("socket check", "err", err)
 		}
 	}
 	return nil
 }
 
-// socketID identifies the socket file the engine listens on.
-type socketID struct{ dev, ino uint64 }
-
-// statSocket returns the identity of the socket at path; ok is false when
-// there is no socket there.
-func statSocket(path string) (id socketID, ok bool) {
-	var st unix.Stat_t
-	if err := unix.Lstat(path, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
-		return socketID{}, false
+// checkDirMode refuses the state directory itself as the start does
+// (EnsureStateDir): no longer a directory of this user's, or writable by
+// group or others. Then another user could replace the store, the socket or
+// an agent's files under the running office, so it stops (an error wrapping
+// ErrUnsafeStateDir) rather than go on trusting them. One stat: the
+// entries are checked at start only.
+func (e *Engine) checkDirMode() error {
+	dir := e.opts.StateDir
+	st, err := os.Stat(dir)
+	what := ""
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil // the store check says it: the store is gone with it
+	case err != nil:
+		return nil // unreadable now: the store check decides
+	case !st.IsDir():
+		what = "is not a directory any more"
+	default:
+		what = unsafeMode(st, true)
 	}
-	return socketID{dev: uint64(st.Dev), ino: st.Ino}, true
-}
-
-// checkSocket makes the socket again if its file was removed or replaced.
-func (e *Engine) checkSocket() error {
-	path := filepath.Join(e.opts.StateDir, SocketFile)
-	e.lnMu.Lock()
-	defer e.lnMu.Unlock()
-	if e.ln == nil || e.closingSocket {
+	if what == "" {
 		return nil
 	}
-	if id, ok := statSocket(path); ok && id == e.sockID {
-		return nil
-	}
-	// The old listener must not unlink the path on close: it names the new
-	// socket from now on (or something else, removed by listen).
-	if ul, ok := e.ln.(*net.UnixListener); ok {
-		ul.SetUnlinkOnClose(false)
-	}
-	e.ln.Close()
-	ln, id, err := listen(e.opts.StateDir)
-	if err != nil {
-		e.ln = nil
-		return fmt.Errorf("engine: the socket %s was removed and could not be made again: %w", path, err)
-	}
-	e.ln, e.sockID = ln, id
-	go serve(ln, e.handle)
-	e.log.Warn("the socket was removed or replaced; made it again", "path", path)
-	return nil
+	return fmt.Errorf("engine: %w; it changed while the office ran, so it stops now rather than trust the store and socket in it. Then start office again", &unsafeDirError{dir: dir, path: dir, what: what})
 }
 
-// lostStore turns a run cancelled by the watcher into its error.
+// lostStore turns a run cancelled by the watcher into its error: a lost
+// store, or a state directory that became unsafe.
 func lostStore(ctx context.Context) error {
-	if cause := context.Cause(ctx); errors.Is(cause, ErrStoreLost) {
+	if cause := context.Cause(ctx); errors.Is(cause, ErrStoreLost) || errors.Is(cause, ErrUnsafeStateDir) {
 		return cause
 	}
 	return nil

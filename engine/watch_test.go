@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -126,4 +127,83 @@ func TestCorruptStoreRefusedAtStart(t *testing.T) {
 	if !strings.Contains(err.Error(), "Move it aside") {
 		t.Errorf("the error does not say what to do: %v", err)
 	}
+}
+
+// A state directory made writable by group or others under a running
+// engine (the start refuses one) stops it at the next check, loudly, as a
+// replaced store does.
+func TestStateDirMadeWritableStopsTheEngine(t *testing.T) {
+	t.Parallel()
+	_, state, done := runEngine(t, time.Hour)
+	if err := os.Chmod(state, 0o770); err != nil {
+		t.Fatal(err)
+	}
+	engine.Poke(state)
+	err := waitRun(t, done, 10*time.Second)
+	if !errors.Is(err, engine.ErrUnsafeStateDir) {
+		t.Fatalf("Run returned %v, want ErrUnsafeStateDir", err)
+	}
+	for _, want := range []string{state, "writable by group or others (mode 0770)", "chmod 700", "start office again"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not say %q: %v", want, err)
+		}
+	}
+}
+
+// The agents start before the store is opened: when the store is then
+// refused, the agent started for that run is stopped, not left running.
+func TestRefusedStoreLeavesNoAgentRunning(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	c := fakeConfig(t, dir, 1)
+	e, err := engine.Open(engine.Options{Config: c, StateDir: state, HostEnv: hostEnv()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	path := filepath.Join(state, engine.StoreFile)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := f.Stat()
+	junk := []byte(strings.Repeat("\xde\xad\xbe\xef", 1024))
+	for off := int64(4096); off < st.Size(); off += 4096 {
+		if _, err := f.WriteAt(junk, off); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+	if _, err = engine.Open(engine.Options{Config: c, StateDir: state, HostEnv: hostEnv()}); !errors.Is(err, queue.ErrCorrupt) {
+		t.Fatalf("Open on a damaged store: %v, want ErrCorrupt", err)
+	}
+	// No process of this test's agent is left: its command line names the
+	// test's own log file.
+	log := filepath.Join(dir, "a0.jsonl")
+	waitCond(t, 10*time.Second, "the agent's processes gone", func() bool { return len(processesNaming(t, log)) == 0 })
+	if b, err := os.ReadFile(log); err != nil || strings.Count(string(b), `{"event":"start"`) < 1 {
+		t.Fatalf("the agent never started (%v): %s", err, b)
+	}
+}
+
+// processesNaming lists the pids whose command line contains s.
+func processesNaming(t *testing.T, s string) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc:", err)
+	}
+	var out []int
+	for _, ent := range ents {
+		pid, err := strconv.Atoi(ent.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), s) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }

@@ -63,11 +63,15 @@ var ErrNotHistory = errors.New("not an office history file")
 // at the agent's limit. It is not safe for concurrent use: one goroutine per
 // agent writes.
 type Log struct {
-	dir string
-	max int      // records per file
-	f   *os.File // the history file, opened for appending
-	n   int      // records in it
-	buf []byte
+	dir  string
+	max  int      // records per file
+	f    *os.File // the history file, opened for appending
+	n    int      // records in it
+	size int64    // its length: where a failed write is cut back to
+	torn bool     // a failed write could not be cut back: cut before the next
+	next int64    // the seq after the last record written (0: none yet)
+	buf  []byte
+	recs []pool.HistoryRecord // the records in buf
 }
 
 // Open opens (creating them if needed) the history files in dir for
@@ -106,7 +110,8 @@ func Open(dir string, limit int) (*Log, []pool.HistoryRecord, error) {
 			return nil, nil, fmt.Errorf("history: %w", err)
 		}
 	}
-	return &Log{dir: dir, max: limit, f: f, n: n}, keep.records(), nil
+	size := max(good, int64(len(Header)))
+	return &Log{dir: dir, max: limit, f: f, n: n, size: size}, keep.records(), nil
 }
 
 // openFile opens path without following a symlink, mode 0600 when created.
@@ -119,11 +124,27 @@ func openFile(path string, flag int) (*os.File, error) {
 }
 
 // Append writes recs, in order, rotating the file when it holds the limit.
-// Each file gets one write per call.
+// Each file gets one write per call. A write that fails (a full disk) is
+// cut back off the file, so no torn record is left for the reader to stop
+// at: the records before Next are in the file, the others may be appended
+// again.
 func (l *Log) Append(recs []pool.HistoryRecord) error {
-	l.buf = l.buf[:0]
+	if l.torn {
+		if err := l.f.Truncate(l.size); err != nil {
+			return fmt.Errorf("history: cut a failed write off: %w", err)
+		}
+		l.torn = false
+		if l.size == 0 { // a new file whose header did not go in
+			if _, err := l.f.Write([]byte(Header)); err != nil {
+				l.torn = true
+				return fmt.Errorf("history: %w", err)
+			}
+			l.size = int64(len(Header))
+		}
+	}
+	l.buf, l.recs = l.buf[:0], l.recs[:0]
 	for _, r := range recs {
-		if l.n >= l.max {
+		if l.n+len(l.recs) >= l.max {
 			if err := l.write(); err != nil {
 				return err
 			}
@@ -132,20 +153,30 @@ func (l *Log) Append(recs []pool.HistoryRecord) error {
 			}
 		}
 		l.buf = AppendRecord(l.buf, r)
-		l.n++
+		l.recs = append(l.recs, r)
 	}
 	return l.write()
 }
+
+// Next is the seq after the last record this Log wrote (0 before any).
+func (l *Log) Next() int64 { return l.next }
 
 func (l *Log) write() error {
 	if len(l.buf) == 0 {
 		return nil
 	}
-	_, err := l.f.Write(l.buf)
-	l.buf = l.buf[:0]
+	n, err := l.f.Write(l.buf)
 	if err != nil {
+		if n > 0 && l.f.Truncate(l.size) != nil {
+			l.torn = true
+		}
+		l.buf, l.recs = l.buf[:0], l.recs[:0]
 		return fmt.Errorf("history: %w", err)
 	}
+	l.size += int64(n)
+	l.n += len(l.recs)
+	l.next = l.recs[len(l.recs)-1].Seq + 1
+	l.buf, l.recs = l.buf[:0], l.recs[:0]
 	return nil
 }
 
@@ -162,10 +193,12 @@ func (l *Log) rotate() error {
 	if err != nil {
 		return err
 	}
-	l.f, l.n = f, 0
+	l.f, l.n, l.size = f, 0, 0
 	if _, err := f.Write([]byte(Header)); err != nil {
+		l.torn = true // a header cut short: cut it off and write it again
 		return fmt.Errorf("history: %w", err)
 	}
+	l.size = int64(len(Header))
 	return nil
 }
 

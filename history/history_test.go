@@ -180,3 +180,40 @@ func TestRefusesSymlinksAndForeignFiles(t *testing.T) {
 		t.Fatalf("no files: %v", err)
 	}
 }
+
+// A failed write (the disk full) leaves the file as it was and Next where
+// it was: the same records appended again once writes work are read back
+// once, in order.
+func TestFailedAppendCanBeRetried(t *testing.T) {
+	dir := t.TempDir()
+	l, _, err := Open(dir, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(recs(0, 5)); err != nil || l.Next() != 5 {
+		t.Fatalf("append: %v, next %d", err, l.Next())
+	}
+	good := l.f
+	ro, err := os.Open(filepath.Join(dir, FileName)) // every write fails
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.f = ro
+	if err := l.Append(recs(5, 9)); err == nil {
+		t.Fatal("an append into a read-only descriptor succeeded")
+	}
+	if l.Next() != 5 || l.n != 5 {
+		t.Fatalf("after a failed append: next %d, %d records counted; want 5, 5", l.Next(), l.n)
+	}
+	ro.Close()
+	l.f = good
+	if err := l.Append(recs(5, 9)); err != nil || l.Next() != 9 {
+		t.Fatalf("the retried append: %v, next %d", err, l.Next())
+	}
+	l.Close()
+	got, err := Read(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSeqs(t, got, 0, 9)
+}

@@ -148,7 +148,7 @@ func scheduleTx(tx *queue.Tx, agent string) (bool, error) {
 	if n == 0 {
 		return false, nil
 	}
-	_, err := tx.Enqueue(agent, placeholder(n), queue.EnqueueOptions{Kind: queue.KindInbox, Precondition: Precondition, Source: "inbox"})
+	_, err := tx.Enqueue(agent, placeholder(n), queue.EnqueueOptions{Kind: queue.KindInbox, Precondition: Precondition, Source: SourceInbox})
 	if errors.Is(err, queue.ErrDuplicate) || errors.Is(err, queue.ErrUnknownAgent) {
 		return false, nil
 	}
@@ -295,6 +295,40 @@ func (s *Service) AckTx(tx *queue.Tx, msgID int64) ([]Item, error) {
 	return its, nil
 }
 
+// RemoveTx is the person's `office queue rm` of message id inside tx
+// (queue.Tx.Remove), returning the inbox items it marked delivered. For an
+// inbox delivery that was typed and held (interrupted: typed, not
+// confirmed, or set aside after a stop) the removal means "it arrived, or
+// drop it": its items are acknowledged (AckTx) in the same transaction, done
+// and never delivered again, instead of being left leased to a message
+// that is gone (which Schedule would put back to pending and type again).
+// An inbox delivery never typed keeps today's rule: its items are scheduled
+// again.
+func (s *Service) RemoveTx(tx *queue.Tx, id int64, reason string) ([]Item, error) {
+	m, gerr := tx.Get(id)
+	if err := tx.Remove(id, reason); err != nil {
+		return nil, err // the store's own words (not queued: ErrNotFound)
+	}
+	if gerr != nil {
+		return nil, gerr
+	}
+	if m.Kind != queue.KindInbox || !m.Interrupted {
+		return nil, nil
+	}
+	return s.AckTx(tx, id)
+}
+
+// Remove is RemoveTx in a transaction of its own. Returns once durable.
+func (s *Service) Remove(ctx context.Context, id int64, reason string) ([]Item, error) {
+	var its []Item
+	err := s.store.Update(ctx, func(tx *queue.Tx) error {
+		var err error
+		its, err = s.RemoveTx(tx, id, reason)
+		return err
+	})
+	return its, err
+}
+
 // ReleaseTx puts the items leased by msgID back to pending (the message was
 // dropped or is being retried) and their mail back to queued.
 func (s *Service) ReleaseTx(tx *queue.Tx, msgID int64, why string) (int, error) {
@@ -319,12 +353,17 @@ func (s *Service) ReleaseTx(tx *queue.Tx, msgID int64, why string) (int, error) 
 
 // ReleaseAllLeases puts every leased item back to pending, for an engine
 // starting after a crash: a delivery that was typed but not acknowledged is
-// delivered again (at least once), never lost. Only the engine (which holds
-// the state dir's lock) may call it.
+// delivered again (at least once), never lost. Items leased by a delivery
+// still held (interrupted: typed, not confirmed, and set aside by recovery)
+// stay leased to it: that delivery waits for the person, and `office queue
+// rm` marks them done (RemoveTx), `release` types them again with it. Only
+// the engine (which holds the state dir's lock) may call it, after
+// queue.Store.RecoverInterrupted.
 func (s *Service) ReleaseAllLeases(ctx context.Context) (int, error) {
 	var n int64
 	err := s.store.Update(ctx, func(tx *queue.Tx) error {
-		res, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ? WHERE state = ?`,
+		res, err := tx.SQL().ExecContext(tx.Context(), `UPDATE inbox_items SET state = ?, lease_msg = 0, updated = ? WHERE state = ?
+			AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = inbox_items.lease_msg AND m.interrupted = 1)`,
 			StatePending, toNanos(tx.Now()), StateLeased)
 		if err != nil {
 			return err
@@ -370,6 +409,19 @@ func (s *Service) Items(ctx context.Context, receiver string, states ...string) 
 	its, err := items(ctx, s.store.DB(), where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("inbox: items of %q: %w", receiver, err)
+	}
+	return its, nil
+}
+
+// DeliveryItems returns the items inbox delivery msgID of agent carries or
+// would carry at its next attempt: those leased to it and the agent's
+// pending ones (the candidates LeaseTx takes its batch from), in send
+// order. Items leased to another delivery are not among them.
+func (s *Service) DeliveryItems(ctx context.Context, agent string, msgID int64) ([]Item, error) {
+	its, err := items(ctx, s.store.DB(), `receiver = ? AND (state = ? OR (state = ? AND lease_msg = ?))`,
+		agent, StatePending, StateLeased, msgID)
+	if err != nil {
+		return nil, fmt.Errorf("inbox: items of delivery %d (%q): %w", msgID, agent, err)
 	}
 	return its, nil
 }

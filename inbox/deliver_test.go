@@ -65,7 +65,7 @@ func TestLeaseRendersAndAckDeliversInTheSameTransactions(t *testing.T) {
 	if its := e.items("a", StateLeased); len(its) != 2 || its[0].LeaseMsg != msg {
 		t.Fatalf("leased: %+v", its)
 	}
-	if err := e.ds.Delivered(e.ctx, msg, "ok"); err != nil {
+	if err := e.ds.Delivered(e.ctx, msg, "ok", queue.StateUnconfirmed); err != nil {
 		t.Fatal(err)
 	}
 	if its := e.items("a", StateDelivered); len(its) != 2 {
@@ -198,7 +198,7 @@ func TestDroppedDeliveryReleasesItsItems(t *testing.T) {
 	if st, _ := e.mailState(mid); st != MailWorking {
 		t.Fatalf("mail %s after typed-not-submitted, want working", st)
 	}
-	mid = e.mail(MailRequestArgs{To: "a", From: "b", Title: "t2", Text: "y"})
+	e.mail(MailRequestArgs{To: "a", From: "b", Title: "t2", Text: "y"})
 	// Failed attempts: released only when the third drops the message.
 	msg = e.schedule("a")
 	for i := 1; i <= 3; i++ {
@@ -244,7 +244,7 @@ func TestDeliveryRemovedWhileBeingTypedStillCountsItsItems(t *testing.T) {
 	if err := e.ds.Store.Remove(e.ctx, msg, "removed by the person"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.ds.Delivered(e.ctx, msg, "verified"); err != nil {
+	if err := e.ds.Delivered(e.ctx, msg, "verified", queue.StateConfirmed); err != nil {
 		t.Fatalf("Delivered after removal: %v", err)
 	}
 	if its := e.items("a", StatePending); len(its) != 0 {

@@ -100,7 +100,7 @@ func (d DrainStore) Attempt(ctx context.Context, id int64) (queue.Message, error
 // Delivered acknowledges the message; for an inbox delivery the items it
 // leased are marked delivered and their mail moves claimed -> working in the
 // same transaction.
-func (d DrainStore) Delivered(ctx context.Context, id int64, note string) error {
+func (d DrainStore) Delivered(ctx context.Context, id int64, note, state string) error {
 	var m queue.Message
 	var its []Item
 	err := d.Store.Update(ctx, func(tx *queue.Tx) error {
@@ -121,7 +121,7 @@ func (d DrainStore) Delivered(ctx context.Context, id int64, note string) error 
 		if err != nil {
 			return err
 		}
-		if err := tx.Delivered(id, note); err != nil {
+		if err := tx.Delivered(id, note, state); err != nil {
 			return err
 		}
 		if m.Kind == queue.KindInbox {

@@ -122,7 +122,7 @@ func (e *env) deliver(msgID int64) string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if err := e.ds.Delivered(e.ctx, msgID, "test"); err != nil {
+	if err := e.ds.Delivered(e.ctx, msgID, "test", queue.StateUnconfirmed); err != nil {
 		e.t.Fatal(err)
 	}
 	return m.Text

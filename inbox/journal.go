@@ -151,7 +151,7 @@ func (s *Service) CheckJournal(ctx context.Context, c JournalCheck, now time.Tim
 			}
 			return tx.AppendEvent(queue.Event{Agent: c.Agent, Kind: EventJournal, Detail: fmt.Sprintf("gave up after %d continuations", maxTries)})
 		}
-		if _, err := tx.Enqueue(c.Agent, JournalContinuation(c.Path, c.Task, missing), queue.EnqueueOptions{Source: "journal"}); err != nil {
+		if _, err := tx.Enqueue(c.Agent, JournalContinuation(c.Path, c.Task, missing), queue.EnqueueOptions{Source: SourceJournal}); err != nil {
 			return err
 		}
 		v.Continued, v.Try = true, tries

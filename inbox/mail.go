@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"office/queue"
 )
@@ -151,6 +152,20 @@ type MailRequestArgs struct {
 	// the receiver: the receiver lives on another host, which delivers it
 	// and sends its state changes back (package cluster).
 	Remote bool
+	// clip cuts a title past Options.MailTitleBytes instead of refusing it
+	// (a reply's "Re: TITLE", which its sender did not write).
+	clip bool
+}
+
+// clipBytes cuts s to at most n bytes, at a rune boundary.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 const mailCols = `id, sender, receiver, type, title, in_reply_to, state, reason, deadline, created, created_seq, working_at, working_seq, finished_at`
@@ -199,6 +214,14 @@ func (s *Service) SendMailTx(tx *queue.Tx, a MailRequestArgs) (string, error) {
 		return "", fmt.Errorf("%s: title: %w", op, err)
 	}
 	title = oneLine(title)
+	if limit := s.opts.MailTitleBytes; len(title) > limit {
+		if !a.Remote && !a.clip {
+			return "", fmt.Errorf("%s: title: %w: %d bytes, at most %d (mail_title_bytes; put the rest in the text)", op, ErrTooLarge, len(title), limit)
+		}
+		// A reply's "Re: " title, or the envelope of mail for another
+		// host: cut, not refused (the sender's door applied its bound).
+		title = clipBytes(title, limit)
+	}
 	if !a.Remote {
 		if err := checkReceiver(tx, a.To); err != nil {
 			return "", fmt.Errorf("%s: %w", op, err)
@@ -268,7 +291,7 @@ func (s *Service) Reply(ctx context.Context, from, id, text string) (string, err
 		if from != orig.Receiver {
 			return fmt.Errorf("inbox: reply to %s: %w: it was sent to %s, not %s", id, ErrNotAllowed, orig.Receiver, from)
 		}
-		rid, err = s.SendMailTx(tx, MailRequestArgs{To: orig.Sender, From: from, Title: "Re: " + orig.Title, Text: text, InReplyTo: id})
+		rid, err = s.SendMailTx(tx, MailRequestArgs{To: orig.Sender, From: from, Title: "Re: " + orig.Title, Text: text, InReplyTo: id, clip: true})
 		return err
 	})
 	if err != nil {
@@ -401,7 +424,7 @@ func (s *Service) moveMail(tx *queue.Tx, m Mail, state MailState, reason string,
 	if reason != "" {
 		detail += " (" + reason + ")"
 	}
-	if err := tx.AppendEvent(queue.Event{Agent: m.Receiver, Kind: EventMailState, Detail: detail}); err != nil {
+	if err := tx.AppendEvent(queue.Event{Agent: m.Receiver, Kind: EventMailState, Detail: detail, State: string(state)}); err != nil {
 		return false, err
 	}
 	if s.remote != nil {
@@ -466,14 +489,29 @@ func (s *Service) tellSender(tx *queue.Tx, sender, body, dedupe string) error {
 }
 
 // replyExists is the reply gate: a reply with in_reply_to = m.ID, from m's
-// receiver to m's sender, created after m went working.
+// receiver to m's sender, stored after m was first leased into a delivery
+// (its first claimed row: the earliest moment its text can have been typed).
+// Not after it went working: an agent that answers at once replies while the
+// drain still waits to confirm the Enter (the mail still claimed), and a
+// delivery typed before a crash is claimed again after it, its reply already
+// stored. A reply stored while the mail was only queued, never typed, does
+// not count. Mail with no claimed row (moved by another host's report) falls
+// back to when it went working.
 func replyExists(tx *queue.Tx, m Mail) (bool, error) {
-	if m.workingSeq == 0 {
+	var since int64
+	if err := tx.SQL().QueryRowContext(tx.Context(), `SELECT coalesce(min(seq), 0) FROM mail_timeline WHERE mail_id = ? AND state = ?`,
+		m.ID, MailClaimed).Scan(&since); err != nil {
+		return false, err
+	}
+	if since == 0 {
+		since = m.workingSeq
+	}
+	if since == 0 {
 		return false, nil
 	}
 	var n int
 	err := tx.SQL().QueryRowContext(tx.Context(), `SELECT count(*) FROM mail WHERE in_reply_to = ? AND sender = ? AND receiver = ? AND created_seq > ?`,
-		m.ID, m.Receiver, m.Sender, m.workingSeq).Scan(&n)
+		m.ID, m.Receiver, m.Sender, since).Scan(&n)
 	return n > 0, err
 }
 
@@ -490,6 +528,12 @@ type Outcome struct {
 // alone. The write is retried Options.StateRetries times; after that the mail stays
 // working and the ticker settles it by its deadline.
 func (s *Service) TurnEnded(ctx context.Context, agent string) ([]Outcome, error) {
+	return s.turnEnded(ctx, agent, "")
+}
+
+// turnEnded is TurnEnded; a turn that failed (failed: the CLI's error text)
+// fails a request with no reply with that text (turnfail.go).
+func (s *Service) turnEnded(ctx context.Context, agent, failed string) ([]Outcome, error) {
 	var out []Outcome
 	var err error
 	for try := 0; try <= s.opts.StateRetries; try++ {
@@ -500,7 +544,7 @@ func (s *Service) TurnEnded(ctx context.Context, agent string) ([]Outcome, error
 				return err
 			}
 			for _, m := range ms {
-				o, err := s.settle(tx, m, false)
+				o, err := s.settleEnded(tx, m, failed)
 				if err != nil {
 					return err
 				}

@@ -60,7 +60,7 @@ func TestRequestIsDoneOnlyWithAReplyAfterWorking(t *testing.T) {
 	}
 }
 
-func TestReplyCreatedBeforeWorkingDoesNotSatisfyTheGate(t *testing.T) {
+func TestReplyStoredWhileQueuedDoesNotSatisfyTheGate(t *testing.T) {
 	e := newEnv(t)
 	id := e.mail(MailRequestArgs{To: "a", From: "b", Title: "Q", Text: "x", Request: true})
 	// A reply written while the mail is still queued (a guess, or a forgery).
@@ -248,5 +248,61 @@ func TestNotFoundMatchesBothSentinelsSaidOnce(t *testing.T) {
 	_, berr := cleanBody(" \n ")
 	if !errors.Is(berr, ErrBlankBody) || !errors.Is(berr, queue.ErrBlank) || strings.Count(berr.Error(), "blank") != 1 {
 		t.Errorf("blank body: %q", berr)
+	}
+}
+
+// An agent that answers at once replies before the drain has confirmed the
+// Enter: the reply is stored while the request is still claimed, then the
+// acknowledgement moves it to working. The gate counts that reply.
+func TestReplyStoredWhileClaimedSatisfiesTheGate(t *testing.T) {
+	e := newEnv(t)
+	id := e.mail(MailRequestArgs{To: "a", From: "b", Title: "Q", Text: "what is 2+2?", Request: true})
+	msg := e.schedule("a")
+	if _, err := e.ds.Attempt(e.ctx, msg); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := e.mailState(id); st != MailClaimed {
+		t.Fatalf("leased request %s, want claimed", st)
+	}
+	if _, err := e.svc.Reply(e.ctx, "a", id, "4"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.ds.Delivered(e.ctx, msg, "test", queue.StateUnconfirmed); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.TurnEnded(e.ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if st, reason := e.mailState(id); st != MailDone {
+		_, tl, _ := e.svc.GetMail(e.ctx, id)
+		t.Fatalf("request %s(%s), want done; timeline %+v", st, reason, tl)
+	}
+}
+
+// A delivery typed before a crash: the agent replied, the office died before
+// the acknowledgement, and the restart leased the request again. The reply
+// stored before the second lease still answers it.
+func TestReplyBeforeACrashRetypeSatisfiesTheGate(t *testing.T) {
+	e := newEnv(t)
+	id := e.mail(MailRequestArgs{To: "a", From: "b", Title: "Q", Text: "x", Request: true})
+	if _, err := e.ds.Attempt(e.ctx, e.schedule("a")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Reply(e.ctx, "a", id, "done"); err != nil {
+		t.Fatal(err)
+	}
+	e.restart()
+	if _, err := e.svc.ReleaseAllLeases(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := e.mailState(id); st != MailQueued {
+		t.Fatalf("released request %s, want queued", st)
+	}
+	e.deliver(e.schedule("a"))
+	if _, err := e.svc.TurnEnded(e.ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if st, reason := e.mailState(id); st != MailDone {
+		t.Fatalf("request %s(%s), want done", st, reason)
 	}
 }

@@ -235,6 +235,20 @@ func (s *Service) insertItem(tx *queue.Tx, id, to, from, kind, body, dedupe stri
 	return id, seq, nil
 }
 
+// SentDetail reads back the detail of an EventInboxSent entry, "KIND ID
+// from SENDER: PREVIEW", as sendTx writes it: the one reader of that
+// format, next to its writer (the server sends the parts as an event's
+// fields, so no client reads the prose). ok is false for another shape.
+func SentDetail(detail string) (kind, id, sender, preview string, ok bool) {
+	kind, rest, _ := strings.Cut(detail, " ")
+	id, rest, _ = strings.Cut(rest, " from ")
+	sender, preview, ok = strings.Cut(rest, ": ")
+	if !ok {
+		return kind, "", "", detail, false
+	}
+	return kind, id, sender, preview, true // the preview may hold ": " itself
+}
+
 // senderName is how a sender is shown: "" is System.
 func senderName(from string) string {
 	if from == "" {

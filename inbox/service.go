@@ -39,6 +39,15 @@ const (
 	System = "system"
 )
 
+// The queue sources (queue.EnqueueOptions.Source) of the messages the inbox
+// enqueues itself: an inbox delivery (its batch of items), and a journal's
+// continuation (JournalContinuation). Office makes both; no client's
+// enqueue may claim them (the channel hands over office's own words).
+const (
+	SourceInbox   = "inbox"
+	SourceJournal = "journal"
+)
+
 // Sentinel errors; every error is wrapped with the operation and subject.
 var (
 	// ErrUnknownReceiver: the receiver is neither a registered agent (not
@@ -87,6 +96,9 @@ type Options struct {
 	// first item is always taken, whatever its size); 0 means 32 KiB
 	// (batch_bytes).
 	BatchBytes int
+	// MailTitleBytes is the most bytes of a mail's title (after trimming);
+	// a longer one is ErrTooLarge. 0 means 1 KiB (mail_title_bytes).
+	MailTitleBytes int
 	// Stall is how long a busy agent may go without activity before it
 	// counts as stalled, when its StallObservation does not say; 0 means
 	// 6 min (stall).
@@ -123,6 +135,7 @@ func (o Options) withDefaults() Options {
 	dur(&o.Retention, def.Retention)
 	num(&o.BatchItems, def.BatchItems)
 	num(&o.BatchBytes, def.BatchBytes)
+	num(&o.MailTitleBytes, def.MailTitleBytes)
 	num(&o.JournalContinuations, def.JournalContinuations)
 	num(&o.StateRetries, def.StateRetries)
 	if o.Logger == nil {

@@ -15,6 +15,7 @@ package inbox
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"time"
 
@@ -40,6 +41,12 @@ const (
 	fateGone                      // released, held, or abandoned: not delivered by this turn
 )
 
+// settledTurn is a turn that settled without one of its deliveries.
+type settledTurn struct {
+	turn  automation.TurnEvent
+	first bool
+}
+
 // EndedTurn is one agent's ended turn, ready to be settled.
 type EndedTurn struct {
 	Agent string
@@ -49,6 +56,12 @@ type EndedTurn struct {
 	FromInbox bool
 	// First: the agent's first turn since the ledger began.
 	First bool
+	// Again: the turn settled already, without one of its deliveries,
+	// which was held then (typed, not confirmed) and is acknowledged now
+	// (its record came late): its mail, working now, settles as at that
+	// turn's end, and the parent hears of a turn that began with an inbox
+	// delivery; the journal was checked when it settled first.
+	Again bool
 }
 
 // TurnLedger joins agents' turn events with the fate of their inbox
@@ -60,8 +73,13 @@ type TurnLedger struct {
 
 type ledgerAgent struct {
 	deliveries map[int64]fate
-	waiting    []automation.TurnEvent // ended turns waiting for a delivery's fate, oldest first
-	turnsDone  int
+	// settledWithout is, by delivery, an ended turn it was a cause of that
+	// settled while the delivery was held (fateGone), and whether that
+	// turn was the agent's first: should the delivery be acknowledged
+	// after all, that turn settles again (EndedTurn.Again).
+	settledWithout map[int64]settledTurn
+	waiting        []automation.TurnEvent // ended turns waiting for a delivery's fate, oldest first
+	turnsDone      int
 }
 
 func (l *TurnLedger) agent(name string) *ledgerAgent {
@@ -70,7 +88,7 @@ func (l *TurnLedger) agent(name string) *ledgerAgent {
 	}
 	a, ok := l.agents[name]
 	if !ok {
-		a = &ledgerAgent{deliveries: map[int64]fate{}}
+		a = &ledgerAgent{deliveries: map[int64]fate{}, settledWithout: map[int64]settledTurn{}}
 		l.agents[name] = a
 	}
 	return a
@@ -83,10 +101,20 @@ func (l *TurnLedger) Delivery(ev DeliveryEvent) []EndedTurn {
 	switch ev.Kind {
 	case DeliveryAttempted:
 		a.deliveries[ev.MsgID] = fateAttempted
+		delete(a.settledWithout, ev.MsgID) // typed again: a turn of its own
 		if len(a.deliveries) > ledgerDeliveries {
 			delete(a.deliveries, slices.Min(mapsKeys(a.deliveries)))
 		}
 	case DeliveryAcked:
+		if st, ok := a.settledWithout[ev.MsgID]; ok {
+			// Held, then its record came late: the turn it began has
+			// settled without it, and its mail, working now, is settled
+			// by that turn again.
+			delete(a.settledWithout, ev.MsgID)
+			delete(a.deliveries, ev.MsgID)
+			out := []EndedTurn{{Agent: ev.Agent, Turn: st.turn, FromInbox: true, First: st.first, Again: true}}
+			return append(out, l.settleWaiting(ev.Agent, a, false)...)
+		}
 		a.deliveries[ev.MsgID] = fateAcked
 	case DeliveryUnattempted:
 		// Nothing was typed: no Enter submitted it, so no turn waits for
@@ -115,6 +143,7 @@ func (l *TurnLedger) Exited(agent string) {
 	a := l.agent(agent)
 	a.waiting = nil
 	clear(a.deliveries)
+	clear(a.settledWithout)
 }
 
 // settleWaiting settles the agent's waiting turns from the oldest while
@@ -138,6 +167,12 @@ func (l *TurnLedger) settleWaiting(name string, a *ledgerAgent, force bool) []En
 		}
 		force = false
 		for _, id := range ev.Delivered() {
+			if f, ok := a.deliveries[id]; ok && f == fateGone {
+				a.settledWithout[id] = settledTurn{turn: ev, first: a.turnsDone == 0}
+				if len(a.settledWithout) > ledgerDeliveries {
+					delete(a.settledWithout, slices.Min(slices.Collect(maps.Keys(a.settledWithout))))
+				}
+			}
 			delete(a.deliveries, id)
 		}
 		a.waiting = a.waiting[1:]
@@ -171,6 +206,10 @@ type TurnEnd struct {
 	// Result is what a notice quotes as the turn's result (the last reply
 	// lines, bounded: LastLines with ResultLines and ResultBytes).
 	Result string
+	// Failed is the CLI's error text when the turn ended on an API error
+	// (rate limited, overloaded, a server error, a usage limit); "" when it
+	// did not (turnfail.go).
+	Failed string
 }
 
 // TurnSettled is what SettleTurn did.
@@ -203,13 +242,18 @@ const (
 func (s *Service) SettleTurn(ctx context.Context, e TurnEnd, now time.Time) (TurnSettled, error) {
 	var r TurnSettled
 	var errs []error
-	outs, err := s.TurnEnded(ctx, e.Agent)
+	outs, err := s.turnEnded(ctx, e.Agent, e.Failed)
 	if err != nil {
 		errs = append(errs, err)
 	}
 	r.Mail = outs
-	if e.Parent != "" && (e.FromInbox || (e.Task != "" && e.First)) {
+	// A turn settled again (Again) told the parent the first time if it
+	// was a task agent's first.
+	if e.Parent != "" && (e.FromInbox || (e.Task != "" && e.First)) && !(e.Again && e.Task != "" && e.First) {
 		n := Notice{Kind: NoticeCompleted, Desc: e.Desc, Agent: e.Agent, Result: e.Result}
+		if e.Failed != "" {
+			n.Kind, n.Error = NoticeFailed, failedTurnError(e.Failed)
+		}
 		if rep, ok, err := s.TakeReport(ctx, e.Agent, e.Turn.Start); err != nil {
 			errs = append(errs, err)
 		} else if ok {
@@ -221,7 +265,7 @@ func (s *Service) SettleTurn(ctx context.Context, e TurnEnd, now time.Time) (Tur
 			r.Notified = true
 		}
 	}
-	if e.Task != "" && !e.ReadOnly {
+	if e.Task != "" && !e.ReadOnly && !e.Again {
 		v, err := s.CheckJournal(ctx, JournalCheck{Agent: e.Agent, Task: e.Task, Path: e.Journal, Parent: e.Parent, Desc: e.Desc}, now)
 		if err != nil {
 			errs = append(errs, err)

@@ -55,6 +55,10 @@ func TestTurnLedger(t *testing.T) {
 			turnEnd(of(7)),
 			dev(DeliveryReleased, 7, settled{false, true}),
 		}},
+		{"held, then acknowledged before its turn ends (a late record): the turn is from the inbox", []ledgerStep{
+			dev(DeliveryAttempted, 7), dev(DeliveryHeld, 7), dev(DeliveryAcked, 7),
+			turnEnd(of(7), settled{true, true}),
+		}},
 		{"the delivery is held after its Enter: the turn settles as not from the inbox", []ledgerStep{
 			dev(DeliveryAttempted, 7),
 			turnEnd(of(7)),
@@ -110,6 +114,44 @@ func TestTurnLedger(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A delivery held after its Enter (typed, not confirmed) whose record
+// comes late is acknowledged after its turn settled without it: that turn
+// settles again, from the inbox (its mail is working now and settles as at
+// that turn's end; the journal was checked the first time). Typed again
+// instead, it has a turn of its own.
+func TestTurnLedgerALateAcknowledgementSettlesItsTurnAgain(t *testing.T) {
+	t.Parallel()
+	turn := automation.TurnEvent{Kind: automation.TurnEnded, Causes: []automation.TurnCause{automation.DeliveryEnter(7)}}
+	var l TurnLedger
+	l.Delivery(DeliveryEvent{Kind: DeliveryAttempted, Agent: "a", MsgID: 7})
+	if got := l.TurnEnded("a", turn); len(got) != 0 {
+		t.Fatalf("settled %+v before the delivery's fate", got)
+	}
+	if got := l.Delivery(DeliveryEvent{Kind: DeliveryHeld, Agent: "a", MsgID: 7}); len(got) != 1 || got[0].FromInbox || got[0].Again {
+		t.Fatalf("held: settled %+v, want the turn, not from the inbox", got)
+	}
+	got := l.Delivery(DeliveryEvent{Kind: DeliveryAcked, Agent: "a", MsgID: 7})
+	if len(got) != 1 || !got[0].FromInbox || !got[0].Again || !got[0].First || !reflect.DeepEqual(got[0].Turn, turn) {
+		t.Fatalf("acknowledged late: settled %+v, want that turn again, from the inbox", got)
+	}
+	if got := l.Delivery(DeliveryEvent{Kind: DeliveryAcked, Agent: "a", MsgID: 7}); len(got) != 0 {
+		t.Fatalf("a second acknowledgement settled %+v", got)
+	}
+
+	// Released and typed again: the new typing's turn is its own.
+	var r TurnLedger
+	r.Delivery(DeliveryEvent{Kind: DeliveryAttempted, Agent: "a", MsgID: 7})
+	r.TurnEnded("a", turn)
+	r.Delivery(DeliveryEvent{Kind: DeliveryHeld, Agent: "a", MsgID: 7})
+	r.Delivery(DeliveryEvent{Kind: DeliveryAttempted, Agent: "a", MsgID: 7})
+	if got := r.Delivery(DeliveryEvent{Kind: DeliveryAcked, Agent: "a", MsgID: 7}); len(got) != 0 {
+		t.Fatalf("typed again and acknowledged: settled %+v, want nothing until its own turn ends", got)
+	}
+	if got := r.TurnEnded("a", turn); len(got) != 1 || !got[0].FromInbox || got[0].Again {
+		t.Fatalf("its own turn: settled %+v, want it from the inbox", got)
 	}
 }
 
@@ -182,5 +224,26 @@ func TestSettleTurnOfThePersonsTurnTellsNoParent(t *testing.T) {
 		Task: "t1", Journal: t.TempDir() + "/progress.md"}, e.clock.Now().Add(time.Second))
 	if err != nil || !r.Notified || !r.Journal.Continued {
 		t.Fatalf("settled %+v, %v: want the parent told and a continuation", r, err)
+	}
+}
+
+// A turn settled again (a held delivery's late acknowledgement) settles the
+// mail now working, tells the parent of a turn from the inbox, and neither
+// tells it twice of a task agent's first turn nor checks the journal again.
+func TestSettleTurnAgainSettlesTheMailOnly(t *testing.T) {
+	e := newEnv(t)
+	id := e.mail(MailRequestArgs{To: "a", From: "b", Title: "t", Text: "do it"})
+	e.deliverAll("a")
+	r, err := e.svc.SettleTurn(e.ctx, TurnEnd{EndedTurn: EndedTurn{Agent: "a", FromInbox: true, First: true, Again: true},
+		Parent: "b", Desc: "a", Task: "t1", Journal: t.TempDir() + "/progress.md"}, e.clock.Now())
+	if err != nil || len(r.Mail) != 1 || r.Notified || r.Journal.Continued {
+		t.Fatalf("settled %+v, %v: want the mail only", r, err)
+	}
+	if st, _ := e.mailState(id); st != MailDone {
+		t.Fatalf("mail %s, want done", st)
+	}
+	r, err = e.svc.SettleTurn(e.ctx, TurnEnd{EndedTurn: EndedTurn{Agent: "a", FromInbox: true, Again: true}, Parent: "b", Desc: "a"}, e.clock.Now())
+	if err != nil || !r.Notified {
+		t.Fatalf("settled %+v, %v: want the parent told of a turn from the inbox", r, err)
 	}
 }

@@ -277,8 +277,11 @@ func BenchmarkVT10xRaw(b *testing.B) {
 // BenchmarkScreenFeed is Filter plus vt10x through Screen.Feed, 4 KiB at a time.
 func BenchmarkScreenFeed(b *testing.B) { benchScreenFeed(b, mustStream(b)) }
 
-func benchScreenFeed(b *testing.B, data []byte) {
+func benchScreenFeed(b *testing.B, data []byte) { benchScreenFeedWith(b, data, false) }
+
+func benchScreenFeedWith(b *testing.B, data []byte, noBatch bool) {
 	s := NewScreen(120, 40, func([]byte) {})
+	s.noBatch = noBatch
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var ms0 runtime.MemStats

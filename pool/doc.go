@@ -26,7 +26,10 @@
 // PTY succeeds silently); the master is switched to non-blocking mode so Close
 // really interrupts a pending Read and hangs up the child; vt10x is only
 // touched under its lock, through Screen, which filters what it cannot parse
-// safely.
+// safely. vt10x costs two allocations per rune it parses, so the Screen
+// follows the common redraw operations itself and writes vt10x only the cells
+// a read changed (batch.go); the screen comes out as vt10x fed the filtered
+// stream whole would leave it.
 //
 // A Screen given a History (CaptureHistory, Options.History) copies every
 // line that leaves the top of its main screen into it, with its cells, just

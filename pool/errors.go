@@ -12,6 +12,17 @@ var ErrExited = errors.New("pool: agent process has exited")
 // ErrClosed is returned by Write and Input after Close.
 var ErrClosed = errors.New("pool: terminal closed")
 
+// InputTooLargeError refuses the person's keys (a paste) longer than
+// MaxQueuedInput: none of them is typed.
+type InputTooLargeError struct {
+	Len int
+}
+
+// Error says how long the paste was and what the bound is.
+func (e *InputTooLargeError) Error() string {
+	return fmt.Sprintf("pool: a paste of %d bytes is longer than the %d bytes an agent's input may hold; nothing of it was typed (send a long text as a file)", e.Len, MaxQueuedInput)
+}
+
 // SpawnError says which agent could not be started and why.
 type SpawnError struct {
 	Agent string

@@ -155,7 +155,8 @@ const (
 //     a ZWJ and an emoji modifier after a wide rune, so 👩‍💻 and 👍🏽 take two
 //     cells as in a real terminal.
 //   - C0 controls: BS, HT, LF, VT, FF, CR pass; the rest (BEL, SO, SI, NUL,
-//     CAN, SUB, ...) are dropped; CAN and SUB abort a sequence.
+//     CAN, SUB, ...) are dropped; CAN and SUB abort a sequence. BEL is
+//     recorded as the agent's notification (notify.go).
 //   - ESC: IND, NEL, HTS, RI, DECSC, DECRC, DECKPAM, DECKPNM, RIS, G0
 //     designation and DECALN pass; everything else is dropped.
 //   - CSI: parameters are rebuilt: values clamped to 9999, empty ones
@@ -176,7 +177,8 @@ const (
 //     4:0 becomes 24, 4:n becomes 4, and dim (2, ignored by vt10x) is
 //     carried by vt10x's blink bit: 2 becomes 5, 22 becomes 22;25.
 //   - OSC: 0 and 2 set Modes.Title and pass as OSC 2; 7501 sets
-//     Modes.OSCState; 10;? and 11;? are answered; all others are dropped, as
+//     Modes.OSCState; 10;? and 11;? are answered; 9, 777;notify and 99 are
+//     recorded as the agent's notifications (notify.go); all others are dropped, as
 //     are DCS, SOS, PM, APC and ESC k strings. A string longer than 4 KiB is
 //     dropped whole.
 //   - Queries answered through reply and dropped: DA1 (CSI c, CSI 0 c) with
@@ -233,6 +235,11 @@ type Filter struct {
 	// kitty is the kitty keyboard flag stack below modes.KittyKeys.
 	kitty  [maxKittyStack]uint8
 	kittyN int
+
+	// notes are the agent's own notifications seen (notify.go); k99 a
+	// kitty notification whose chunks are not all in.
+	notes []Note
+	k99   Note
 }
 
 // NewFilter returns a Filter in the ground state with all modes off. Widths
@@ -524,6 +531,8 @@ func (f *Filter) control(dst []byte, b byte) []byte {
 		dst = append(dst, b)
 	case 0x1b:
 		f.state = stEsc
+	case 0x07:
+		f.note(Note{Kind: NoteBell})
 	}
 	// BEL, SO, SI, CAN, SUB, NUL, DEL and the other C0 codes are dropped:
 	// vt10x ignores most of them but prints some as glyphs in the DEC
@@ -1288,6 +1297,8 @@ func (f *Filter) oscDispatch(dst []byte) []byte {
 		if v, ok := oscField(arg, "state="); ok && string(v) != f.modes.OSCState {
 			f.modes.OSCState = cleanString(v)
 		}
+	case 9, 777, 99:
+		f.oscNote(num, arg)
 	}
 	return dst
 }

@@ -260,6 +260,11 @@ func (s *Screen) captureLF(b []byte, i int, pend *int, kind int) {
 		s.vtRaw(b[*pend:i])
 		*pend = i
 		c.captureRows(s, 1)
+		if kind == lfIndex {
+			// vt10x's IND on the bottom row scrolls and leaves the
+			// cursor alone, a pending wrap included.
+			return
+		}
 	} else {
 		c.y = min(c.y+1, s.rows-1)
 	}

@@ -39,8 +39,14 @@ type Screen struct {
 	cols    int
 	rows    int
 	reply   func([]byte)
-	hist    *capture // nil: no history (history_capture.go)
-	rowGens          // which rows changed when (rows.go)
+	hist    *capture         // nil: no history (history_capture.go)
+	rowGens                  // which rows changed when (rows.go)
+	region  region           // vt10x's scroll region, as far as followed (batch.go)
+	noBatch bool             // write the Filter's output to vt10x as it is (tests)
+	lines   *[][]vt10x.Glyph // vt10x's rows (vtLines); nil: read through Cell
+	// batchHook, when set (tests), is called before each operation the
+	// batch follows, with its offset in the read.
+	batchHook func(i int)
 
 	gen    atomic.Uint64
 	panics atomic.Int64
@@ -67,6 +73,8 @@ func NewScreen(cols, rows int, reply func([]byte)) *Screen {
 	s := &Screen{f: NewFilter(), cols: cols, rows: rows, reply: reply}
 	s.vt = vt10x.New(vt10x.WithSize(cols, rows), vt10x.WithWriter(vtWriter{s}))
 	s.changed, _ = s.vt.(interface{ Changed(vt10x.ChangeFlag) bool })
+	s.region = region{0, rows - 1, true}
+	s.lines = vtLines(s.vt)
 	s.initRowGens()
 	return s
 }
@@ -111,7 +119,7 @@ func (s *Screen) Feed(p []byte) {
 		var n int
 		*out, n = s.f.process((*out)[:0], p, true)
 		if len(*out) > 0 {
-			s.write(*out)
+			s.batchWrite(*out)
 			wrote = true
 		}
 		if len(s.f.reply) > 0 {
@@ -210,9 +218,11 @@ func (s *Screen) Resize(cols, rows int) {
 		s.vt.Resize(cols, rows)
 	}()
 	s.cols, s.rows = s.vt.Size()
+	s.region = region{0, s.rows - 1, true} // vt10x's resize resets it
 	s.touchAllRows()
 	s.vt.Lock()
-	s.vt.Unlock() // clears the change flags the resize set
+	//lint:ignore SA2001 vt10x's Unlock clears the change flags the resize set: the empty section is the point
+	s.vt.Unlock()
 	s.gen.Add(1)
 }
 
@@ -236,8 +246,9 @@ func (s *Screen) Modes() Modes {
 	return s.f.modes
 }
 
-// Panics returns how many panics inside vt10x Feed and Resize have
-// recovered from (negative counts and the like; the Filter should leave none).
+// Panics returns how many panics inside vt10x (or the batch in front of it)
+// Feed and Resize have recovered from (negative counts and the like; the
+// Filter should leave none).
 func (s *Screen) Panics() int { return int(s.panics.Load()) }
 
 // Text returns the screen's text as Snapshot.Text does. It allocates the

@@ -26,6 +26,7 @@ type observed struct {
 	fgSince     time.Time             // when it became that
 	shellPrompt string                // the prompt's text before the cursor, "" until learned
 	enterAt     time.Time             // the last Enter, the person's or office's
+	enterGen    uint64                // the screen's generation just before that Enter reached the PTY
 	learnedAt   time.Time             // the epoch of the learning: once per return to the prompt
 	lastWrite   time.Time             // office's last automated write
 }
@@ -51,6 +52,8 @@ func later(a, b time.Time) time.Time {
 // terminal's lock is released.
 type judged struct {
 	status, overdue bool
+	limit           bool                 // a new usage-limit banner (EventLimit)
+	modelSwitch     bool                 // a new model-switch row (EventModelSwitch)
 	turn            automation.TurnEvent // the turn's end, if this judgment ended it
 }
 
@@ -61,6 +64,12 @@ func (t *Terminal) emitJudged(ev judged) {
 	}
 	if ev.overdue {
 		t.emit(EventBootOverdue)
+	}
+	if ev.limit {
+		t.emit(EventLimit)
+	}
+	if ev.modelSwitch {
+		t.emit(EventModelSwitch)
 	}
 	t.emitTurn(ev.turn)
 }
@@ -77,7 +86,7 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 	if len(b.ReadyMarkers) > 0 && !t.judgment.Ready {
 		all := true
 		for _, m := range b.ReadyMarkers {
-			if !automation.ScreenHas(rows, m) {
+			if !automation.MarkerShown(rows, m) {
 				all = false
 				break
 			}
@@ -111,6 +120,7 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 		LastOutput:       lastOut,
 		HookStale:        b.Timing.HookStale,
 		HookWaitingStale: b.Timing.HookWaitingStale,
+		Limit:            t.lim.hold,
 	}
 	screenInputs(&in, t.view.modes, t.view.title, rows)
 	if since, until, ok := t.turn.HoldWindow(); ok {
@@ -127,8 +137,19 @@ func (t *Terminal) inputsLocked(now time.Time) automation.Inputs {
 		if in.Foreground != t.obs.fg {
 			t.obs.fg, t.obs.fgSince = in.Foreground, now
 		}
+		in.ShellAtPrompt = in.Foreground == automation.ForegroundShell && t.shellAtPromptLocked()
 	}
 	return in
+}
+
+// shellAtPromptLocked reports whether a shell agent's last prompt reading
+// (readPromptLocked) found its prompt with an empty line on a screen drawn
+// since the latest Enter (automation.Inputs.ShellAtPrompt). Before the shell
+// reads the Enter the row still holds the command, and between its echo
+// and the next prompt the cursor sits on a row of output, so neither passes.
+// t.mu must be held.
+func (t *Terminal) shellAtPromptLocked() bool {
+	return !t.obs.enterAt.IsZero() && t.promptGen > t.obs.enterGen && t.promptOK && t.promptText == ""
 }
 
 // ScreenInputs sets the judge's inputs that a screen shows: the title, the
@@ -212,10 +233,12 @@ func (t *Terminal) judgeLocked(now time.Time) judged {
 	case !t.view.read:
 		t.readScreenLocked(now, false)
 	}
+	var ev judged
+	ev.limit = t.observeLimitLocked(now)
+	ev.modelSwitch = t.observeSwitchLocked()
 	j := automation.Judge(t.inputsLocked(now), t.behavior.Status)
 	t.judgment = j
 	t.unjudged = false
-	var ev judged
 	if j.BootOverdue && !t.obs.overdueShown {
 		t.obs.overdueShown = true
 		ev.overdue = true
@@ -224,7 +247,9 @@ func (t *Terminal) judgeLocked(now time.Time) judged {
 	if j.Held {
 		base = automation.StatusIdle
 	}
-	ev.turn, _ = t.turn.Observe(base, now)
+	if ev.turn, _ = t.turn.Observe(base, j.Definitive, now); ev.turn.Kind == automation.TurnEnded {
+		t.turnEnding++ // until emitTurn has delivered it
+	}
 	st := t.debounce.Update(j.Status, now)
 	ev.status = st != t.status
 	t.status = st

@@ -245,6 +245,10 @@ func TestIdleAgentDoesNoWorkBetweenDeadlines(t *testing.T) {
 	n := term.Judgments()
 	input(t, term, "abc")
 	waitFor(t, 5*time.Second, "the keystroke's echo-grace deadline", func() bool { return clk.Pending() == 1 })
+	// The echo comes in real time and the clock stands still: under load
+	// it can land after an advance past the grace, and the keys would
+	// then not count as the person's draft. Let it land first.
+	waitFor(t, 5*time.Second, "the keystrokes' echo on the prompt", promptIs(term, "abc"))
 	clk.Advance(automation.EchoGrace)
 	waitFor(t, 5*time.Second, "no deadline pending after the echo grace", func() bool {
 		clk.Advance(10 * time.Millisecond)

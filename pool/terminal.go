@@ -75,6 +75,9 @@ type Behavior struct {
 	// ready_quiet, status_debounce, hook_stale, hook_waiting_stale,
 	// turn_grace); its zero value is automation's constants.
 	Timing automation.Timing
+	// Limit is how the terminal turns a usage-limit banner into a hold
+	// (limit.go).
+	Limit LimitBehavior
 }
 
 // readsScreen reports whether b reads anything on the screen's cells (a
@@ -84,14 +87,14 @@ type Behavior struct {
 func (b Behavior) readsScreen() bool {
 	s := b.Status
 	return b.Prompt.Marker != "" || len(b.ReadyMarkers) > 0 || b.ShellIdle ||
-		len(s.Busy) > 0 || len(s.Idle) > 0 || len(s.Waiting) > 0
+		len(s.Busy) > 0 || len(s.Idle) > 0 || len(s.Waiting) > 0 || b.readsLimits()
 }
 
 // readsText reports whether b matches text anywhere on the screen (ready
 // markers, status patterns): only then is the screen's text built per read.
 func (b Behavior) readsText() bool {
 	s := b.Status
-	return len(b.ReadyMarkers) > 0 || len(s.Busy) > 0 || len(s.Idle) > 0 || len(s.Waiting) > 0
+	return len(b.ReadyMarkers) > 0 || len(s.Busy) > 0 || len(s.Idle) > 0 || len(s.Waiting) > 0 || b.readsLimits()
 }
 
 // EventKind says what changed in a Terminal.
@@ -117,6 +120,15 @@ const (
 	// EventBootOverdue: the boot grace ended before the profile's readiness
 	// was seen (once per terminal; see BootOverdue).
 	EventBootOverdue
+	// EventLimit: a new usage-limit banner showed; the terminal holds
+	// itself (Limit) until the engine decides the account's hold.
+	EventLimit
+	// EventNotify: the agent's CLI sent a notification (OSC 9, 777, 99 or
+	// BEL; Event.Note, notify.go).
+	EventNotify
+	// EventModelSwitch: a new row says the CLI switched itself to another
+	// model after a quota message (ModelSwitch, limit.go); nothing is held.
+	EventModelSwitch
 )
 
 // Event tells a listener what changed; it carries no other state (read it
@@ -126,6 +138,8 @@ type Event struct {
 	Kind  EventKind
 	// Turn is the turn machine's event (EventTurnStart, EventTurnEnd only).
 	Turn automation.TurnEvent
+	// Note is the notification (EventNotify only).
+	Note Note
 }
 
 // Options start a Terminal. Argv and Env are used exactly as given.
@@ -190,6 +204,7 @@ type Terminal struct {
 	obs        observed            // the judge's inputs pool keeps between reads
 	promptText string
 	promptOK   bool
+	promptGen  uint64     // the screen's generation when the prompt was last read (at least)
 	view       screenView // what the last screen read gave the judge
 	rows       rowCache   // the screen's rows as last read (rows.go)
 	unjudged   bool       // a read changed an input of the judge since it last ran
@@ -197,6 +212,10 @@ type Terminal struct {
 	poked      atomic.Bool
 	lastGen    uint64
 	turn       automation.Turn // the current turn (the person's Enter reads busy until it shows busy)
+	turnEnding int             // turn ends judged whose EventTurnEnd is not yet delivered (TurnOpen)
+	lim        limitState      // the usage-limit hold and the banners seen (limit.go)
+
+	notes notes // the agent's own notifications on their way out (notify.go)
 }
 
 // Start runs o.Argv in a new PTY and starts serving it. The returned Terminal
@@ -281,6 +300,21 @@ func (t *Terminal) emitTurn(ev automation.TurnEvent) {
 	if t.notify != nil && ev.Kind != automation.TurnNone {
 		t.notify(Event{Agent: t.name, Kind: k, Turn: ev})
 	}
+	if ev.Kind == automation.TurnEnded {
+		t.mu.Lock()
+		t.turnEnding--
+		t.mu.Unlock()
+	}
+}
+
+// TurnOpen reports whether a turn is open: submitted and its end not yet
+// seen, or its end seen but its EventTurnEnd not yet returned from the
+// Notify function (so a caller that marks the end there never sees a gap
+// between the two).
+func (t *Terminal) TurnOpen() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.turn.Open() || t.turnEnding > 0
 }
 
 // readBufs are the PTY read buffers, shared by every terminal: a reader
@@ -333,6 +367,20 @@ func (t *Terminal) readLoop() {
 				}
 				return false
 			}
+			// Whatever more the PTY holds now joins this read (the
+			// kernel hands over at most 4 KiB a read): the screen takes
+			// it in one Feed, so a frame split between reads is written
+			// to vt10x once, as it ends (batch.go), not half first.
+			for rerr == nil && n > 0 && n < len(*buf) {
+				m, err := unix.Read(int(fd), (*buf)[n:])
+				if err == unix.EINTR {
+					continue
+				}
+				if err != nil || m <= 0 {
+					break // EAGAIN, or an end the next read reports
+				}
+				n += m
+			}
 			return true
 		})
 		if n > 0 {
@@ -363,6 +411,7 @@ func (t *Terminal) feed(p []byte) {
 	if t.screen.Generation() != gen {
 		t.emit(EventOutput) // a UI or client draws it now, not at a tick
 	}
+	t.passNotes()
 }
 
 // signalOutput wakes the monitor: output arrived since it last judged.
@@ -408,14 +457,36 @@ func (t *Terminal) Exited() (bool, int) {
 	return t.exited, t.exitCode
 }
 
-// Input sends the person's own keystrokes to the agent: they feed the line
-// model (draft, picker) and are queued for the PTY in order with every other
-// write. It never blocks. It fails once the process has exited or after Close.
-func (t *Terminal) Input(p []byte) error {
+// QueuedInput is how many bytes of the person's keys wait for the PTY (at
+// most MaxQueuedInput), for diagnostics.
+func (t *Terminal) QueuedInput() int {
+	t.writes.mu.Lock()
+	defer t.writes.mu.Unlock()
+	return t.writes.input
+}
+
+// Input is InputContext with no deadline.
+func (t *Terminal) Input(p []byte) error { return t.InputContext(context.Background(), p) }
+
+// InputContext sends the person's own keystrokes to the agent: they feed the
+// line model (draft, picker) and are queued for the PTY in order with every
+// other write. The person's keys waiting for the PTY are bounded by
+// MaxQueuedInput: while the agent reads too slowly to take p, it waits (the
+// sender is held, nothing else), until there is room, ctx ends, the process
+// exits or the terminal closes. p longer than the bound is refused at once
+// with an *InputTooLargeError, none of it typed. It fails once the process
+// has exited or after Close.
+func (t *Terminal) InputContext(ctx context.Context, p []byte) error {
 	if len(p) == 0 {
 		return nil
 	}
 	if err := t.usable(); err != nil {
+		return err
+	}
+	if err := t.writes.reserveInput(ctx, len(p)); err != nil {
+		if errors.Is(err, ErrExited) || errors.Is(err, ErrClosed) {
+			return t.usable()
+		}
 		return err
 	}
 	now := t.now()
@@ -424,7 +495,7 @@ func (t *Terminal) Input(p []byte) error {
 	var turn automation.TurnEvent
 	var ev judged
 	if bytes.ContainsAny(p, "\r\n") {
-		t.obs.enterAt = now
+		t.obs.enterAt, t.obs.enterGen = now, t.screen.Generation()
 	}
 	if submitted := t.tracker.Feed(p, now); len(submitted) > 0 && !t.tracker.State().PickerLatched {
 		// A bare interactive command opens a menu, not a turn.
@@ -432,7 +503,7 @@ func (t *Terminal) Input(p []byte) error {
 	}
 	after := t.tracker.State()
 	t.mu.Unlock()
-	t.writes.enqueue(p, nil, time.Time{})
+	t.writes.enqueueInput(p)
 	t.poke() // the line model's deadlines moved
 	if before != after {
 		t.emit(EventGate)
@@ -495,11 +566,12 @@ func (t *Terminal) Write(ctx context.Context, p []byte) error {
 // records the submit with its cause (the drain passes the queue message it
 // submits): the turn it starts, or joins, carries that cause.
 func (t *Terminal) PressEnter(ctx context.Context, cause automation.TurnCause) error {
+	gen := t.screen.Generation() // what the screen showed before the Enter
 	if err := t.Write(ctx, []byte{'\r'}); err != nil {
 		return err
 	}
 	t.mu.Lock()
-	t.obs.enterAt = t.now() // a shell's line is known empty again
+	t.obs.enterAt, t.obs.enterGen = t.now(), gen // a shell's line is known empty again
 	t.mu.Unlock()
 	t.StartTurn(cause)
 	return nil
@@ -792,8 +864,9 @@ func (t *Terminal) readPromptLocked(now time.Time) bool {
 	if !t.behavior.readsScreen() {
 		return false
 	}
+	gen := t.screen.Generation()
 	text, ok := t.readScreenLocked(now, true)
-	t.promptText, t.promptOK = text, ok
+	t.promptText, t.promptOK, t.promptGen = text, ok, gen
 	before := t.tracker.State()
 	// While a dialog is on screen (the judge last found a waiting pattern)
 	// its rows cover the prompt: an option row that starts with the

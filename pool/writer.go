@@ -5,6 +5,7 @@ package pool
 // screen's answers to terminal queries.
 
 import (
+	"context"
 	"errors"
 	"os"
 	"sync"
@@ -19,12 +20,21 @@ const (
 	reqWithdrawn        // withdrawn before it started: never written
 )
 
+// MaxQueuedInput bounds the person's keys queued for one agent's PTY and not
+// yet written: 1 MiB, the longest message body the inbox takes, so a paste
+// as long as any message fits. Without it an agent that reads slowly (or not
+// at all) let one client grow the server by gigabytes; with it a client
+// whose keys outrun the agent waits (InputContext), and 500 agents
+// (configs.MaxAgents) hold at most 500 MiB of keys.
+const MaxQueuedInput = 1 << 20
+
 // writeReq is one write; res, if non-nil, receives its outcome.
 type writeReq struct {
 	data     []byte
 	res      chan<- error
 	deadline time.Time // zero: none
 	state    int       // guarded by writeQueue.mu
+	input    bool      // the person's keys: counted in writeQueue.input
 }
 
 // writeQueue serializes every write into one PTY master. Enqueueing never
@@ -38,6 +48,11 @@ type writeQueue struct {
 	mu           sync.Mutex
 	reqs         []*writeReq
 	running      bool // a goroutine is serving reqs
+	// input is the bytes of the person's keys reserved, queued or being
+	// written (at most MaxQueuedInput); room, when not nil, is closed the
+	// next time some of them are written.
+	input int
+	room  chan struct{}
 }
 
 // newWriteQueue returns the queue of f. Once done is closed every queued
@@ -50,7 +65,11 @@ func newWriteQueue(f *os.File, done, closed <-chan struct{}) *writeQueue {
 // enqueue appends a copy of p; a non-zero deadline bounds its write. The
 // returned request can be withdrawn or interrupted (see cancel).
 func (q *writeQueue) enqueue(p []byte, res chan<- error, deadline time.Time) *writeReq {
-	r := &writeReq{data: append([]byte(nil), p...), res: res, deadline: deadline}
+	return q.add(&writeReq{data: append([]byte(nil), p...), res: res, deadline: deadline})
+}
+
+// add queues r and starts the serving goroutine if none runs.
+func (q *writeQueue) add(r *writeReq) *writeReq {
 	q.mu.Lock()
 	q.reqs = append(q.reqs, r)
 	start := !q.running
@@ -60,6 +79,54 @@ func (q *writeQueue) enqueue(p []byte, res chan<- error, deadline time.Time) *wr
 		go q.run()
 	}
 	return r
+}
+
+// reserveInput waits until n more bytes of the person's keys fit under
+// MaxQueuedInput and reserves them for enqueueInput. n past the bound is
+// refused at once (*InputTooLargeError); the wait ends with ctx's error,
+// ErrExited or ErrClosed.
+func (q *writeQueue) reserveInput(ctx context.Context, n int) error {
+	if n > MaxQueuedInput {
+		return &InputTooLargeError{Len: n}
+	}
+	for {
+		q.mu.Lock()
+		if q.input+n <= MaxQueuedInput {
+			q.input += n
+			q.mu.Unlock()
+			return nil
+		}
+		if q.room == nil {
+			q.room = make(chan struct{})
+		}
+		room := q.room
+		q.mu.Unlock()
+		select {
+		case <-room:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-q.done:
+			return ErrExited
+		case <-q.closed:
+			return ErrClosed
+		}
+	}
+}
+
+// enqueueInput queues the person's keys p, whose length reserveInput
+// reserved; the reservation is given back once they are written (or fail).
+func (q *writeQueue) enqueueInput(p []byte) {
+	q.add(&writeReq{data: append([]byte(nil), p...), input: true})
+}
+
+// releaseLocked gives back n bytes of input reservation and wakes the
+// waiters.
+func (q *writeQueue) releaseLocked(n int) {
+	q.input -= n
+	if q.room != nil {
+		close(q.room)
+		q.room = nil
+	}
 }
 
 // cancel stops r for a caller that gives up on it. A request still queued is
@@ -113,6 +180,9 @@ func (q *writeQueue) serve(r *writeReq) {
 	default:
 		q.mu.Lock()
 		if r.state == reqWithdrawn {
+			if r.input {
+				q.releaseLocked(len(r.data))
+			}
 			q.mu.Unlock()
 			return
 		}
@@ -133,6 +203,9 @@ func (q *writeQueue) serve(r *writeReq) {
 	}
 	q.mu.Lock()
 	r.state = reqDone
+	if r.input {
+		q.releaseLocked(len(r.data))
+	}
 	q.mu.Unlock()
 	if r.res != nil {
 		r.res <- err

@@ -23,7 +23,22 @@ type Event struct {
 	Kind string
 	// Detail is free human-readable text (reason, note, text preview).
 	Detail string
+	// State is the event's typed state, for a reader to decide by (the
+	// detail is for people): of "delivered", StateConfirmed or
+	// StateUnconfirmed; of another layer's kind, that layer's word (the
+	// inbox's mail state). "" in rows written before the store kept it
+	// (schema 8) and of kinds that have none.
+	State string
 }
+
+// The states of a "delivered" event (Event.State).
+const (
+	// StateConfirmed: the screen or the CLI's records showed the submit.
+	StateConfirmed = "confirmed"
+	// StateUnconfirmed: both writes succeeded, nothing confirmed the
+	// submit (or the store settled it at start from what it kept).
+	StateUnconfirmed = "unconfirmed"
+)
 
 // Event kinds written by this package. Other layers may append their own.
 const (
@@ -48,6 +63,12 @@ const (
 	// it runs here again.
 	EventAgentElsewhere = "agent_elsewhere"
 	EventAgentHere      = "agent_here"
+	// EventRefused: a message counted delivered went back to the head of
+	// its queue because the CLI refused its turn (Requeue).
+	EventRefused = "refused"
+	// EventHanded: a message was handed over through its CLI's turn-end
+	// hook instead of typed (Handing); Detail names the channel.
+	EventHanded = "handed"
 )
 
 // appendEvent writes e in t; At zero means the transaction's time.
@@ -56,8 +77,8 @@ func (t *Tx) appendEvent(e Event) error {
 	if at.IsZero() {
 		at = t.now
 	}
-	_, err := t.exec(`INSERT INTO events (at, agent, msg_id, kind, detail) VALUES (?, ?, ?, ?, ?)`,
-		toNanos(at), e.Agent, e.MsgID, e.Kind, e.Detail)
+	_, err := t.exec(`INSERT INTO events (at, agent, msg_id, kind, detail, state) VALUES (?, ?, ?, ?, ?, ?)`,
+		toNanos(at), e.Agent, e.MsgID, e.Kind, e.Detail, e.State)
 	if err != nil {
 		return fmt.Errorf("append %q event: %w", e.Kind, err)
 	}
@@ -89,7 +110,7 @@ func (s *Store) Events(ctx context.Context, afterSeq int64, limit int) ([]Event,
 		limit = -1 // SQLite: no limit
 	}
 	rows, err := s.db.QueryContext(ctx,
-		`SELECT seq, at, agent, msg_id, kind, detail FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, afterSeq, limit)
+		`SELECT seq, at, agent, msg_id, kind, detail, state FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, afterSeq, limit)
 	if err != nil {
 		return nil, opErr("events", err)
 	}
@@ -98,7 +119,7 @@ func (s *Store) Events(ctx context.Context, afterSeq int64, limit int) ([]Event,
 	for rows.Next() {
 		var e Event
 		var at int64
-		if err := rows.Scan(&e.Seq, &at, &e.Agent, &e.MsgID, &e.Kind, &e.Detail); err != nil {
+		if err := rows.Scan(&e.Seq, &at, &e.Agent, &e.MsgID, &e.Kind, &e.Detail, &e.State); err != nil {
 			return nil, opErr("events", err)
 		}
 		e.At = fromNanos(at)

@@ -32,11 +32,12 @@ var (
 	ErrCorrupt = errors.New("store file is damaged")
 )
 
-// openNoFollow opens path read-write, creating it (0600) when missing,
-// without following a symbolic link, and checks that what was opened is a
-// regular file owned by this user and not writable by group or others, and
-// that it is the file Lstat saw at the path before the open.
-func openNoFollow(path string) (*os.File, error) {
+// openNoFollow opens path read-write, creating it (0600) when missing
+// unless existing (then a missing file is an error wrapping
+// fs.ErrNotExist), without following a symbolic link, and checks that what
+// was opened is a regular file owned by this user and not writable by group
+// or others, and that it is the file Lstat saw at the path before the open.
+func openNoFollow(path string, existing bool) (*os.File, error) {
 	var before unix.Stat_t
 	existed := true
 	if err := unix.Lstat(path, &before); errors.Is(err, unix.ENOENT) {
@@ -46,7 +47,11 @@ func openNoFollow(path string) (*os.File, error) {
 	} else if err := safeStat(path, &before); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	flags := os.O_RDWR | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	if !existing {
+		flags |= os.O_CREATE
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
 	if errors.Is(err, unix.ELOOP) {
 		return nil, fmt.Errorf("%w: %s is a symbolic link", ErrUnsafeFile, path)
 	}

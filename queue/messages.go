@@ -457,6 +457,12 @@ func (t *Tx) Release(id int64) error {
 // deleteMsg deletes message id and logs kind with detail, returning its agent
 // (ErrNotFound if it is not queued).
 func (t *Tx) deleteMsg(id int64, kind, detail string) (string, error) {
+	return t.deleteMsgAs(id, Event{Kind: kind, Detail: detail})
+}
+
+// deleteMsgAs is deleteMsg with the event ev (its kind, detail and state;
+// agent and message are the row's).
+func (t *Tx) deleteMsgAs(id int64, ev Event) (string, error) {
 	var agent string
 	err := t.queryRow(`DELETE FROM messages WHERE id = ? RETURNING agent`, id).Scan(&agent)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -465,7 +471,8 @@ func (t *Tx) deleteMsg(id int64, kind, detail string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := t.appendEvent(Event{Agent: agent, MsgID: id, Kind: kind, Detail: detail}); err != nil {
+	ev.Agent, ev.MsgID = agent, id
+	if err := t.appendEvent(ev); err != nil {
 		return "", err
 	}
 	return agent, nil
@@ -614,17 +621,23 @@ func (t *Tx) SetText(id int64, text string) error {
 }
 
 // Delivered records that message id was typed and submitted: it deletes the
-// row and logs "delivered" with note, in one transaction. ErrNotFound if the
-// message is not queued (then nothing is logged). Returns once durable.
-func (s *Store) Delivered(ctx context.Context, id int64, note string) error {
-	return s.update(ctx, fmt.Sprintf("delivered message %d", id), func(t *Tx) error { return t.Delivered(id, note) })
+// row and logs "delivered" with note and state (StateConfirmed when the
+// screen or the CLI's records showed the submit, else StateUnconfirmed),
+// in one transaction. ErrNotFound if the message is not queued (then
+// nothing is logged). Returns once durable.
+func (s *Store) Delivered(ctx context.Context, id int64, note, state string) error {
+	return s.update(ctx, fmt.Sprintf("delivered message %d", id), func(t *Tx) error { return t.Delivered(id, note, state) })
 }
 
 // Delivered is Store.Delivered inside t (an inbox layer marks its items
 // delivered in the same transaction).
-func (t *Tx) Delivered(id int64, note string) error {
-	if _, err := t.deleteMsg(id, EventDelivered, note); err != nil {
-		return opErr(fmt.Sprintf("delivered message %d", id), err)
+func (t *Tx) Delivered(id int64, note, state string) error {
+	op := fmt.Sprintf("delivered message %d", id)
+	if state != StateConfirmed && state != StateUnconfirmed {
+		return opErr(op, fmt.Errorf("delivery state %q is not %s or %s", state, StateConfirmed, StateUnconfirmed))
+	}
+	if _, err := t.deleteMsgAs(id, Event{Kind: EventDelivered, Detail: note, State: state}); err != nil {
+		return opErr(op, err)
 	}
 	return nil
 }
@@ -705,7 +718,8 @@ const (
 	SettleDelivered
 	// SettleRetry: it is delivered again normally: provably nothing of it
 	// was typed (the stop came before Writing), or it is an inbox delivery
-	// (its items carry ids the agent can skip).
+	// the stop interrupted while it was typed (its items carry ids the agent
+	// can skip); one held at run time is never retyped on a guess.
 	SettleRetry
 )
 
@@ -715,6 +729,12 @@ const (
 type Verdict struct {
 	Settle   Settlement
 	Evidence string
+	// Received, if set, runs inside the transaction that settles the
+	// message SettleDelivered (and only then): the caller's own records of
+	// the delivery (an inbox batch's items) settle with it, so a crash
+	// between the two cannot leave the message delivered and its items to
+	// be typed again.
+	Received func(*Tx) error
 }
 
 // Recovered is one interrupted delivery and what recovery did with it.
@@ -743,8 +763,15 @@ const (
 // last stopped (crashed or was killed between stamping an attempt and
 // recording its outcome) and returns them with what was done. The store
 // decides what it can prove: an attempt that never began writing is
-// delivered again (SettleRetry, EvidenceNotTyped), and so is an inbox
-// delivery. Every other one was being typed: judge looks for evidence (the
+// delivered again (SettleRetry, EvidenceNotTyped). An inbox delivery the
+// stop interrupted while it was typed is delivered again
+// (EvidenceInboxRetry) unless judge says it was received (SettleDelivered:
+// the CLI recorded the whole batch as one prompt): it is not set aside, its
+// items carry ids the agent can skip, and the judge's Verdict.Received marks
+// the items of one received delivered in the settling transaction. An inbox
+// delivery held at run time (Hold: typed, not confirmed, or nothing drawn
+// after it) was held by the person's decision to come: it is judged like
+// any other message, never retyped on a guess. Every other one was being typed: judge looks for evidence (the
 // CLI's own records) and decides (a nil judge sets it aside); one the judge
 // sets aside whose Enter was never begun (Entering) was not submitted either
 // and is delivered again (EvidenceNotSubmitted). What is left may or may not
@@ -785,8 +812,13 @@ func (s *Store) RecoverInterrupted(ctx context.Context, judge func(Message) Verd
 		switch {
 		case m.Writing.IsZero():
 			v = Verdict{Settle: SettleRetry, Evidence: EvidenceNotTyped}
-		case m.Kind == KindInbox:
+		case m.Kind == KindInbox && !m.Interrupted:
 			v = Verdict{Settle: SettleRetry, Evidence: EvidenceInboxRetry}
+			if judge != nil {
+				if j := judge(m); j.Settle == SettleDelivered {
+					v = j
+				}
+			}
 		case judge != nil:
 			v = judge(m)
 		}
@@ -893,8 +925,16 @@ func (s *Store) settle(ctx context.Context, m Message, v Verdict, what string) (
 		changed = true
 		switch v.Settle {
 		case SettleDelivered:
-			if _, err := t.deleteMsg(m.ID, EventDelivered, "after "+what+": received, evidence="+v.Evidence); err != nil {
+			// Unconfirmed, as the log read such rows before it kept a
+			// state: settled from what the store kept at a start.
+			if _, err := t.deleteMsgAs(m.ID, Event{Kind: EventDelivered, Detail: "after " + what + ": received, evidence=" + v.Evidence,
+				State: StateUnconfirmed}); err != nil {
 				return opErr(op, err)
+			}
+			if v.Received != nil {
+				if err := v.Received(t); err != nil {
+					return opErr(op, err)
+				}
 			}
 			return nil
 		case SettleRetry:
@@ -946,6 +986,30 @@ func (s *Store) Writing(ctx context.Context, id int64) error {
 			return opErr(op, ErrNotFound)
 		}
 		return nil
+	})
+}
+
+// Handing records, durably, that message id, stamped with Attempt, is
+// handed over through its CLI's turn-end hook (docs/channels.md) instead of
+// typed: the channel's "writing begins" and "the Enter is next" at once
+// (the answer that hands it over is its one write, and it submits itself),
+// and an "handed" event naming channel. The caller writes the answer only
+// after it returned: a stop before it proves nothing was handed over; a stop
+// after it leaves the message to RecoverInterrupted, as a typed one whose
+// Enter began. ErrNotFound if the message is not queued.
+func (s *Store) Handing(ctx context.Context, id int64, channel string) error {
+	op := fmt.Sprintf("handing message %d", id)
+	return s.update(ctx, op, func(t *Tx) error {
+		var agent string
+		err := t.queryRow(`UPDATE messages SET writing = ?, entered = ? WHERE id = ? AND in_flight = 1 RETURNING agent`,
+			toNanos(t.now), toNanos(t.now), id).Scan(&agent)
+		if errors.Is(err, sql.ErrNoRows) {
+			return opErr(op, ErrNotFound)
+		}
+		if err != nil {
+			return opErr(op, err)
+		}
+		return t.appendEvent(Event{Agent: agent, MsgID: id, Kind: EventHanded, Detail: channel})
 	})
 }
 

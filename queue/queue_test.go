@@ -272,7 +272,7 @@ func TestCompactionDedupe(t *testing.T) {
 		t.Errorf("a has %d messages, want 4", got)
 	}
 	// After delivery a new one is accepted.
-	if err := s.Delivered(ctx, first, "ok"); err != nil {
+	if err := s.Delivered(ctx, first, "ok", StateUnconfirmed); err != nil {
 		t.Fatal(err)
 	}
 	mustEnqueue(t, s, "a", "/compress", EnqueueOptions{})
@@ -323,7 +323,7 @@ func TestSetAsideCompactionDoesNotBlockANewOne(t *testing.T) {
 	if m, err := s.Get(ctx, old); err != nil || !m.SetAside {
 		t.Fatalf("the refused release changed it: %+v, %v", m, err)
 	}
-	if err := s.Delivered(ctx, fresh, "test"); err != nil {
+	if err := s.Delivered(ctx, fresh, "test", StateUnconfirmed); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Release(ctx, old); err != nil {
@@ -538,13 +538,13 @@ func TestDeliveredDeletesAndLogs(t *testing.T) {
 	if !m.LastAttempt.Equal(c.Now()) || m.Attempts != 0 {
 		t.Errorf("after Attempt: last=%v attempts=%d", m.LastAttempt, m.Attempts)
 	}
-	if err := s.Delivered(ctx, id, "submitted, prompt cleared"); err != nil {
+	if err := s.Delivered(ctx, id, "submitted, prompt cleared", StateUnconfirmed); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Get(ctx, id); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Get after Delivered = %v, want ErrNotFound", err)
 	}
-	if err := s.Delivered(ctx, id, "again"); !errors.Is(err, ErrNotFound) {
+	if err := s.Delivered(ctx, id, "again", StateUnconfirmed); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second Delivered = %v, want ErrNotFound", err)
 	}
 	if _, err := s.Attempt(ctx, id); !errors.Is(err, ErrNotFound) {
@@ -727,7 +727,7 @@ func TestEventsInOrder(t *testing.T) {
 	if _, err := s.Attempt(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Delivered(ctx, b, ""); err != nil {
+	if err := s.Delivered(ctx, b, "", StateUnconfirmed); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.AttemptFailed(ctx, a, "pty closed", 3); err != nil {
@@ -917,7 +917,7 @@ func TestDataVersionAcrossHandles(t *testing.T) {
 	if _, err := s1.Enqueue(ctx, "a", " ", EnqueueOptions{}); err == nil {
 		t.Fatal("blank accepted")
 	}
-	if err := s1.Delivered(ctx, 12345, ""); !errors.Is(err, ErrNotFound) {
+	if err := s1.Delivered(ctx, 12345, "", StateUnconfirmed); !errors.Is(err, ErrNotFound) {
 		t.Fatal(err)
 	}
 	if rev(t, s1) != v {
@@ -1091,17 +1091,18 @@ func TestRecoverInterruptedSettlesFromEvidence(t *testing.T) {
 	inbox, _ := s.Enqueue(ctx, "a", "inbox batch", EnqueueOptions{Kind: KindInbox})
 	failed, _ := s.Enqueue(ctx, "a", "failed cleanly", EnqueueOptions{})
 	untouched, _ := s.Enqueue(ctx, "a", "never attempted", EnqueueOptions{})
-	for _, id := range []int64{typed, seen, stamped, noEnter, inbox, failed} {
+	inboxSeen, _ := s.Enqueue(ctx, "b", "inbox batch the CLI recorded", EnqueueOptions{Kind: KindInbox})
+	for _, id := range []int64{typed, seen, stamped, noEnter, inbox, failed, inboxSeen} {
 		if _, err := s.Attempt(ctx, id); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, id := range []int64{typed, seen, noEnter, inbox} {
+	for _, id := range []int64{typed, seen, noEnter, inbox, inboxSeen} {
 		if err := s.Writing(ctx, id); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, id := range []int64{typed, seen, inbox} {
+	for _, id := range []int64{typed, seen, inbox, inboxSeen} {
 		if err := s.Entering(ctx, id); err != nil {
 			t.Fatal(err)
 		}
@@ -1118,19 +1119,26 @@ func TestRecoverInterruptedSettlesFromEvidence(t *testing.T) {
 		if m.Writing.IsZero() {
 			t.Errorf("judge asked about %d, which never began writing", m.ID)
 		}
-		if m.ID == seen {
+		if m.ID == seen || m.ID == inboxSeen {
 			return Verdict{Settle: SettleDelivered, Evidence: "hook"}
 		}
 		return Verdict{Settle: SettleAside, Evidence: "no record of it"}
 	})
-	if err != nil || len(got) != 5 {
-		t.Fatalf("RecoverInterrupted = %+v, %v; want 5", got, err)
+	if err != nil || len(got) != 6 {
+		t.Fatalf("RecoverInterrupted = %+v, %v; want 6", got, err)
 	}
-	if fmt.Sprint(judged) != fmt.Sprint([]int64{typed, seen, noEnter}) {
-		t.Fatalf("judged %v; only typed plain messages need evidence", judged)
+	// Typed messages need evidence; an inbox batch the records do not show
+	// is delivered again (never set aside), one they show is received.
+	if fmt.Sprint(judged) != fmt.Sprint([]int64{typed, seen, noEnter, inbox, inboxSeen}) {
+		t.Fatalf("judged %v; want every typed message judged", judged)
 	}
-	if _, err := s.Get(ctx, seen); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("the message the CLI recorded is still queued: %v", err)
+	for _, id := range []int64{seen, inboxSeen} {
+		if _, err := s.Get(ctx, id); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("message %d, which the CLI recorded, is still queued: %v", id, err)
+		}
+	}
+	if m, _ := s.Get(ctx, inbox); m.Evidence != EvidenceInboxRetry {
+		t.Errorf("the inbox batch the records do not show: evidence %q, want %q", m.Evidence, EvidenceInboxRetry)
 	}
 	want := map[int64][2]bool{typed: {true, true}, stamped: {false, false}, noEnter: {false, false}, inbox: {false, false}, failed: {false, false}, untouched: {false, false}}
 	for id, w := range want {
@@ -1160,7 +1168,7 @@ func TestRecoverInterruptedSettlesFromEvidence(t *testing.T) {
 		t.Fatalf("a second recovery found %d", len(again))
 	}
 	for _, id := range []int64{stamped, noEnter, inbox, failed, untouched} {
-		if err := s.Delivered(ctx, id, "test"); err != nil {
+		if err := s.Delivered(ctx, id, "test", StateUnconfirmed); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -1350,5 +1358,39 @@ func TestUnattemptedMessageIsNotInterruptedByALaterStop(t *testing.T) {
 	}
 	if err := s.Unattempt(ctx, 999, ""); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Unattempt of a missing message: %v", err)
+	}
+}
+
+// Handing is a hand-over's durable claim: only for a message Attempt
+// stamped (in flight), it records writing and entered at once (a stop
+// after it leaves the message to recovery as one whose Enter began) and a
+// "handed" event naming the channel.
+func TestHandingMarksAnAttemptHandedOver(t *testing.T) {
+	s := open(t, Options{}, "a")
+	ctx := context.Background()
+	id := mustEnqueue(t, s, "a", "mail", EnqueueOptions{})
+	if err := s.Handing(ctx, id, "stop hook"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Handing before Attempt = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Attempt(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	seq := lastSeq(t, s)
+	if err := s.Handing(ctx, id, "stop hook"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Writing.IsZero() || m.Entered.IsZero() {
+		t.Errorf("after Handing: writing %v, entered %v; want both stamped", m.Writing, m.Entered)
+	}
+	evs, _ := s.Events(ctx, seq, 0)
+	if len(evs) != 1 || evs[0].Kind != EventHanded || evs[0].Detail != "stop hook" || evs[0].MsgID != id {
+		t.Errorf("events %+v, want one handed naming the channel", evs)
+	}
+	if err := s.Handing(ctx, 999, "stop hook"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Handing(999) = %v, want ErrNotFound", err)
 	}
 }

@@ -350,6 +350,10 @@ func TestOpenUpgradesAStoreWithoutPersonRev(t *testing.T) {
 	if _, err := s.DB().Exec(`ALTER TABLE messages DROP COLUMN person_rev`); err != nil {
 		t.Fatal(err)
 	}
+	// Nor the events' state of schema 8.
+	if _, err := s.DB().Exec(`ALTER TABLE events DROP COLUMN state`); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.DB().Exec(`PRAGMA user_version = 6`); err != nil {
 		t.Fatal(err)
 	}

@@ -90,6 +90,12 @@ type Options struct {
 	// LockTimeout bounds how long a write waits for the write lock held by
 	// other processes. Zero: LockTimeout.
 	LockTimeout time.Duration
+	// Existing opens only a store file that exists: nothing is created (no
+	// directory, no file; SQLite opens it with mode=rw), and a missing file
+	// is an error wrapping fs.ErrNotExist. For a command that expects a
+	// running office's store: a store deleted meanwhile must not come back
+	// as an empty file.
+	Existing bool
 }
 
 // DefaultCompactVerbs returns the compaction verbs used when
@@ -112,6 +118,9 @@ type Store struct {
 	// file is the database file, opened by Open without following links
 	// and kept open to tell when the path no longer names it (CheckFile).
 	file *os.File
+	// fileMu orders CheckFile's read of file against Close (a watchdog
+	// checks the file while the store closes).
+	fileMu sync.Mutex
 	// wlock is the cross-process writer lock (file.go).
 	wlock writerLock
 	// The committer (commit.go): writes are handed over on reqs; closed
@@ -154,14 +163,16 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("queue: open %s: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
-		return nil, fmt.Errorf("queue: open %s: create directory: %w", abs, err)
+	if !opts.Existing {
+		if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+			return nil, fmt.Errorf("queue: open %s: create directory: %w", abs, err)
+		}
 	}
-	f, err := openNoFollow(abs)
+	f, err := openNoFollow(abs, opts.Existing)
 	if err != nil {
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
 	}
-	lockFile, err := openNoFollow(abs + "-lock")
+	lockFile, err := openNoFollow(abs+"-lock", false)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("queue: open %s: %w", abs, err)
@@ -170,7 +181,11 @@ func Open(path string, opts Options) (*Store, error) {
 	if lockTimeout <= 0 {
 		lockTimeout = LockTimeout
 	}
-	db, err := sql.Open("sqlite", dsn(abs, min(BusyTimeout, lockTimeout)))
+	source := dsn(abs, min(BusyTimeout, lockTimeout))
+	if opts.Existing {
+		source += "&mode=rw" // SQLite must not create it either
+	}
+	db, err := sql.Open("sqlite", source)
 	if err != nil {
 		f.Close()
 		lockFile.Close()
@@ -232,6 +247,11 @@ func Open(path string, opts Options) (*Store, error) {
 // running office must stop: what it writes from then on reaches no other
 // process). It is cheap (two stat calls).
 func (s *Store) CheckFile() error {
+	s.fileMu.Lock()
+	defer s.fileMu.Unlock()
+	if s.file == nil {
+		return nil // closed (or a read-only store, which keeps no file)
+	}
 	if err := sameFile(s.path, s.file); err != nil {
 		return opErr("check file", err)
 	}
@@ -349,9 +369,12 @@ func (s *Store) Close() error {
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("queue: close %s: %w", s.path, err)
 		}
+		s.fileMu.Lock()
 		if s.file != nil {
 			s.file.Close()
+			s.file = nil
 		}
+		s.fileMu.Unlock()
 		if s.wlock.f != nil {
 			s.wlock.f.Close()
 		}
@@ -517,6 +540,11 @@ ALTER TABLE agents ADD COLUMN elsewhere TEXT NOT NULL DEFAULT '';
 		// (Release), which recovery's settle compares with what it read.
 		`
 ALTER TABLE messages ADD COLUMN person_rev INTEGER NOT NULL DEFAULT 0;
+`,
+		// 8: an event's typed state (Event.State): what a reader decides
+		// by, never the detail's words. '' in rows written before.
+		`
+ALTER TABLE events ADD COLUMN state TEXT NOT NULL DEFAULT '';
 `,
 	}
 }

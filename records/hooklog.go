@@ -18,7 +18,8 @@ const maxHookLog = 2 << 20
 
 // HookRecord is what office keeps of one Claude Code hook payload: the
 // evidence events only (UserPromptSubmit: the prompt as Claude received it;
-// Stop: its last reply).
+// Stop: its last reply; PreToolUse: a tool call, the work a turn did that
+// its last reply may not show).
 type HookRecord struct {
 	Event string    `json:"event"`
 	At    time.Time `json:"at"`
@@ -36,6 +37,7 @@ type HookRecord struct {
 const (
 	HookPromptSubmit = "UserPromptSubmit"
 	HookStop         = "Stop"
+	HookPreToolUse   = "PreToolUse"
 )
 
 // HookFromPayload reads an evidence record from a hook's JSON payload (the
@@ -64,6 +66,7 @@ func HookFromPayload(event string, payload []byte, at time.Time) (HookRecord, bo
 		r.Prompt = bound(p.Prompt)
 	case HookStop:
 		r.Reply = bound(p.LastAssistantMessage)
+	case HookPreToolUse:
 	default:
 		return HookRecord{}, false
 	}
@@ -78,6 +81,8 @@ func (h HookRecord) entry() (Entry, bool) {
 		return Entry{Role: RoleUser, Text: h.Prompt, At: h.At, Source: SourceHook}, true
 	case h.Event == HookStop && h.Reply != "":
 		return Entry{Role: RoleAssistant, Text: h.Reply, At: h.At, Source: SourceHook}, true
+	case h.Event == HookPreToolUse:
+		return Entry{Role: RoleTool, Text: "tool_use", At: h.At, Source: SourceHook}, true
 	}
 	return Entry{}, false
 }

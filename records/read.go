@@ -216,21 +216,54 @@ func claudeLine(line []byte) []Entry {
 		Type      string `json:"type"`
 		Timestamp string `json:"timestamp"`
 		IsMeta    bool   `json:"isMeta"`
+		HookText  bool   `json:"hookText"`
 		Message   struct {
 			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
 		} `json:"message"`
 	}
-	if json.Unmarshal(line, &l) != nil || l.IsMeta {
+	if json.Unmarshal(line, &l) != nil {
 		return nil
 	}
+	if l.IsMeta {
+		// A Stop hook's block is the one meta line kept: a message
+		// handed over, never a prompt.
+		if l.Type != "user" {
+			return nil
+		}
+		if text, ok := claudeHandedLine(l.IsMeta, l.HookText, texts(l.Message.Content, "text")); ok {
+			return message(RoleHanded, text, l.Timestamp, SourceTranscript)
+		}
+		return nil
+	}
+	var out []Entry
 	switch l.Type {
 	case "user":
-		return message(RoleUser, texts(l.Message.Content, "text"), l.Timestamp, SourceTranscript)
+		out = message(RoleUser, texts(l.Message.Content, "text"), l.Timestamp, SourceTranscript)
 	case "assistant":
-		return message(RoleAssistant, texts(l.Message.Content, "text"), l.Timestamp, SourceTranscript)
+		out = message(RoleAssistant, texts(l.Message.Content, "text"), l.Timestamp, SourceTranscript)
+	default:
+		return nil
 	}
-	return nil
+	return append(out, tools(l.Message.Content, l.Timestamp, SourceTranscript, "tool_use", "tool_result")...)
+}
+
+// tools is one RoleTool entry per content block of one of types (a tool
+// call or its result), Text the block's type.
+func tools(raw json.RawMessage, timestamp, source string, types ...string) []Entry {
+	var blocks []struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return nil
+	}
+	var out []Entry
+	for _, b := range blocks {
+		if contains(types, b.Type) {
+			out = append(out, Entry{Role: RoleTool, Text: b.Type, At: parseTime(timestamp), Source: source})
+		}
+	}
+	return out
 }
 
 // message is the one entry of a record line with a prompt or a reply, or
@@ -285,8 +318,15 @@ func codexCwd(path string) string {
 	return filepath.Clean(l.Payload.Cwd)
 }
 
+// codexTools are the response_item payload types of a tool call or its
+// output.
+var codexTools = []string{"function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "local_shell_call"}
+
 // codexLine reads one rollout line: a "response_item" message of role user
-// (input_text) or assistant (output_text).
+// (input_text) or assistant (output_text), and the "item_completed" event
+// of a HookPrompt (a message a Stop hook handed over, each fragment's text
+// verbatim). The user message Codex sends for a HookPrompt (its
+// `<hook_prompt>`) is neither: the event stands for it.
 func codexLine(line []byte) []Entry {
 	var l struct {
 		Timestamp string `json:"timestamp"`
@@ -295,14 +335,40 @@ func codexLine(line []byte) []Entry {
 			Type    string          `json:"type"`
 			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
+			Item    struct {
+				Type      string `json:"type"`
+				Fragments []struct {
+					Text string `json:"text"`
+				} `json:"fragments"`
+			} `json:"item"`
 		} `json:"payload"`
 	}
-	if json.Unmarshal(line, &l) != nil || l.Type != "response_item" || l.Payload.Type != "message" {
+	if json.Unmarshal(line, &l) != nil {
+		return nil
+	}
+	if l.Type == "event_msg" && l.Payload.Type == "item_completed" && l.Payload.Item.Type == "HookPrompt" {
+		var out []Entry
+		for _, f := range l.Payload.Item.Fragments {
+			out = append(out, message(RoleHanded, f.Text, l.Timestamp, SourceSession)...)
+		}
+		return out
+	}
+	if l.Type != "response_item" {
+		return nil
+	}
+	if l.Payload.Type != "message" {
+		if contains(codexTools, l.Payload.Type) {
+			return []Entry{{Role: RoleTool, Text: l.Payload.Type, At: parseTime(l.Timestamp), Source: SourceSession}}
+		}
 		return nil
 	}
 	switch l.Payload.Role {
 	case "user":
-		return message(RoleUser, texts(l.Payload.Content, "input_text"), l.Timestamp, SourceSession)
+		text := texts(l.Payload.Content, "input_text")
+		if codexHookPrompt(text) {
+			return nil
+		}
+		return message(RoleUser, text, l.Timestamp, SourceSession)
 	case "assistant":
 		return message(RoleAssistant, texts(l.Payload.Content, "output_text"), l.Timestamp, SourceSession)
 	}
@@ -332,24 +398,44 @@ type geminiMessage struct {
 	Timestamp string          `json:"timestamp"`
 	Type      string          `json:"type"`
 	Content   json.RawMessage `json:"content"`
+	ToolCalls json.RawMessage `json:"toolCalls"`
 }
 
-func (m geminiMessage) entry() (Entry, bool) {
+// entries is the message as entries: its prompt or reply, and a RoleTool
+// entry when a reply made tool calls. blocked carries, from one message to
+// the next, the reason of an AfterAgent block (its warning) until the user
+// message after it: that message, when it is the reason, is the
+// continuation Gemini sent, a message handed over (RoleHanded).
+func (m geminiMessage) entries(blocked *string) []Entry {
 	var e Entry
+	e.Text = texts(m.Content)
 	switch m.Type {
 	case "user":
 		e.Role = RoleUser
+		if *blocked != "" && e.Text == *blocked {
+			e.Role = RoleHanded
+		}
+		*blocked = ""
 	case "gemini":
 		e.Role = RoleAssistant
+	case "warning":
+		if r, ok := strings.CutPrefix(e.Text, geminiBlocked); ok {
+			*blocked = r
+		}
+		return nil
 	default:
-		return Entry{}, false
+		return nil
 	}
-	e.Text = texts(m.Content)
-	if strings.TrimSpace(e.Text) == "" {
-		return Entry{}, false
+	var out []Entry
+	if strings.TrimSpace(e.Text) != "" {
+		e.Text, e.At, e.Source = bound(e.Text), parseTime(m.Timestamp), SourceSession
+		out = append(out, e)
 	}
-	e.Text, e.At, e.Source = bound(e.Text), parseTime(m.Timestamp), SourceSession
-	return e, true
+	var calls []json.RawMessage
+	if m.Type == "gemini" && json.Unmarshal(m.ToolCalls, &calls) == nil && len(calls) > 0 {
+		out = append(out, Entry{Role: RoleTool, Text: "toolCalls", At: parseTime(m.Timestamp), Source: SourceSession})
+	}
+	return out
 }
 
 // readGemini reads a chat record: a header line, message lines, and "$set"
@@ -361,6 +447,9 @@ func readGemini(path string, max int64) ([]Entry, error) {
 		return nil, err
 	}
 	var out []Entry
+	// blocked is the reason of the last AfterAgent block recorded and not
+	// yet followed by a user message.
+	blocked := ""
 	for line := range bytes.SplitSeq(b, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
@@ -376,18 +465,14 @@ func readGemini(path string, max int64) ([]Entry, error) {
 		}
 		if l.Set != nil {
 			if l.Set.Messages != nil {
-				out = out[:0]
+				out, blocked = out[:0], ""
 				for _, m := range *l.Set.Messages {
-					if e, ok := m.entry(); ok {
-						out = append(out, e)
-					}
+					out = append(out, m.entries(&blocked)...)
 				}
 			}
 			continue
 		}
-		if e, ok := l.entry(); ok {
-			out = append(out, e)
-		}
+		out = append(out, l.entries(&blocked)...)
 	}
 	return out, nil
 }

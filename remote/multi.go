@@ -26,7 +26,7 @@ import (
 
 // StatusUnreachable is the status Multi gives the agents of a host whose
 // server cannot be reached right now (the UI's pane says so).
-const StatusUnreachable = "unreachable"
+const StatusUnreachable = wire.StatusUnreachable
 
 // Host is one server of a Multi view.
 type Host struct {
@@ -58,6 +58,7 @@ type Multi struct {
 	watchers map[int]func(ui.Change)
 	nextW    int
 	queued   map[int64]*member // the host of each message id listed last (Queue)
+	subs     []string          // the last Subscribe (qualified names); nil: none
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -159,8 +160,13 @@ func (m *Multi) join(mb *member, s *client.Session) {
 	o := New(s, Options{Start: mb.h.Start, Where: "host " + mb.h.Name})
 	m.mu.Lock()
 	mb.sess, mb.office, mb.err = s, o, ""
+	subs := m.subs
 	m.mu.Unlock()
 	o.Watch(func(c ui.Change) { m.relay(mb, c) })
+	if subs != nil {
+		// A host that joins late gets what the view subscribed to meanwhile.
+		_ = o.Subscribe(m.ofHost(mb, subs))
+	}
 }
 
 // relay passes one change of mb's office on, its agent qualified.
@@ -333,6 +339,10 @@ func (m *Multi) Floor() ui.Floor {
 		for a, h := range hf.Holds {
 			f.Holds[qualify(a, mb.h.Name)] = h
 		}
+		for _, n := range hf.Needs {
+			n.Agent, n.Host = qualify(n.Agent, mb.h.Name), mb.h.Name
+			f.Needs = append(f.Needs, n)
+		}
 		if gone, _ := mb.office.Gone(); gone == "" {
 			n++
 			if hf.Paused {
@@ -345,6 +355,7 @@ func (m *Multi) Floor() ui.Floor {
 	}
 	f.Paused = n > 0 && paused == n
 	f.Err = strings.Join(errs, "; ")
+	slices.SortStableFunc(f.Needs, func(a, b ui.Need) int { return a.Since.Compare(b.Since) })
 	return f
 }
 
@@ -419,6 +430,35 @@ func (m *Multi) SetView(focus string, panes map[string]ui.PaneSize, resized bool
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// Subscribe implements ui.Subscriber: each host gets the agents of its own
+// that are named (none: an empty subscription, so it sends no screen).
+func (m *Multi) Subscribe(agents []string) error {
+	m.mu.Lock()
+	m.subs = slices.Clone(agents)
+	if m.subs == nil {
+		m.subs = []string{}
+	}
+	m.mu.Unlock()
+	var errs []error
+	for _, mb := range m.live() {
+		if err := mb.office.Subscribe(m.ofHost(mb, agents)); err != nil {
+			errs = append(errs, fmt.Errorf("host %s: %w", mb.h.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ofHost returns the own names of mb's agents among the qualified names.
+func (m *Multi) ofHost(mb *member, names []string) []string {
+	out := []string{}
+	for _, name := range names {
+		if agent, host, ok := strings.Cut(name, "@"); ok && host == mb.h.Name {
+			out = append(out, agent)
+		}
+	}
+	return out
 }
 
 // Gone implements ui.Remote: which hosts cannot be reached ("" when all
@@ -522,6 +562,33 @@ func (m *Multi) SetFloorPaused(ctx context.Context, paused bool) error {
 	return errors.Join(errs...)
 }
 
+// ReleaseLimit implements ui.Office: on agent's own host, or ("") on every
+// reachable host; the agents released are named AGENT@HOST.
+func (m *Multi) ReleaseLimit(ctx context.Context, agent string) (wire.LimitReleaseResult, error) {
+	hosts := m.live()
+	name := ""
+	if agent != "" {
+		mb, a, err := m.owner(agent)
+		if err != nil {
+			return wire.LimitReleaseResult{}, err
+		}
+		hosts, name = []*member{mb}, a
+	}
+	var out wire.LimitReleaseResult
+	var errs []error
+	for _, mb := range hosts {
+		r, err := mb.office.ReleaseLimit(ctx, name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("host %s: %w", mb.h.Name, err))
+			continue
+		}
+		for _, a := range r.Released {
+			out.Released = append(out.Released, qualify(a, mb.h.Name))
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
 // Release implements ui.Office.
 func (m *Multi) Release(ctx context.Context, id int64) error {
 	o, err := m.byID(id)
@@ -603,6 +670,7 @@ func (m *Multi) Quit(ctx context.Context) error {
 }
 
 var (
-	_ ui.Office = (*Multi)(nil)
-	_ ui.Remote = (*Multi)(nil)
+	_ ui.Office     = (*Multi)(nil)
+	_ ui.Remote     = (*Multi)(nil)
+	_ ui.Subscriber = (*Multi)(nil)
 )

@@ -218,3 +218,58 @@ func TestMultiRefusesBadHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiSubscribesEachHostToItsOwnPanes: one subscription of the view
+// reaches each host as the names of its own agents; a host's agents not
+// named get no screen (their roster entries and states still come), and
+// naming others moves the screens.
+func TestMultiSubscribesEachHostToItsOwnPanes(t *testing.T) {
+	t.Parallel()
+	_, stateA := startEngine(t)
+	_, stateB := startEngine(t)
+	sub := viewClient
+	sub.Subscribe = true
+	open := func(state string) *client.Session {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s, err := client.Open(ctx, client.Local(state), sub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	m, err := remote.NewMulti([]remote.Host{
+		{Name: "a", Transport: client.Local(stateA), Session: open(stateA)},
+		{Name: "b", Transport: client.Local(stateB), Session: open(stateB)},
+	}, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	w := watch(m)
+	has := func(agent string) bool {
+		var s ui.Screen
+		return m.Screen(agent, &s) && s.Cols > 0
+	}
+	if err := m.Subscribe([]string{"a@b"}); err != nil {
+		t.Fatal(err)
+	}
+	w.until(t, "a@b's screen, every agent's state", func() bool {
+		return has("a@b") && info(m, "a@a").Status == "idle" && info(m, "x@b").Status != ""
+	})
+	for _, other := range []string{"a@a", "x@a", "x@b"} {
+		if has(other) {
+			t.Fatalf("%s's screen came without a subscription", other)
+		}
+	}
+	if err := m.Subscribe([]string{"x@a"}); err != nil {
+		t.Fatal(err)
+	}
+	if has("a@b") {
+		t.Fatal("a@b's screen is still held after it was unsubscribed")
+	}
+	w.until(t, "x@a's screen", func() bool { return has("x@a") })
+	if has("a@a") || has("a@b") || has("x@b") {
+		t.Fatal("a screen not subscribed to came")
+	}
+}

@@ -215,7 +215,7 @@ func (r *Office) notice(ev wire.Event) (ui.Notice, bool) {
 		}
 		return ui.Notice{At: ev.At, Agent: ev.Agent, Kind: "exit", Text: fmt.Sprintf("exited with code %d", code)}, true
 	case wire.EventStatus:
-		w := ev.Status == automation.StatusWaiting.String()
+		w := ev.Status == wire.StatusWaiting
 		r.mu.Lock()
 		was := r.waiting[ev.Agent]
 		r.waiting[ev.Agent] = w
@@ -225,23 +225,21 @@ func (r *Office) notice(ev wire.Event) (ui.Notice, bool) {
 		}
 	case wire.EventStore:
 		return storeNotice(ev)
+	case wire.EventAlert:
+		return ui.Notice{At: ev.At, Agent: ev.Agent, Kind: ev.Kind, Alert: true, Title: ev.Detail, Text: ev.Text}, true
 	}
 	return ui.Notice{}, false
 }
 
 // storeNotice is news in an entry of the store's log written by the inbox
 // layer: every notification to a parent (completed, failed, cancelled,
-// stalled), anything sent to the person, and dead letters. It reads the
-// "KIND ID from SENDER: PREVIEW" detail of inbox.EventInboxSent.
+// stalled), anything sent to the person, and dead letters. An item sent
+// comes with its kind, sender and preview as the event's fields (the
+// server reads them out of the log's detail: wire.Event.Item).
 func storeNotice(e wire.Event) (ui.Notice, bool) {
 	switch e.Kind {
 	case inbox.EventInboxSent:
-		kind, rest, _ := strings.Cut(e.Detail, " ")
-		_, rest, _ = strings.Cut(rest, " from ")
-		sender, text, ok := strings.Cut(rest, ": ")
-		if !ok {
-			sender, text = "", e.Detail
-		}
+		kind, sender, text := e.Item, e.From, e.Text
 		switch {
 		case kind == inbox.KindNotification && e.Agent == inbox.Person:
 			return ui.Notice{At: e.At, Agent: sender, Kind: kind, Text: text}, true
@@ -296,15 +294,16 @@ func (r *Office) Agents() []ui.AgentInfo {
 	for i, a := range roster {
 		info := ui.AgentInfo{Name: a.Name, Profile: a.Profile, Started: a.Started, ReadyMarkers: a.ReadyMarkers,
 			BootGrace: automation.BootGrace, SpawnErr: a.SpawnError, Generation: r.gens[a.Name],
-			Status: automation.StatusStarting.String()}
+			Status: wire.StatusStarting}
 		if s, ok := byName[a.Name]; ok {
 			info.Status, info.Draft, info.Picker = s.Status, s.Draft, s.Picker
+			info.LimitAt, info.LimitRetry = s.LimitAt, s.LimitRetry
 			if s.ExitCode != nil {
 				info.Exited, info.ExitCode, info.RestartAt = true, *s.ExitCode, s.RestartAt
 			}
 		}
 		if a.SpawnError != "" {
-			info.Status = automation.StatusExited.String()
+			info.Status = wire.StatusExited
 		}
 		out[i] = info
 	}
@@ -335,6 +334,9 @@ func (r *Office) Floor() ui.Floor {
 		if a.Hold != "" {
 			f.Holds[a.Name] = a.Hold
 		}
+	}
+	for _, n := range st.Needs {
+		f.Needs = append(f.Needs, ui.Need{Agent: n.Agent, Host: n.Host, Reason: n.Reason, Since: n.Since, Excerpt: n.Excerpt, Options: n.Options, Ref: n.Ref})
 	}
 	return f
 }
@@ -410,6 +412,11 @@ func (r *Office) SetView(focus string, panes map[string]ui.PaneSize, resized boo
 	return r.s.SetView(focus, wp, resized)
 }
 
+// Subscribe implements ui.Subscriber: the server sends the screens of
+// these agents only (the session's connection must have been opened with
+// client.Options.Subscribe for none to come before the first one).
+func (r *Office) Subscribe(agents []string) error { return r.s.Subscribe(agents) }
+
 // Gone implements ui.Remote.
 func (r *Office) Gone() (reason string, ended bool) {
 	r.mu.Lock()
@@ -440,14 +447,6 @@ func (r *Office) StartServer(ctx context.Context) error {
 	return nil
 }
 
-// historyReply is what History reads of the "history" call's answer.
-type historyReply struct {
-	Total int64    `json:"total"`
-	First int64    `json:"first"`
-	Live  bool     `json:"live"`
-	Rows  [][]byte `json:"rows"`
-}
-
 // maxCachedLines bounds the history lines kept per agent (their stored
 // form, at most pool.MaxLineBytes each); past it the cache starts over.
 const maxCachedLines = 8192
@@ -471,8 +470,8 @@ func (r *Office) History(ctx context.Context, agent string, from, to int64, dst 
 	if ask >= to {
 		ask, askTo = 0, 0 // every line is here: the bounds alone
 	}
-	var rep historyReply
-	if err := r.s.Conn().Call(ctx, "history", agent, map[string]int64{"from": ask, "to": askTo}, &rep); err != nil {
+	rep, err := client.Do(ctx, r.s.Conn(), wire.OpHistory, agent, wire.HistoryArgs{From: ask, To: askTo})
+	if err != nil {
 		return ui.HistoryBounds{}, dst[:0], fmt.Errorf("history of %s: %w", agent, err)
 	}
 	r.mu.Lock()
@@ -519,6 +518,11 @@ func (r *Office) Enqueue(ctx context.Context, agent, text string) (int64, error)
 // SetFloorPaused implements ui.Office.
 func (r *Office) SetFloorPaused(ctx context.Context, paused bool) error {
 	return r.s.Conn().SetFloorPaused(ctx, paused)
+}
+
+// ReleaseLimit implements ui.Office: the server's limit_release.
+func (r *Office) ReleaseLimit(ctx context.Context, agent string) (wire.LimitReleaseResult, error) {
+	return client.Do(ctx, r.s.Conn(), wire.OpLimitRelease, agent, wire.None{})
 }
 
 // Release implements ui.Office.
@@ -572,6 +576,7 @@ func (r *Office) Quit(ctx context.Context) error {
 }
 
 var (
-	_ ui.Office = (*Office)(nil)
-	_ ui.Remote = (*Office)(nil)
+	_ ui.Office     = (*Office)(nil)
+	_ ui.Remote     = (*Office)(nil)
+	_ ui.Subscriber = (*Office)(nil)
 )

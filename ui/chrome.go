@@ -16,6 +16,7 @@ import (
 // palette holds the chrome's styles.
 type palette struct {
 	titleFocused, titleOther, titleAttention lipgloss.Style
+	titleLimited                             lipgloss.Style // a usage-limit hold
 	status, statusAlert                      lipgloss.Style
 	sep                                      lipgloss.Style
 	roster, rosterFocused, rosterHead        lipgloss.Style
@@ -36,6 +37,7 @@ func newPalette(noColor, dark bool) palette {
 			titleFocused:   rev.Bold(true),
 			titleOther:     rev,
 			titleAttention: rev.Bold(true).Underline(true),
+			titleLimited:   rev.Italic(true),
 			status:         rev,
 			statusAlert:    rev.Bold(true),
 			sep:            s(),
@@ -61,6 +63,7 @@ func newPalette(noColor, dark bool) palette {
 		titleFocused:   s().Foreground(ld(c("15"), c("0"))).Background(accent).Bold(true),
 		titleOther:     s().Foreground(ld(c("0"), c("15"))).Background(ld(c("7"), c("8"))),
 		titleAttention: s().Foreground(c("0")).Background(c("11")).Bold(true),
+		titleLimited:   s().Foreground(c("15")).Background(c("5")).Bold(true),
 		status:         s().Foreground(c("15")).Background(c("4")),
 		statusAlert:    s().Foreground(c("0")).Background(c("11")).Bold(true),
 		sep:            s().Foreground(ld(c("7"), c("8"))),

@@ -7,10 +7,11 @@ package ui
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"office/configs"
 )
 
 // callTimeout bounds one call the UI makes to the office.
@@ -120,12 +121,27 @@ func clearCmd(o Office, agent string) tea.Cmd {
 	return action("queue of "+agent+" cleared", func(ctx context.Context) error { return o.Clear(ctx, agent) })
 }
 
+// pauseCmd pauses the floor, or resumes it and, as `office resume --all`
+// does, ends every usage-limit hold early (docs/limits.md).
 func pauseCmd(o Office, paused bool) tea.Cmd {
-	done := "delivery resumed"
 	if paused {
-		done = "delivery paused for the whole floor"
+		return action("delivery paused for the whole floor", func(ctx context.Context) error { return o.SetFloorPaused(ctx, true) })
 	}
-	return action(done, func(ctx context.Context) error { return o.SetFloorPaused(ctx, paused) })
+	return func() tea.Msg {
+		return call(func(ctx context.Context) tea.Msg {
+			if err := o.SetFloorPaused(ctx, false); err != nil {
+				return actionDoneMsg{err: err}
+			}
+			r, err := o.ReleaseLimit(ctx, "")
+			switch {
+			case err != nil:
+				return actionDoneMsg{text: "delivery resumed; usage-limit holds not ended: " + err.Error()}
+			case len(r.Released) > 0:
+				return actionDoneMsg{text: "delivery resumed; " + releasedText("", r.Released)}
+			}
+			return actionDoneMsg{text: "delivery resumed"}
+		})
+	}
 }
 
 func closePickerCmd(o Office, agent string) tea.Cmd {
@@ -172,7 +188,7 @@ func startServerCmd(r Remote) tea.Cmd {
 
 // serverStartTimeout bounds starting the server again (its agents start
 // before it answers).
-const serverStartTimeout = 90 * time.Second
+const serverStartTimeout = configs.StartWait
 
 // quitCmd stops the office, then the program (an error stays on the
 // status line instead).
@@ -183,25 +199,4 @@ func quitCmd(o Office) tea.Cmd {
 		}
 		return tea.QuitMsg{}
 	}
-}
-
-// bellSequence is BEL then OSC 9 (BEL-terminated) with text made safe:
-// control characters dropped, at most 200 runes, and a leading "office: "
-// so the text never reads as an OSC 9 sub-command (ConEmu's "9;4;…").
-func bellSequence(text string) string {
-	var b strings.Builder
-	b.WriteString("\a\x1b]9;office: ")
-	n := 0
-	for _, r := range text {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			r = ' '
-		}
-		if n++; n > 200 {
-			b.WriteString("…")
-			break
-		}
-		b.WriteRune(r)
-	}
-	b.WriteByte(0x07)
-	return b.String()
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"office/wire"
 )
 
 // composer is the composer's state. Its text survives closing it.
@@ -38,12 +40,12 @@ func (m *model) openComposer() tea.Cmd {
 // the composer's agent: a picker (or draft) holds its queue, or is open.
 func (m *model) pickerButton() bool {
 	p := m.paneNamed(m.composer.agent)
-	return p != nil && !p.info.Exited && (p.info.Picker || m.floor.Holds[p.info.Name] == "picker open")
+	return p != nil && !p.info.Exited && (p.info.Picker || m.floor.Holds[p.info.Name] == wire.HoldPicker)
 }
 
 func (m *model) draftButton() bool {
 	p := m.paneNamed(m.composer.agent)
-	return p != nil && !p.info.Exited && (p.info.Draft || m.floor.Holds[p.info.Name] == "your draft")
+	return p != nil && !p.info.Exited && (p.info.Draft || m.floor.Holds[p.info.Name] == wire.HoldDraft)
 }
 
 // paneNamed returns the agent's pane, or nil.

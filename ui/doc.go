@@ -12,11 +12,15 @@
 // over the client library); an Office that is such a client also implements
 // Remote: the whole view at once, and the connection's fate (gone: the
 // status line says so and prefix s starts the server again; ended: the UI
-// quits). The UI keeps no copy of queue truth beyond its last read.
+// quits), and Subscriber: the UI names exactly the agents it draws (the
+// page's panes, the zoomed one) whenever that changes, and holds screen
+// copies of those only. The UI keeps no copy of queue truth beyond its last
+// read.
 //
 // Drawing is event driven: the focused agent's screen is drawn as soon as it
-// changed (changes that arrive meanwhile join the pending one), other panes
-// at most 30 times a second, and nothing is drawn while nothing changes.
+// changed (changes that arrive meanwhile join the pending one), and so is a
+// newly drawn pane's first screen (a page switched to), other panes at most
+// 30 times a second, and nothing is drawn while nothing changes.
 // Frames go through ultraviolet's cell renderer (the one Bubble Tea v2 uses)
 // straight from Update: pane cells are written into its buffer from the
 // agents' screens with no allocation per cell, chrome (titles, separators,

@@ -70,15 +70,20 @@ func (m *model) compose() {
 			st, kind = m.pal.titleFocused, 'f'
 		case p.needsAttention():
 			st, kind = m.pal.titleAttention, 'a'
+		case p.limited():
+			st, kind = m.pal.titleLimited, 'l'
 		}
 		tk := titleKey{key: key, kind: kind, n: m.floor.Counts[p.info.Name], hold: m.floor.Holds[p.info.Name],
 			paused: m.floor.Paused, w: b.W, status: p.info.Status, exited: p.info.Exited, code: p.info.ExitCode,
-			draft: p.info.Draft, spawnErr: p.info.SpawnErr != "", copy: m.copyTag(p)}
+			draft: p.info.Draft, spawnErr: p.info.SpawnErr != "", copy: m.copyTag(p),
+			limitAt: p.info.LimitAt.Unix(), limitRetry: p.info.LimitRetry}
 		switch {
 		case p.starting():
 			tk.secs = int(now.Sub(p.info.Started) / time.Second)
 		case p.restartPending():
 			tk.secs = int(p.restartIn(now) / time.Second)
+		case p.limited():
+			tk.secs = int(p.info.LimitAt.Sub(now) / time.Minute) // its countdown moves by the minute
 		}
 		if tk != p.titleK || p.titleC.buf == nil {
 			p.titleK = tk
@@ -182,6 +187,8 @@ type titleKey struct {
 	paused, exited        bool
 	draft, spawnErr       bool
 	copy                  string // copy mode's tag ("[+12]")
+	limitAt               int64  // a usage limit's reset (Unix seconds)
+	limitRetry            bool
 }
 
 // chromeRange copies rows [0, h) of column 0 of src to column x from row y.
@@ -270,6 +277,8 @@ func (m *model) openBox() (rect, string) {
 		v = m.queueView(w)
 	case overlayNotices:
 		v = m.noticesView(w)
+	case overlayNeeds:
+		v = m.needsView(w)
 	case overlayForm:
 		v = m.formView(w)
 	case overlayRestart:
@@ -328,6 +337,9 @@ func (m *model) statusLine() (left, right string, alert bool) {
 	if m.zoom {
 		// As tmux's Z flag: one pane fills the window until prefix z.
 		r = append(r, "ZOOMED ("+prefixName(m.prefix)+" z)")
+	}
+	if s := m.needsStatus(); s != "" {
+		r = append(r, s)
 	}
 	if m.notices.unread > 0 {
 		r = append(r, fmt.Sprintf("%s (%s n)", plural(m.notices.unread, "new notice"), prefixName(m.prefix)))

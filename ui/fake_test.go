@@ -15,6 +15,7 @@ import (
 
 	"office/configs"
 	"office/pool"
+	"office/wire"
 )
 
 // testClock is the fixed time of golden frames.
@@ -49,6 +50,12 @@ type fakeOffice struct {
 	restarts []string
 	quits    int
 	addErr   error
+	// limits are the agents whose account each ReleaseLimit named ("":
+	// every account); held are the agents a release sets going, by the
+	// agent named (and "" for all); limitErr fails it.
+	limits   []string
+	held     map[string][]string
+	limitErr error
 }
 
 func newFakeOffice(names ...string) *fakeOffice {
@@ -183,7 +190,7 @@ func (o *fakeOffice) exit(name string) {
 func (o *fakeOffice) Floor() Floor {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	f := Floor{Counts: map[string]int{}, Holds: map[string]string{}, Paused: o.floor.Paused, Err: o.floor.Err}
+	f := Floor{Counts: map[string]int{}, Holds: map[string]string{}, Paused: o.floor.Paused, Err: o.floor.Err, Needs: o.floor.Needs}
 	for k, v := range o.msgs {
 		if len(v) > 0 {
 			f.Counts[k] = len(v)
@@ -281,6 +288,16 @@ func (o *fakeOffice) SetFloorPaused(_ context.Context, paused bool) error {
 	o.mu.Unlock()
 	o.emit(Change{Kind: ChangeFloor})
 	return nil
+}
+
+func (o *fakeOffice) ReleaseLimit(_ context.Context, agent string) (wire.LimitReleaseResult, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.limits = append(o.limits, agent)
+	if o.limitErr != nil {
+		return wire.LimitReleaseResult{}, o.limitErr
+	}
+	return wire.LimitReleaseResult{Released: o.held[agent]}, nil
 }
 
 func (o *fakeOffice) edit(id int64, f func(agent string, i int)) error {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"office/wire"
 )
 
 // formFields are the form's fields, in order.
@@ -123,7 +125,7 @@ func (m *model) formView(w int) boxView {
 func (m *model) restartView(w int) boxView {
 	v := boxView{title: " restart ", caretLine: -1}
 	q := "restart " + m.restartOf + "? its process is stopped and started again"
-	if p := m.paneNamed(m.restartOf); p != nil && p.info.Status == "busy" {
+	if p := m.paneNamed(m.restartOf); p != nil && p.info.Status == wire.StatusBusy {
 		q = m.restartOf + " is in the middle of a turn (busy); restart it anyway? the turn is cut off"
 	}
 	v.lines = append(v.lines, boxLine{text: q, st: m.pal.boxText})

@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -156,8 +155,6 @@ func TestGoldenFrames(t *testing.T) {
 		})
 	}
 }
-
-var sgrRe = regexp.MustCompile("\x1b\\[[0-9;:]*m")
 
 // TestGoldenColourProfiles checks the styled frame (chrome and agent
 // colours) with NO_COLOR and downsampled to 16 colours, with the queue

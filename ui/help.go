@@ -1,6 +1,6 @@
 package ui
 
-// help.go is the help box (prefix ?): every binding.
+// help.go is the help box (prefix ?): every row of the key table (keys.go).
 
 import (
 	"fmt"
@@ -10,29 +10,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
-
-// bindings lists the prefix commands, as the help box shows them.
-var bindings = [][2]string{
-	{"arrows, h j k l", "move focus to the pane in that direction"},
-	{"1 … 9", "focus that pane of this page"},
-	{"Tab, Shift-Tab", "focus the next / previous agent (all pages)"},
-	{"> <, PgDn PgUp", "next / previous page (wraps around)"},
-	{"z", "zoom the focused pane to full screen, and back"},
-	{"m", "composer: queue a message for the focused agent"},
-	{"q", "queue panel of the focused agent"},
-	{"p", "pause / resume delivery for the whole floor"},
-	{"r", "roster rail: every agent, on every page"},
-	{"n", "notice list"},
-	{"?", "this help"},
-	{"a", "add an agent (name, profile, cwd, command), as office team add"},
-	{"R", "restart the focused agent (asks first)"},
-	{"d", "detach: this window closes, the agents keep running (office attaches again)"},
-	{"x", "quit: asks whether to detach or stop every agent (queued messages are kept)"},
-	{"s", "start the office's server again when it is gone"},
-	{"[", "copy mode: scroll, search and copy the pane's history"},
-	{"]", "paste office's paste buffer (the last copy) into the focused agent"},
-	{"prefix twice", "send the prefix key itself to the agent"},
-}
 
 // helpKeyCol is the width of the help box's key column.
 const helpKeyCol = 18
@@ -48,25 +25,23 @@ func (m *model) helpLines(inner int) []boxLine {
 	}
 	add(m.pal.boxText, "Every key goes to the focused agent, except "+prefixName(m.prefix)+", then:")
 	add(m.pal.boxText, "")
-	for _, b := range bindings {
+	for _, b := range prefixKeys {
 		if inner < helpKeyCol+12 {
-			add(m.pal.boxText, b[0]+"  "+b[1])
+			add(m.pal.boxText, b.keys+"  "+b.does)
 			continue
 		}
-		for i, l := range strings.Split(wrapTo(b[1], inner-helpKeyCol), "\n") {
+		for i, l := range strings.Split(wrapTo(b.does, inner-helpKeyCol), "\n") {
 			key := ""
 			if i == 0 {
-				key = b[0]
+				key = b.keys
 			}
 			lines = append(lines, boxLine{text: padRight(key, helpKeyCol) + l, st: m.pal.boxText})
 		}
 	}
 	add(m.pal.boxText, "")
-	add(m.pal.boxDim, "A click focuses a pane, the wheel scrolls its history, a drag or a double click copies;")
-	add(m.pal.boxDim, "agents that asked for the mouse get it (Shift-drag: your terminal's own selection).")
-	add(m.pal.boxDim, "Composer: Enter queues · Alt/Shift+Enter new line · Ctrl-O close picker · Ctrl-R recover prompt")
-	add(m.pal.boxDim, "Copy mode: hjkl PgUp/PgDn Ctrl-U/D g G 0 $ · / ? n N search · v select · y copy · q leave")
-	add(m.pal.boxDim, "Queue panel: j/k move · s send now (when paused) · d delete · c clear all")
+	for _, n := range helpNotes {
+		add(m.pal.boxDim, n)
+	}
 	return lines
 }
 

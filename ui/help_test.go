@@ -27,10 +27,10 @@ func TestHelpFitsASmallWindow(t *testing.T) {
 		h.keys("\x1b[B") // Down
 		seen += h.text()
 	}
-	for _, b := range bindings {
-		for _, w := range strings.Fields(b[1]) {
+	for _, b := range prefixKeys {
+		for _, w := range strings.Fields(b.does) {
 			if !strings.Contains(seen, w) {
-				t.Fatalf("scrolling the help never shows %q of %q", w, b[1])
+				t.Fatalf("scrolling the help never shows %q of %q", w, b.does)
 			}
 		}
 	}
@@ -72,9 +72,9 @@ func TestHelpLinesFitEveryWidth(t *testing.T) {
 			}
 			all.WriteString(squeeze(l.text))
 		}
-		for _, b := range bindings {
-			if !strings.Contains(all.String(), squeeze(b[0]+b[1])) {
-				t.Fatalf("inner %d: binding %q %q is not there whole", inner, b[0], b[1])
+		for _, b := range prefixKeys {
+			if !strings.Contains(all.String(), squeeze(b.keys+b.does)) {
+				t.Fatalf("inner %d: binding %q %q is not there whole", inner, b.keys, b.does)
 			}
 		}
 	}

@@ -39,14 +39,7 @@ func is(k tea.Key, r rune) bool {
 func (m *model) key(k tea.Key) tea.Cmd {
 	if m.prefixPending {
 		m.prefixPending = false
-		m.dirty = true
-		if m.isPrefix(k) {
-			if m.overlay == overlayNone {
-				m.forward([]byte{m.prefix})
-			}
-			return nil
-		}
-		return m.command(k)
+		return m.command(k) // the key table (keys.go), prefix twice included
 	}
 	if m.isPrefix(k) {
 		m.prefixPending = true
@@ -121,79 +114,6 @@ func (m *model) forward(p []byte) {
 	}
 }
 
-// command runs the office command k (the key after the prefix).
-func (m *model) command(k tea.Key) tea.Cmd {
-	m.dirty = true
-	switch {
-	case k.Code == tea.KeyLeft || is(k, 'h'):
-		return m.move(-1, 0)
-	case k.Code == tea.KeyRight || is(k, 'l'):
-		return m.move(1, 0)
-	case k.Code == tea.KeyUp || is(k, 'k'):
-		return m.move(0, -1)
-	case k.Code == tea.KeyDown || is(k, 'j'):
-		return m.move(0, 1)
-	case k.Code == tea.KeyTab && k.Mod.Contains(tea.ModShift):
-		if len(m.panes) > 0 {
-			return m.setFocus((m.focus - 1 + len(m.panes)) % len(m.panes))
-		}
-	case k.Code == tea.KeyTab:
-		if len(m.panes) > 0 {
-			return m.setFocus((m.focus + 1) % len(m.panes))
-		}
-	case len(k.Text) == 1 && k.Text[0] >= '1' && k.Text[0] <= '9' && k.Mod&tea.ModAlt == 0:
-		page, _ := m.page()
-		return m.setFocus(page*maxPerPage + int(k.Text[0]-'1'))
-	case k.Code == tea.KeyPgDown || is(k, '>'):
-		// The last page wraps to the first, as tmux's next-window.
-		if page, pages := m.page(); pages > 1 {
-			return m.setFocus((page + 1) % pages * maxPerPage)
-		}
-	case k.Code == tea.KeyPgUp || is(k, '<'):
-		if page, pages := m.page(); pages > 1 {
-			return m.setFocus((page + pages - 1) % pages * maxPerPage)
-		}
-	case is(k, 'z'):
-		m.zoom = !m.zoom
-		return m.layout()
-	case is(k, 'r'):
-		m.roster = !m.roster
-		return m.layout()
-	case is(k, 'm'):
-		return m.openComposer()
-	case is(k, 'q'):
-		return m.toggleQueuePanel()
-	case is(k, 'n'):
-		m.toggle(overlayNotices)
-		m.notices.unread, m.notices.sel = 0, 0
-	case is(k, '?'):
-		m.toggle(overlayHelp)
-		m.helpTop = 0
-	case is(k, 'p'):
-		return pauseCmd(m.office, !m.floor.Paused)
-	case is(k, 'a'):
-		m.openForm()
-	case is(k, 'R'):
-		if p := m.focused(); p != nil {
-			m.restartOf = p.info.Name
-			m.overlay = overlayRestart
-		}
-	case is(k, 'x'):
-		m.overlay = overlayQuit
-	case is(k, 'd'):
-		return tea.Quit // detach: the server and its agents go on
-	case is(k, 's'):
-		if r, ok := m.office.(Remote); ok && m.gone != "" {
-			return startServerCmd(r)
-		}
-	case is(k, '['):
-		return m.copyCommand()
-	case is(k, ']'):
-		return m.pasteBuffer()
-	}
-	return nil
-}
-
 // toggle opens box o, or closes it when it is open.
 func (m *model) toggle(o overlayKind) {
 	if m.overlay == o {
@@ -212,6 +132,8 @@ func (m *model) overlayKey(k tea.Key) tea.Cmd {
 		return m.queueKey(k)
 	case overlayNotices:
 		return m.noticesKey(k)
+	case overlayNeeds:
+		return m.needsKey(k)
 	case overlayForm:
 		return m.formKey(k)
 	case overlayRestart:

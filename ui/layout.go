@@ -7,6 +7,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -123,8 +124,13 @@ func (m *model) layout() tea.Cmd {
 		p.box = rect{}
 	}
 	m.vis = m.visibleIdx()
+	m.dropHidden()
+	subscribe := m.subscribe()
 	if m.width <= 0 || m.height <= 2 {
-		return nil
+		if subscribe == nil {
+			return nil
+		}
+		return func() tea.Msg { return resizedMsg{subscribe()} }
 	}
 	gridW := m.width
 	m.rail = rect{}
@@ -163,14 +169,28 @@ func (m *model) layout() tea.Cmd {
 		}
 		resized := m.winResized
 		m.winResized = false
-		return func() tea.Msg { return resizedMsg{r.SetView(focus, panes, resized)} }
+		return func() tea.Msg {
+			// The subscription first: the new panes' screens are sent
+			// whole at the sizes the view then gives them.
+			if subscribe != nil {
+				if err := subscribe(); err != nil {
+					return resizedMsg{err}
+				}
+			}
+			return resizedMsg{r.SetView(focus, panes, resized)}
+		}
 	}
-	if len(todo) == 0 {
+	if len(todo) == 0 && subscribe == nil {
 		return nil
 	}
 	office := m.office
 	return func() tea.Msg {
 		var errs []string
+		if subscribe != nil {
+			if err := subscribe(); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
 		for _, s := range todo {
 			if err := office.Resize(s.agent, s.w, s.h); err != nil {
 				errs = append(errs, err.Error())
@@ -180,6 +200,50 @@ func (m *model) layout() tea.Cmd {
 			return resizedMsg{fmt.Errorf("%s", strings.Join(errs, "; "))}
 		}
 		return resizedMsg{}
+	}
+}
+
+// subscribe returns the call that subscribes to exactly the agents drawn
+// now (Subscriber), or nil when the office sends every screen or the set
+// did not change. The newly drawn ones are drawn as soon as their screens
+// arrive, not at the background panes' pace (notifier.await).
+func (m *model) subscribe() func() error {
+	sub, ok := m.office.(Subscriber)
+	if !ok {
+		return nil
+	}
+	names := make([]string, 0, len(m.vis))
+	for _, idx := range m.vis {
+		names = append(names, m.panes[idx].info.Name)
+	}
+	if m.subscribed != nil && slices.Equal(names, m.subscribed) {
+		return nil
+	}
+	var fresh []string
+	for _, n := range names {
+		if !slices.Contains(m.subscribed, n) {
+			fresh = append(fresh, n)
+		}
+	}
+	m.subscribed = names
+	if m.notify != nil {
+		m.notify.await(fresh)
+	}
+	return func() error { return sub.Subscribe(names) }
+}
+
+// dropHidden lets go of the screen copies of panes not on screen: a client
+// holds the screens it draws, not every agent's.
+func (m *model) dropHidden() {
+	shown := make(map[int]bool, len(m.vis))
+	for _, idx := range m.vis {
+		shown[idx] = true
+	}
+	for i, p := range m.panes {
+		if !shown[i] && p.snap.Cells != nil {
+			p.snap = Screen{}
+			p.drawnGen, p.drawnEpoch = 0, ^uint64(0)
+		}
 	}
 }
 

@@ -33,6 +33,7 @@ const (
 	overlayQuit
 	overlayForm
 	overlayRestart
+	overlayNeeds // the needs-you list (needs.go)
 )
 
 // model is the UI state. Only the tea loop touches it.
@@ -71,6 +72,8 @@ type model struct {
 	composer       composer
 	queuePanel     queuePanel
 	notices        noticeList
+	alerts         alertState // the person's terminal's focus and how it is told (ring.go)
+	needs          needsList  // the open needs-you list (needs.go)
 	form           agentForm
 	restartOf      string // the agent the restart question is about
 	gone           string // why the server cannot be reached (Remote.Gone)
@@ -93,6 +96,10 @@ type model struct {
 	railSep  placed      // the separator left of the roster rail
 	boxCaret cursorState // the caret of the open box's text field, if any
 	dirty    bool        // the frame must be composed again
+
+	// subscribed are the agents the office was last told the UI draws
+	// (Subscriber); nil: none told yet.
+	subscribed []string
 }
 
 // newModel returns the model for office. Panes are taken at the first
@@ -106,6 +113,7 @@ func newModel(office Office, o Options) *model {
 		m.prefix = DefaultPrefix
 	}
 	m.pal = newPalette(m.nocol, m.dark)
+	m.alerts.style = ringStyleFor(o.Env)
 	if o.Notice != "" {
 		m.notices.add(Notice{Text: o.Notice})
 	}
@@ -173,8 +181,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.mouseMsg(msg)
 	case tea.FocusMsg:
 		m.forwardFocus(true)
+		return m.termFocus(true)
 	case tea.BlurMsg:
 		m.forwardFocus(false)
+		return m.termFocus(false)
 	case copyDoneMsg:
 		m.copyDone(msg)
 	case flashDoneMsg:
@@ -234,6 +244,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.dirty = true
 	case addedMsg:
 		return m.added(msg)
+	case approvedMsg:
+		return m.approved(msg)
+	case limitReleasedMsg:
+		return m.limitReleased(msg)
 	case restartedMsg:
 		if msg.err != nil {
 			return m.say(msg.err.Error())
@@ -467,7 +481,7 @@ func (m *model) tickStarting() tea.Cmd {
 		return nil
 	}
 	for _, idx := range m.vis {
-		if p := m.panes[idx]; p.starting() || p.restartPending() {
+		if p := m.panes[idx]; p.starting() || p.restartPending() || (p.limited() && !p.info.LimitAt.IsZero()) {
 			m.startTicking = true
 			return m.tick(startingTick, func(time.Time) tea.Msg { return startingMsg{} })
 		}

@@ -4,8 +4,9 @@ package ui
 // the last failed attempt, an agent exit, an agent waiting for the person, and
 // the inbox layer's completed / failed / cancelled / stalled notices and mail
 // to the person (read from the event log). Each is
-// added to the notice list (prefix n opens it), shown on the status line and
-// rings the person's terminal (BEL and OSC 9).
+// added to the notice list (prefix n opens it) and shown on the status
+// line; what rings the person's terminal is the server's [notify] rules
+// (alerts, ring.go).
 
 import (
 	"fmt"
@@ -48,19 +49,24 @@ func (l *noticeList) latest() (Notice, bool) {
 	return l.items[len(l.items)-1], true
 }
 
-// raise records notices and rings the terminal once for the batch
-// (BEL and OSC 9), without taking focus.
+// raise records notices, without taking focus, and shows alerts on the
+// person's terminal (ring.go).
 func (m *model) raise(ns []Notice) tea.Cmd {
+	listed := false
 	for _, n := range ns {
+		if n.Alert {
+			m.ring(n) // the [notify] rules' word: the terminal, not the list
+			continue
+		}
 		if n.At.IsZero() {
 			n.At = m.now()
 		}
 		m.notices.add(n)
+		listed = true
 	}
-	m.dirty = true
-	m.flash = "" // the news replaces the last word
-	if m.out != nil {
-		_ = m.out.write(bellSequence(noticeLine(ns[len(ns)-1])))
+	if listed {
+		m.dirty = true
+		m.flash = "" // the news replaces the last word
 	}
 	return nil
 }

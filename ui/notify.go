@@ -2,8 +2,9 @@ package ui
 
 // notify.go turns the office's changes into the program's messages, with
 // no schedule of its own: the focused agent's screen is drawn as soon as it
-// changes (a change that arrives while one is pending joins it), other
-// panes at most bgFrameRate times a second, and everything else at once.
+// changes after a pause and at most 60 times a second while it streams (a
+// change that arrives while one is pending joins it), other panes at most
+// 30 times a second, and everything else at once.
 
 import (
 	"sync"
@@ -12,6 +13,14 @@ import (
 
 // bgInterval caps redraws caused by panes other than the focused one.
 const bgInterval = time.Second / 30
+
+// focusInterval caps redraws caused by the focused pane while it floods:
+// a change that comes this soon after the last one drawn waits for the
+// rest of the interval (and takes what arrives meanwhile), so a stream is
+// drawn at most 60 times a second, the rate a display shows, instead of
+// once per screen update the server sends (each a full diff and render).
+// A change after a pause (a key's echo) is drawn at once.
+const focusInterval = time.Second / 60
 
 // changedMsg asks the model to pick up what changed: focus (the focused
 // screen), bg (other screens), state (statuses, roster, floor) and the
@@ -29,11 +38,16 @@ type notifier struct {
 
 	mu       sync.Mutex
 	focused  string
+	awaiting map[string]bool // newly drawn agents whose screens have not come yet
 	pending  changedMsg
 	queued   bool // a message is on its way (send runs)
 	bgArmed  bool // a timer will add the background screens
 	lastBg   time.Time
 	bgWanted bool
+
+	focusArmed  bool // a timer will add the focused screen
+	lastFocus   time.Time
+	focusWanted bool
 }
 
 func newNotifier(send func(changedMsg)) *notifier {
@@ -44,6 +58,19 @@ func newNotifier(send func(changedMsg)) *notifier {
 func (n *notifier) setFocus(agent string) {
 	n.mu.Lock()
 	n.focused = agent
+	n.lastFocus = time.Time{} // a pane newly focused is drawn at once
+	n.mu.Unlock()
+}
+
+// await names the agents newly drawn (a page switched to, a pane zoomed):
+// the first screen of each is drawn as soon as it arrives, like the focused
+// agent's, not at the background panes' pace. It replaces the last set.
+func (n *notifier) await(agents []string) {
+	n.mu.Lock()
+	n.awaiting = make(map[string]bool, len(agents))
+	for _, a := range agents {
+		n.awaiting[a] = true
+	}
 	n.mu.Unlock()
 }
 
@@ -52,7 +79,25 @@ func (n *notifier) change(c Change) {
 	n.mu.Lock()
 	switch {
 	case c.Kind == ChangeScreen && c.Agent == n.focused:
+		if n.pending.focus {
+			break // joins the change on its way
+		}
+		now := n.now()
+		if wait := focusInterval - now.Sub(n.lastFocus); wait > 0 && !n.lastFocus.IsZero() {
+			n.focusWanted = true
+			if !n.focusArmed {
+				n.focusArmed = true
+				n.after(wait, n.focusDue)
+			}
+			n.mu.Unlock()
+			return
+		}
 		n.pending.focus = true
+		n.lastFocus = now
+	case c.Kind == ChangeScreen && n.awaiting[c.Agent]:
+		delete(n.awaiting, c.Agent)
+		n.pending.bg = true
+		n.lastBg = n.now()
 	case c.Kind == ChangeScreen:
 		n.bgWanted = true
 		if wait := bgInterval - n.now().Sub(n.lastBg); wait > 0 {
@@ -83,6 +128,18 @@ func (n *notifier) bgDue() {
 		n.bgWanted = false
 		n.pending.bg = true
 		n.lastBg = n.now()
+	}
+	n.flushLocked()
+}
+
+// focusDue is the focused pane's timer.
+func (n *notifier) focusDue() {
+	n.mu.Lock()
+	n.focusArmed = false
+	if n.focusWanted {
+		n.focusWanted = false
+		n.pending.focus = true
+		n.lastFocus = n.now()
 	}
 	n.flushLocked()
 }

@@ -175,3 +175,50 @@ func TestOutputPlacesTheRealCursor(t *testing.T) {
 		t.Fatalf("cursor left at (%d,%d), want (4,3)", x, y)
 	}
 }
+
+// TestFocusedPaneFloodIsPaced: the focused pane's change is drawn at once
+// after a pause, and one that follows within focusInterval waits for the
+// rest of it, taking whatever arrives meanwhile.
+func TestFocusedPaneFloodIsPaced(t *testing.T) {
+	t.Parallel()
+	l := newLoop()
+	n := l.notifier()
+	n.setFocus("a")
+	n.change(Change{Kind: ChangeScreen, Agent: "a"})
+	if m := l.next(t); !m.focus {
+		t.Fatalf("first focused change: %+v", m)
+	}
+	l.mu.Lock()
+	l.now = l.now.Add(focusInterval / 4)
+	l.mu.Unlock()
+	n.change(Change{Kind: ChangeScreen, Agent: "a"})
+	n.change(Change{Kind: ChangeScreen, Agent: "a"})
+	if len(l.timers) != 1 || l.timers[0] != focusInterval-focusInterval/4 {
+		t.Fatalf("timers %v, want one of %v", l.timers, focusInterval-focusInterval/4)
+	}
+	select {
+	case m := <-l.msgs:
+		t.Fatalf("a change within focusInterval was sent at once: %+v", m)
+	default:
+	}
+	l.mu.Lock()
+	l.now = l.now.Add(focusInterval)
+	due := l.due[0]
+	l.mu.Unlock()
+	due()
+	if m := l.next(t); !m.focus {
+		t.Fatalf("paced focused change at its time: %+v", m)
+	}
+	l.mu.Lock()
+	l.now = l.now.Add(2 * focusInterval)
+	l.mu.Unlock()
+	n.change(Change{Kind: ChangeScreen, Agent: "a"})
+	if m := l.next(t); !m.focus || len(l.timers) != 1 {
+		t.Fatalf("a change after a pause: %+v, timers %v", m, l.timers)
+	}
+	n.setFocus("b")
+	n.change(Change{Kind: ChangeScreen, Agent: "b"})
+	if m := l.next(t); !m.focus || len(l.timers) != 1 {
+		t.Fatalf("the first change of a pane newly focused: %+v, timers %v", m, l.timers)
+	}
+}

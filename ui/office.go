@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"office/pool"
+	"office/wire"
 )
 
 // Office is the running office as the UI sees it. Reads return copies; the
@@ -47,6 +48,10 @@ type Office interface {
 	Enqueue(ctx context.Context, agent, text string) (int64, error)
 	// SetFloorPaused pauses or resumes delivery for the whole floor.
 	SetFloorPaused(ctx context.Context, paused bool) error
+	// ReleaseLimit ends the usage-limit hold of agent's account early (""
+	// every account's), as `office resume` does (the server's
+	// limit_release, docs/limits.md); it returns the agents released.
+	ReleaseLimit(ctx context.Context, agent string) (wire.LimitReleaseResult, error)
 	// Release sends message id now (ignoring pauses), Remove deletes it,
 	// Clear deletes every message queued for agent.
 	Release(ctx context.Context, id int64) error
@@ -82,6 +87,16 @@ type Remote interface {
 	// StartServer starts the server again after it went away (it crashed);
 	// an error when it cannot be started from here.
 	StartServer(ctx context.Context) error
+}
+
+// Subscriber is an Office that sends an agent's screen only while the UI
+// draws it (a client of the server, over the protocol's subscribe): the UI
+// names every agent it draws (a page's panes, the zoomed one, a pane in
+// copy mode) whenever that set changes. The others' screens stop coming
+// (their roster entries and states do not) and Screen returns false for
+// them until they are named again and their screen has come whole.
+type Subscriber interface {
+	Subscribe(agents []string) error
 }
 
 // PaneSize is a pane's size in cells.
@@ -132,6 +147,10 @@ type AgentInfo struct {
 	BootGrace time.Duration
 	// Generation is the screen's generation (see Office.Screen).
 	Generation uint64
+	// LimitAt, while Status is "usage limit", is the reset the CLI printed
+	// (zero: not known); with LimitRetry none was, and it is office's retry.
+	LimitAt    time.Time
+	LimitRetry bool
 }
 
 // Floor is the delivery state of every queue.
@@ -144,6 +163,21 @@ type Floor struct {
 	Paused bool
 	// Err is the last store error ("" when reads work).
 	Err string
+	// Needs is the needs-you list, oldest first (docs/needs.md).
+	Needs []Need
+}
+
+// Need is one agent or item waiting on the person.
+type Need struct {
+	Agent   string
+	Host    string
+	Reason  string
+	Since   time.Time
+	Excerpt string
+	// Options are a dialog's numbered options ("1. Yes").
+	Options []string
+	// Ref names the item (a message's or mail's id).
+	Ref string
 }
 
 // QueueListing is one agent's queue.
@@ -206,4 +240,8 @@ type Notice struct {
 	Agent string
 	Kind  string
 	Text  string
+	// Alert: a notification the [notify] rules let through (docs/needs.md):
+	// shown on the person's terminal (Title, Text), not in the list.
+	Alert bool
+	Title string
 }

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"office/automation"
 	"office/pool"
+	"office/wire"
 )
 
 // pane is one agent. Only the tea loop touches it.
@@ -36,7 +38,7 @@ type pane struct {
 
 // starting reports whether the agent is still starting.
 func (p *pane) starting() bool {
-	return p.info.SpawnErr == "" && !p.info.Exited && p.info.Status == "starting"
+	return p.info.SpawnErr == "" && !p.info.Exited && p.info.Status == wire.StatusStarting
 }
 
 // restartPending reports whether the agent exited and its restart waits.
@@ -62,12 +64,33 @@ func (p *pane) statusText(now time.Time) string {
 		return fmt.Sprintf("exited with code %d, restarting now", p.info.ExitCode)
 	case p.info.Exited:
 		return fmt.Sprintf("exited with code %d", p.info.ExitCode)
-	case p.info.Status == "waiting":
+	case p.info.Status == wire.StatusWaiting:
 		return "waiting for you"
-	case p.info.Status == "unreachable":
+	case p.limited():
+		return p.limitText(now)
+	case p.info.Status == wire.StatusUnreachable:
 		return "host " + p.info.Host + " unreachable, retrying"
 	}
 	return p.info.Status
+}
+
+// limited reports whether the agent is held on a usage limit
+// (docs/limits.md).
+func (p *pane) limited() bool {
+	return !p.info.Exited && p.info.SpawnErr == "" && p.info.Status == wire.StatusLimited
+}
+
+// limitText is a usage-limited agent's status: "usage limit, resets 22:00
+// (in 3h12m)", the time in the zone the CLI printed it in.
+func (p *pane) limitText(now time.Time) string {
+	if p.info.LimitAt.IsZero() {
+		return p.info.Status
+	}
+	h := automation.LimitHold{Reset: p.info.LimitAt}
+	if p.info.LimitRetry {
+		h = automation.LimitHold{Until: p.info.LimitAt}
+	}
+	return p.info.Status + ", " + h.Describe(now)
 }
 
 // waitingFor says what a starting agent is waited for, and since when:
@@ -158,12 +181,12 @@ func (p *pane) titleText(key int, n int, hold string, floorPaused bool, w int, n
 // needsAttention reports whether the title should stand out: the agent waits
 // for the person, or exited.
 func (p *pane) needsAttention() bool {
-	return p.info.Exited || p.info.SpawnErr != "" || p.info.Status == "waiting" || p.info.Status == "unreachable"
+	return p.info.Exited || p.info.SpawnErr != "" || p.info.Status == wire.StatusWaiting || p.info.Status == wire.StatusUnreachable
 }
 
 // viewTop is the first row of the agent's screen that a body of h rows
 // shows. A screen that fits shows from its top. A taller one (another,
-// larger window decides the agent's size: README, "Several windows") shows
+// larger window decides the agent's size: docs/commands.md, "Several windows") shows
 // the rows that keep the cursor in view, as tmux pans a smaller client's
 // view: from the top while the cursor is among the first h rows, else down
 // to the cursor's row or, when they fit with it, to the last row with text

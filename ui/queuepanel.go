@@ -11,6 +11,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"office/wire"
 )
 
 // queuePanel is the panel's state.
@@ -61,7 +63,7 @@ func (m *model) toggleQueuePanel() tea.Cmd {
 // panel's agent is paused (its own flag, the floor's, or the drain says so).
 func (m *model) sendNowOffered() bool {
 	q := &m.queuePanel
-	return q.paused || m.floor.Paused || m.floor.Holds[q.agent] == "paused"
+	return q.paused || m.floor.Paused || m.floor.Holds[q.agent] == wire.HoldPaused
 }
 
 // queueKey handles a key in the panel.

@@ -95,7 +95,7 @@ func TestPutWritesEveryCellField(t *testing.T) {
 		{Rune: 0x01, Width: 1, FG: pool.DefaultFG, BG: pool.DefaultBG, Attr: pool.AttrUnderline | pool.AttrReverse},
 	} {
 		d := uv.Cell{Content: "old", Width: 2, Link: uv.Link{URL: "https://example.com", Params: "id=1"},
-			Style: uv.Style{Fg: ansi.BasicColor(3), UnderlineColor: ansi.BasicColor(5), Underline: uv.UnderlineStyleCurly, Attrs: uv.AttrBlink}}
+			Style: uv.Style{Fg: ansi.BasicColor(3), UnderlineColor: ansi.BasicColor(5), Underline: uv.UnderlineCurly, Attrs: uv.AttrBlink}}
 		var run styleRun
 		f.put(&d, &c, &run)
 		want := uv.Cell{Style: *f.style(c.FG, c.BG, c.Attr)}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 
 	"charm.land/lipgloss/v2"
+
+	"office/wire"
 )
 
 // rosterTop is the first rail row that lists an agent (after the header).
@@ -42,7 +44,7 @@ func (p *pane) shortStatus() string {
 		return "failed"
 	case p.info.Exited:
 		return fmt.Sprintf("exit %d", p.info.ExitCode)
-	case p.info.Status == "waiting":
+	case p.info.Status == wire.StatusWaiting:
 		return "WAITING"
 	}
 	return p.info.Status

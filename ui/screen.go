@@ -192,7 +192,7 @@ func (f *frame) style(fg, bg pool.Color, a pool.Attr) *uv.Style {
 		st.Attrs |= uv.AttrItalic
 	}
 	if a&pool.AttrUnderline != 0 {
-		st.Underline = uv.UnderlineStyleSingle
+		st.Underline = uv.UnderlineSingle
 	}
 	*e = styleSlot{fg: fg, bg: bg, attr: a, ok: true, st: st}
 	return &e.st

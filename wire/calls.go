@@ -45,4 +45,4 @@ func (f MessageFate) Delivered() bool {
 }
 
 // Settled reports whether the message left the queue (for good).
-func (f MessageFate) Settled() bool { return f.State != "queued" && f.State != "unknown" }
+func (f MessageFate) Settled() bool { return f.State != FateQueued && f.State != FateUnknown }

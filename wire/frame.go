@@ -98,8 +98,7 @@ func TypeOf(payload []byte) (string, error) {
 
 // Writer writes frames to a stream. It is not safe for concurrent use.
 type Writer struct {
-	w   *bufio.Writer
-	buf []byte
+	w *bufio.Writer
 }
 
 // NewWriter returns a Writer over w. Frames are buffered until Flush.

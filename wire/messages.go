@@ -16,6 +16,8 @@ const (
 	TInput = "input"
 	TView  = "view"
 	TCall  = "call"
+	// TSubscribe names the agents whose screens the client draws.
+	TSubscribe = "subscribe"
 	// Server to client.
 	TWelcome = "welcome"
 	TRefused = "refused"
@@ -38,12 +40,18 @@ type Hello struct {
 	Client string `json:"client,omitempty"`
 	// Screens asks for the agents' screens (a full snapshot of each, then
 	// changes). A client that only wants events or calls leaves it false.
-	Screens bool `json:"screens,omitempty"`
+	// With Subscribe as well, only the screens of the agents its latest
+	// Subscribe names are sent (none before its first): the others'
+	// roster and state still come, their screens do not.
+	Screens   bool `json:"screens,omitempty"`
+	Subscribe bool `json:"subscribe,omitempty"`
 	// Events asks for the event stream; Agents limits it to these agents
-	// (empty: all), Since resumes it after an event's Seq (0: from now).
-	Events bool     `json:"events,omitempty"`
-	Agents []string `json:"agents,omitempty"`
-	Since  int64    `json:"since,omitempty"`
+	// (empty: all), Since resumes it after an event's Seq (0: from now);
+	// FromStart replays every stored event first (Since is then ignored).
+	Events    bool     `json:"events,omitempty"`
+	Agents    []string `json:"agents,omitempty"`
+	Since     int64    `json:"since,omitempty"`
+	FromStart bool     `json:"from_start,omitempty"`
 }
 
 // NewHello returns a Hello of this Version.
@@ -59,12 +67,19 @@ type Welcome struct {
 	// ("" for the embedded default).
 	State  string `json:"state"`
 	Config string `json:"config,omitempty"`
+	// Prefix is the UI prefix key that office file sets, as written there
+	// ("C-a"; "" when it sets none), so a UI need not read the file again.
+	Prefix string `json:"prefix,omitempty"`
 	// Client is this connection's id on the server (its log names it).
 	Client int64 `json:"client"`
 	// Seq is the last event of the store's log when the client attached;
 	// a client that reconnects passes the last Seq it saw as Hello.Since.
 	Seq int64 `json:"seq"`
 }
+
+// ReasonStopping is the reason of the Bye every client gets when the office
+// stops, and of the Refused a client gets that connects meanwhile.
+const ReasonStopping = "the office is stopping"
 
 // Refused rejects a client; the server closes the connection after it.
 type Refused struct {
@@ -124,8 +139,21 @@ type View struct {
 	Resized bool            `json:"resized,omitempty"`
 }
 
-// MaxPanes bounds the panes of one View.
+// MaxPanes bounds the panes of one View and the agents of one Subscribe.
 const MaxPanes = 256
+
+// Subscribe names every agent whose screen the client draws now (a page of
+// panes, a zoomed one, one in copy mode), replacing the last Subscribe. The
+// server keeps what it sent a client only of the agents it subscribes to:
+// an agent newly named gets a full screen at once (not paced), then its
+// changes; one no longer named gets no more screens, and a later Subscribe
+// naming it again starts it from a full one. A client that never sends one
+// (and did not say Hello.Subscribe) gets every screen. Names of agents not
+// (yet) in the roster are kept: an agent added under that name is sent.
+type Subscribe struct {
+	T      string   `json:"t"`
+	Agents []string `json:"agents"`
+}
 
 // Call asks the server to do something and answer with a Reply of the same
 // ID. Op names the call (docs/protocol.md lists them); Args is its JSON
@@ -147,6 +175,11 @@ type Reply struct {
 	// Reason, with an Error that refused the call's input, is what was
 	// wrong without the server's layers of context: what a person reads.
 	Reason string `json:"reason,omitempty"`
+	// Input marks an Error that is the call's fault (bad input: an
+	// unknown agent, a name in use, a malformed argument); nothing was
+	// changed. A command exits 2 for it, as for the same refusal made
+	// without a server.
+	Input bool `json:"input,omitempty"`
 }
 
 // Agent is one member of the roster.
@@ -195,6 +228,14 @@ type AgentState struct {
 	// is when the restart its policy asked for runs (absent: none pending).
 	Restart   string    `json:"restart,omitempty"`
 	RestartAt time.Time `json:"restart_at,omitzero"`
+	// Turn: a turn is open (a prompt submitted, its end not yet seen), or
+	// its end is not settled yet (its mail, notices, journal check).
+	Turn bool `json:"turn,omitempty"`
+	// LimitAt, while its status is "usage limit", is the reset the CLI
+	// printed; with LimitRetry, none was printed and it is when office
+	// retries (absent from an older server).
+	LimitAt    time.Time `json:"limit_at,omitzero"`
+	LimitRetry bool      `json:"limit_retry,omitempty"`
 }
 
 // State is the whole office's live state; the server sends it whenever any
@@ -203,6 +244,8 @@ type State struct {
 	T           string       `json:"t"`
 	FloorPaused bool         `json:"floor_paused,omitempty"`
 	Agents      []AgentState `json:"agents"`
+	// Needs is the needs-you list, oldest first (wire/needs.go).
+	Needs []Need `json:"needs,omitempty"`
 }
 
 // Event is one entry of the event stream (docs/protocol.md, "Events").
@@ -226,6 +269,15 @@ type Event struct {
 	Kind   string `json:"kind,omitempty"`
 	Detail string `json:"detail,omitempty"`
 	Text   string `json:"text,omitempty"`
+	// Item and From, on an inbox item sent (EventStore, Kind
+	// "inbox_sent"), are its kind ("request", "notification", ...) and its
+	// sender, and Text its preview: the parts of Detail, so no client
+	// reads them out of its prose.
+	Item string `json:"item,omitempty"`
+	From string `json:"from,omitempty"`
+	// Channel, on a delivery handed over (EventDelivery, State
+	// DeliveryHanded), is the channel that carried it (ChannelStopHook).
+	Channel string `json:"channel,omitempty"`
 	// Code is an exit code (EventExit).
 	Code *int `json:"code,omitempty"`
 	// Lost counts events this client missed because it read too slowly
@@ -245,7 +297,16 @@ const (
 	EventAgent    = "agent"
 	EventStore    = "store"
 	EventLost     = "lost"
+	// EventTurn: an agent's turn ended and was settled (Kind "ended"):
+	// Detail its causes ("person", "delivery 7"), MsgID the first queue
+	// message whose Enter is among them, Text the agent's last reply (from
+	// its CLI's records, else its screen's reply region; bounded, as a
+	// parent's notice quotes it).
+	EventTurn = "turn"
 )
+
+// TurnEnded is the Kind of an EventTurn.
+const TurnEnded = "ended"
 
 // Delivery steps (Event.State of EventDelivery).
 const (
@@ -256,6 +317,10 @@ const (
 	DeliveryFailed       = "attempt_failed"
 	DeliveryDropped      = "dropped"
 	DeliveryHeld         = "held"
+	// DeliveryHanded: handed over through the CLI's turn-end hook
+	// (Event.Channel names it) instead of typed; confirmed by a later
+	// delivered step.
+	DeliveryHanded = "handed"
 )
 
 // Bye tells the client the server is going away (stopping); the connection

@@ -9,13 +9,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"office/engine"
+	"office/wire"
 )
 
 func newApproveCmd(e *env, g *globals) *cobra.Command {
@@ -39,15 +39,10 @@ func runApprove(ctx context.Context, e *env, g *globals, args []string) error {
 	if err != nil {
 		return err
 	}
-	raw, err := json.Marshal(map[string]string{"agent": args[0], "option": strings.Join(args[1:], " "), "by": by})
+	// An agent of another host of the floor answers with Host and ID set.
+	out, err := engine.Do(ctx, dir, wire.OpApprove, "", wire.ApproveArgs{Agent: args[0], Option: strings.Join(args[1:], " "), By: by})
 	if err != nil {
-		return err
-	}
-	// An agent of another host of the floor answers with Host and ID set
-	// (engine.RemoteApproval).
-	var out engine.RemoteApproval
-	if err := engine.Call(ctx, dir, engine.Request{Op: "approve", Args: raw}, &out); err != nil {
-		return fmt.Errorf("approve %s: %w", args[0], err)
+		return callFailed("approve", args[0], err)
 	}
 	switch {
 	case out.Host == "":

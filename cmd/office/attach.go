@@ -249,7 +249,10 @@ func openViewHost(ctx context.Context, e *env, g *globals, h configs.Host, sshCm
 		s, err = client.Open(ctx, rh.Transport, uiClient)
 	} else {
 		hg := &globals{config: h.Config, state: h.State, prefix: g.prefix}
-		dir, err := stateDir(hg, e)
+		// err is the function's: the local session's answer (a refusal
+		// above all) must reach the switch below.
+		var dir string
+		dir, err = stateDir(hg, e)
 		if err != nil {
 			return rh, err
 		}
@@ -278,7 +281,7 @@ func openViewHost(ctx context.Context, e *env, g *globals, h configs.Host, sshCm
 }
 
 func runAttach(ctx context.Context, e *env, g *globals, start bool) error {
-	dir, err := stateDir(g, e)
+	dir, err := clientStateDir(g, e)
 	if err != nil {
 		return err
 	}

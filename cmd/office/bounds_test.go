@@ -162,11 +162,14 @@ func TestCompletionOfIDsAndUntil(t *testing.T) {
 	if got, want := complete("queue", "rm", "2"), "2\tb2: build it\n:4\n"; got != want {
 		t.Errorf("queue rm 2<TAB>: %q, want %q", got, want)
 	}
-	if got, want := complete("wait", "a1", "--until", ""), "idle\nexited\ndelivered:\ta message id\n:4\n"; got != want {
+	if got, want := complete("wait", "a1", "--until", ""), "idle\ndrained\nexited\ndelivered:\ta message id\n:4\n"; got != want {
 		t.Errorf("--until values: %q, want %q", got, want)
 	}
-	if got, want := complete("wait", "a1", "--until", "d"), "delivered:\ta message id\n:6\n"; got != want {
-		t.Errorf("--until d: %q, want %q (no space after it)", got, want)
+	if got, want := complete("wait", "a1", "--until", "de"), "delivered:\ta message id\n:6\n"; got != want {
+		t.Errorf("--until de: %q, want %q (no space after it)", got, want)
+	}
+	if got, want := complete("wait", "a1", "--until", "d"), "drained\ndelivered:\ta message id\n:4\n"; got != want {
+		t.Errorf("--until d: %q, want %q", got, want)
 	}
 	if got, want := complete("wait", "a1", "--until", "delivered:"), "delivered:1\ta1: hello there\n:4\n"; got != want {
 		t.Errorf("--until delivered: for a1: %q, want %q", got, want)

@@ -65,82 +65,31 @@ func remoteOf(ctx context.Context, e *env, g *globals, s *queue.Store, name stri
 }
 
 // stashRemote stores it in the outbox (with the idempotency key when set,
-// fingerprint fp) and tells the person it is stored, not delivered. also,
-// when set, runs in the same transaction with the item's id (mail keeps
-// this host's envelope of it).
-func stashRemote(ctx context.Context, e *env, dir string, s *queue.Store, it cluster.Item, key, fp string, also func(tx *queue.Tx, id string) error) error {
-	var id, prev string
-	err := s.Update(ctx, func(tx *queue.Tx) error {
-		if key != "" {
-			var err error
-			if prev, err = tx.KeyedID(key, fp); err != nil || prev != "" {
-				return err
-			}
-		}
-		var err error
-		if id, err = cluster.StashTx(tx, it); err != nil {
-			return err
-		}
-		if also != nil {
-			if err := also(tx, id); err != nil {
-				return err
-			}
-		}
-		if key != "" {
-			return tx.RecordKey(key, fp, id)
-		}
-		return nil
-	})
+// fingerprint fp: engine.StashRemote) and tells the person it is stored,
+// not delivered.
+func stashRemote(ctx context.Context, e *env, dir string, s *queue.Store, it cluster.Item, key, fp string) error {
+	k, err := engine.StashRemote(ctx, s, it, key, fp, nil)
+	return stashed(e, dir, it, key, k, err)
+}
+
+// stashed tells the person what a stash for another host (it, with the
+// idempotency key when set) did: k, or err (bad input is exit 2).
+func stashed(e *env, dir string, it cluster.Item, key string, k engine.Keyed, err error) error {
 	if errors.Is(err, queue.ErrKeyConflict) || errors.Is(err, queue.ErrBlank) || errors.Is(err, queue.ErrTooLarge) {
 		return &inputError{fmt.Errorf("%s to %q: %w", it.Kind, it.To, err)}
 	}
 	if err != nil {
 		return fmt.Errorf("%s to %q: %w", it.Kind, it.To, err)
 	}
-	if prev != "" {
-		fmt.Fprintf(e.stderr, "office: not sent again: %v\n", &queue.KeyUsedError{Key: key, ExistingID: prev})
-		fmt.Fprintln(e.stdout, prev)
+	if k.Prev != "" {
+		fmt.Fprintf(e.stderr, "office: not sent again: %v\n", &queue.KeyUsedError{Key: key, ExistingID: k.Prev})
+		fmt.Fprintln(e.stdout, k.Prev)
 		return nil
 	}
 	engine.Poke(dir)
-	fmt.Fprintln(e.stdout, id)
-	fmt.Fprintf(e.stderr, "office: %s %s for %s on host %s stored (sent when host %s takes it)\n", it.Kind, id, it.To, it.ToHost, it.ToHost)
+	fmt.Fprintln(e.stdout, k.ID)
+	fmt.Fprintf(e.stderr, "office: %s %s for %s on host %s stored (sent when host %s takes it)\n", it.Kind, k.ID, it.To, it.ToHost, it.ToHost)
 	return nil
-}
-
-// replyRemote answers a request that crossed to this host from another
-// (cluster.ReplyTx): the reply goes back to the sender's host. ok is false
-// when request id did not cross (the caller replies as on one host).
-func replyRemote(ctx context.Context, e *env, svc *inbox.Service, s *queue.Store, dir, from, id, text string) (ok bool, err error) {
-	origin, crossed, err := cluster.Origin(ctx, s, id)
-	if err != nil || !crossed {
-		return false, err
-	}
-	// An agent's shell runs this with no office file: the store knows the host.
-	self, ok, err := cluster.Self(ctx, s)
-	if err != nil || !ok {
-		return false, err
-	}
-	orig, _, err := svc.GetMail(ctx, id)
-	if err != nil {
-		return true, inboxErr(fmt.Errorf("mail reply: %w", err))
-	}
-	var rid string
-	err = s.Update(ctx, func(tx *queue.Tx) error {
-		var err error
-		rid, err = cluster.ReplyTx(tx, svc, self, origin, from, orig, text)
-		return err
-	})
-	if errors.Is(err, queue.ErrBlank) || errors.Is(err, queue.ErrTooLarge) {
-		return true, &inputError{fmt.Errorf("mail reply: %w", err)}
-	}
-	if err != nil {
-		return true, inboxErr(fmt.Errorf("mail reply: %w", err))
-	}
-	engine.Poke(dir)
-	fmt.Fprintln(e.stdout, rid)
-	fmt.Fprintf(e.stderr, "office: reply %s stored (sent to %s on host %s when host %s takes it)\n", rid, orig.Sender, origin, origin)
-	return true, nil
 }
 
 // refusedShown bounds the refusals `office queue` prints (the newest).

@@ -52,8 +52,8 @@ func readText(e *env, what string, args []string) (string, error) {
 
 // checkBody refuses (as an inputError) a text over queue.MaxBody bytes, one
 // that is not valid UTF-8 (naming the byte offset), and one that is blank or
-// has nothing left after the drain's sanitizer (only NULs, C1 or other
-// controls).
+// has nothing left to type (drain.Typeable: only NULs, C1 or other
+// controls, or escape sequences).
 func checkBody(what, text string) error {
 	if err := queue.CheckBody(text); err != nil {
 		return &inputError{fmt.Errorf("%s: %w", what, err)}
@@ -62,7 +62,7 @@ func checkBody(what, text string) error {
 	case strings.TrimSpace(text) == "":
 		return &inputError{fmt.Errorf("%s text is %w", what, queue.ErrBlank)}
 	case !drain.Typeable(text):
-		return &inputError{fmt.Errorf("%s text is %w: nothing is left to type once control characters are removed", what, queue.ErrBlank)}
+		return &inputError{fmt.Errorf("%s text is %w: nothing is left to type once escape sequences and control characters are removed", what, queue.ErrBlank)}
 	}
 	return nil
 }

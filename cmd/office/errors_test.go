@@ -12,7 +12,8 @@ import (
 var prefixRE = regexp.MustCompile(`\b([a-z]+): `)
 
 // doubledPrefix returns a prefix that stands twice in line ("queue: queue:",
-// "engine: team add: engine: ..."), or "".
+// "engine: team add: engine: ..."), or a part between ": " said twice,
+// quotes aside ("team add zz: engine: team add \"zz\": ..."), or "".
 func doubledPrefix(line string) string {
 	seen := map[string]bool{}
 	for _, m := range prefixRE.FindAllStringSubmatch(line, -1) {
@@ -20,6 +21,14 @@ func doubledPrefix(line string) string {
 			return m[1]
 		}
 		seen[m[1]] = true
+	}
+	parts := map[string]bool{}
+	for _, p := range strings.Split(line, ": ") {
+		p = strings.ReplaceAll(p, `"`, "")
+		if parts[p] {
+			return p
+		}
+		parts[p] = true
 	}
 	return ""
 }
@@ -30,7 +39,9 @@ func TestDoubledPrefixFindsOne(t *testing.T) {
 		`office: queue: queue: enqueue: unknown agent "x"`:                     "queue",
 		`office: team add a1: engine: engine: team add "a1": name in use`:      "engine",
 		`office: send to "x": queue: enqueue: unknown agent "x"`:               "",
-		`office: approve a1: engine: approve "a1": no dialog is waiting`:       "",
+		`office: approve a1: engine: approve "a1": no dialog is waiting`:       "approve a1",
+		`office: team add zz: engine: team add "zz": name in use`:              "team add zz",
+		`office: approve "a1": no dialog is waiting`:                           "",
 		`office: queue release 5: queue: release message 5: not found`:         "",
 		`office: configs: open /nonexistent/x.toml: no such file or directory`: "",
 	} {
@@ -119,6 +130,7 @@ func TestErrorsSayEachPrefixOnce(t *testing.T) {
 		{g("team", "add", "c3", "--profile", "shell", "--cwd", notDir), "is not a directory", 2},
 		{g("team", "rm", "nobody"), "unknown agent", 2},
 		{g("team", "rm", "a1"), "config file", 2},
+		{g("team", "add", "zz", "--profile", "shell", "--parent", "nobody"), `team add "zz": bad input: parent "nobody" is not an agent`, 2},
 		{g("status", "nobody"), "unknown agent", 2},
 		{g("history", "nobody"), "unknown agent", 2},
 		{g("approve", "a1", "1"), "no dialog is waiting", 1},

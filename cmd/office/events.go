@@ -41,7 +41,7 @@ func (r *remoteFlags) add(c *cobra.Command) {
 // local state directory.
 func (r remoteFlags) transport(g *globals, e *env) (client.Transport, error) {
 	if r.host == "" {
-		dir, err := stateDir(g, e)
+		dir, err := clientStateDir(g, e)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +69,8 @@ func newEventsCmd(e *env, g *globals) *cobra.Command {
 (typing, submitted, verified, typed but not submitted, dropped), queue edits,
 mail state changes and notices; of the AGENTs given, else of all. --json prints
 one JSON object per line (the schema is in docs/protocol.md, "Events").
---since SEQ first replays the stored events after SEQ. A dropped connection is
+--since SEQ first replays the stored events after SEQ (--since 0: every stored
+event, from the start of the log). A dropped connection is
 dialled again and the stream resumes where it stopped. --ssh HOST reads the
 office on HOST through your ssh. Needs a running office (exit 1 without one).`,
 		Args:              cobra.ArbitraryArgs,
@@ -78,22 +79,24 @@ office on HOST through your ssh. Needs a running office (exit 1 without one).`,
 			if since < 0 {
 				return usagef("office events: --since %d is not an event seq", since)
 			}
-			return runEvents(c.Context(), e, g, args, asJSON, since, rf)
+			return runEvents(c.Context(), e, g, args, asJSON, since, c.Flags().Changed("since") && since == 0, rf)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON lines")
-	c.Flags().Int64Var(&since, "since", 0, "replay the stored events after this seq first")
+	c.Flags().Int64Var(&since, "since", 0, "replay the stored events after this seq first (0: from the start)")
 	rf.add(c)
 	return c
 }
 
-func runEvents(ctx context.Context, e *env, g *globals, agents []string, asJSON bool, since int64, rf remoteFlags) error {
+// runEvents prints the events of agents (all when none) after since, or
+// every stored one first when fromStart.
+func runEvents(ctx context.Context, e *env, g *globals, agents []string, asJSON bool, since int64, fromStart bool, rf remoteFlags) error {
 	tr, err := rf.transport(g, e)
 	if err != nil {
 		return err
 	}
 	enc := json.NewEncoder(e.stdout)
-	return followEvents(ctx, e, tr, agents, since, func(_ *client.Conn, ev wire.Event) (bool, error) {
+	return followEvents(ctx, e, tr, agents, since, fromStart, func(_ *client.Conn, ev wire.Event) (bool, error) {
 		if ev.Type == "" {
 			return false, nil
 		}
@@ -108,14 +111,18 @@ func runEvents(ctx context.Context, e *env, g *globals, agents []string, asJSON 
 
 // followEvents streams events from the server to fn until fn says done, ctx
 // ends or the server stops (Bye). A dropped connection is dialled again,
-// resuming after the last stored event seen. check, if set, runs on every
-// (re)connect and on every state change, and may end the stream too.
-func followEvents(ctx context.Context, e *env, tr client.Transport, agents []string, since int64,
+// resuming after the last stored event seen. The stream starts after since
+// (0: now), or at the store log's first event when fromStart. check, if set,
+// runs on every (re)connect and on every state change, and may end the
+// stream too.
+func followEvents(ctx context.Context, e *env, tr client.Transport, agents []string, since int64, fromStart bool,
 	fn func(*client.Conn, wire.Event) (bool, error), check func(*client.Conn) (bool, error)) error {
 	wait := client.RedialMin
 	first := true
 	for {
-		conn, err := client.Dial(ctx, tr, client.Options{Client: "office events", Events: true, Agents: agents, Since: since})
+		// From the start until a stored event was seen; after it, resumed.
+		conn, err := client.Dial(ctx, tr, client.Options{Client: "office events", Events: true, Agents: agents, Since: since,
+			FromStart: fromStart && since == 0})
 		if err != nil {
 			var rf *wire.Refused
 			if first || errors.As(err, &rf) || ctx.Err() != nil {
@@ -141,7 +148,7 @@ func followEvents(ctx context.Context, e *env, tr client.Transport, agents []str
 				}
 			}
 		}
-		if since == 0 {
+		if since == 0 && !fromStart {
 			since = conn.Welcome().Seq
 		}
 		first, wait = false, client.RedialMin

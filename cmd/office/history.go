@@ -18,6 +18,7 @@ import (
 	"office/engine"
 	"office/history"
 	"office/pool"
+	"office/wire"
 )
 
 func newHistoryCmd(e *env, g *globals) *cobra.Command {
@@ -67,9 +68,9 @@ func runHistory(ctx context.Context, e *env, g *globals, agent string, o history
 	if err != nil {
 		return err
 	}
-	var rep engine.HistoryReply
 	live := true
-	switch err := engine.Call(ctx, dir, engine.Request{Op: "history", Agent: agent}, &rep); {
+	rep, err := engine.Do(ctx, dir, wire.OpHistory, agent, wire.HistoryArgs{})
+	switch {
 	case errors.Is(err, engine.ErrNoEngine):
 		live = false
 		fmt.Fprintf(e.stderr, "office history: no office is running on %s: the persisted history of %s alone, without its current screen\n", dir, agent)

@@ -14,17 +14,23 @@ import (
 	"github.com/spf13/cobra"
 
 	"office/cluster"
+	"office/engine"
 	"office/inbox"
 	"office/queue"
 )
 
 // openInbox opens the store (see openRegistry) and the inbox layer on it.
 func openInbox(ctx context.Context, e *env, g *globals) (*inbox.Service, *queue.Store, string, error) {
+	return openInboxWith(ctx, e, g, inbox.Options{})
+}
+
+// openInboxWith is openInbox with the inbox's options.
+func openInboxWith(ctx context.Context, e *env, g *globals, opts inbox.Options) (*inbox.Service, *queue.Store, string, error) {
 	s, dir, err := openRegistry(ctx, e, g)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	svc, err := inbox.Open(ctx, s, inbox.Options{})
+	svc, err := inbox.Open(ctx, s, opts)
 	if err != nil {
 		s.Close()
 		return nil, nil, "", err
@@ -85,7 +91,8 @@ func showItem(ctx context.Context, e *env, g *globals, id string, asJSON bool) e
 		return err
 	}
 	defer s.Close()
-	it, err := svc.GetItem(ctx, id)
+	// No server op shows one item: engine.InboxItem is its one body.
+	it, err := engine.InboxItem(ctx, svc, id)
 	if err != nil {
 		return inboxErr(fmt.Errorf("inbox show: %w", err))
 	}
@@ -117,11 +124,9 @@ func listInbox(ctx context.Context, e *env, g *globals, agent string, f inboxFla
 			return agentErr(ctx, s, "inbox "+receiver, receiver, err)
 		}
 	}
-	states := []string{inbox.StatePending, inbox.StateLeased}
-	if f.all {
-		states = append(states, inbox.StateDelivered, inbox.StateDead)
-	}
-	its, err := svc.Items(ctx, receiver, states...)
+	// The server's "inbox.person" is the same body (of the person, not
+	// --all).
+	its, err := engine.InboxItems(ctx, svc, receiver, f.all)
 	if err != nil {
 		return err
 	}

@@ -9,14 +9,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"office/cluster"
+	"office/configs"
 	"office/engine"
 	"office/inbox"
 	"office/queue"
@@ -69,6 +70,15 @@ receiver's reply (office mail reply) and fails at its deadline.`,
 	return c
 }
 
+// mailTitleBytes is the bound on a mail's title: the office file's
+// mail_title_bytes when the file loads, else the settings table's default.
+func mailTitleBytes(g *globals, e *env) int {
+	if cfg, _, err := loadConfig(g, e); err == nil {
+		return cfg.Settings.MailTitleBytes
+	}
+	return configs.Defaults().MailTitleBytes
+}
+
 func mailSend(ctx context.Context, e *env, g *globals, a mailSendArgs, args []string) error {
 	var deadline time.Duration
 	if a.deadline != "" {
@@ -83,12 +93,15 @@ func mailSend(ctx context.Context, e *env, g *globals, a mailSendArgs, args []st
 		return err
 	}
 	title := a.title
+	limit := mailTitleBytes(g, e)
 	if strings.TrimSpace(title) == "" {
 		title = cell(strings.TrimSpace(text), 60)
 	} else if err := checkBody("title", title); err != nil {
 		return err
+	} else if n := len(strings.TrimSpace(title)); n > limit {
+		return &inputError{fmt.Errorf("mail send: --title is %d bytes, at most %d (mail_title_bytes): put the rest in the text", n, limit)}
 	}
-	svc, s, dir, err := openInbox(ctx, e, g)
+	svc, s, dir, err := openInboxWith(ctx, e, g, inbox.Options{MailTitleBytes: limit})
 	if err != nil {
 		return err
 	}
@@ -104,36 +117,15 @@ func mailSend(ctx context.Context, e *env, g *globals, a mailSendArgs, args []st
 		}
 		it := cluster.Item{Kind: cluster.KindMail, From: from, FromHost: host, To: a.to, ToHost: m.Host, Text: text,
 			Title: title, Request: a.request, Deadline: deadline}
-		return stashRemote(ctx, e, dir, s, it, a.key, queue.Fingerprint("mail", req.To, req.From, req.Title, req.Text, strconv.FormatBool(req.Request), req.Deadline.String()),
-			func(tx *queue.Tx, id string) error {
-				local := req
-				local.ID, local.Remote = id, true
-				_, err := svc.SendMailTx(tx, local)
-				return err
-			})
+		k, err := engine.SendMailElsewhere(ctx, s, svc, it, req, a.key)
+		return stashed(e, dir, it, a.key, k, err)
 	}
-	var id, prev string
-	err = s.Update(ctx, func(tx *queue.Tx) error {
-		var fp string
-		if a.key != "" {
-			fp = queue.Fingerprint("mail", req.To, req.From, req.Title, req.Text, strconv.FormatBool(req.Request), req.Deadline.String())
-			var err error
-			if prev, err = tx.KeyedID(a.key, fp); err != nil || prev != "" {
-				return err
-			}
-		}
-		var err error
-		if id, err = svc.SendMailTx(tx, req); err != nil {
-			return err
-		}
-		if a.key != "" {
-			return tx.RecordKey(a.key, fp, id)
-		}
-		return nil
-	})
+	// No server op sends mail: engine.SendMail is its one body.
+	k, err := engine.SendMail(ctx, s, svc, req, a.key)
 	if err != nil {
 		return inboxErr(fmt.Errorf("mail send: %w", err))
 	}
+	id, prev := k.ID, k.Prev
 	if prev != "" {
 		fmt.Fprintf(e.stderr, "office: not sent again: %v\n", &queue.KeyUsedError{Key: a.key, ExistingID: prev})
 		fmt.Fprintln(e.stdout, prev)
@@ -170,16 +162,21 @@ func mailReply(ctx context.Context, e *env, g *globals, id string, args []string
 	if err != nil {
 		return err
 	}
-	if ok, err := replyRemote(ctx, e, svc, s, dir, from, id, text); ok || err != nil {
-		return err
+	// The server's "mail.reply" is the same body (as the person).
+	r, err := engine.ReplyMail(ctx, s, svc, from, id, text)
+	if errors.Is(err, queue.ErrBlank) || errors.Is(err, queue.ErrTooLarge) {
+		return &inputError{fmt.Errorf("mail reply: %w", err)}
 	}
-	rid, err := svc.Reply(ctx, from, id, text)
 	if err != nil {
 		return inboxErr(fmt.Errorf("mail reply: %w", err))
 	}
 	engine.Poke(dir)
-	fmt.Fprintln(e.stdout, rid)
-	fmt.Fprintf(e.stderr, "office: reply %s stored\n", rid)
+	fmt.Fprintln(e.stdout, r.ID)
+	if r.Host != "" {
+		fmt.Fprintf(e.stderr, "office: reply %s stored (sent to %s on host %s when host %s takes it)\n", r.ID, r.To, r.Host, r.Host)
+		return nil
+	}
+	fmt.Fprintf(e.stderr, "office: reply %s stored\n", r.ID)
 	return nil
 }
 
@@ -211,7 +208,8 @@ func mailList(ctx context.Context, e *env, g *globals, state string, asJSON bool
 		return err
 	}
 	defer s.Close()
-	ms, err := svc.ListMail(ctx, inbox.MailState(state))
+	// The server's "mail.list" is the same body (state is checked).
+	ms, err := engine.MailListing(ctx, svc, state)
 	if err != nil {
 		return err
 	}
@@ -264,12 +262,13 @@ func mailShow(ctx context.Context, e *env, g *globals, id string, asJSON bool) e
 		return err
 	}
 	defer s.Close()
-	m, tl, err := svc.GetMail(ctx, id)
+	// The server's "mail.show" is the same body (it cuts what it sends).
+	shown, err := engine.ShowMail(ctx, svc, id)
 	if err != nil {
 		return inboxErr(fmt.Errorf("mail show: %w", err))
 	}
-	text, err := svc.MailBody(ctx, m.ID)
-	if err != nil {
+	m, tl, text := shown.Mail, shown.Timeline, shown.Text
+	if shown.Purged {
 		text = "(text purged)"
 	}
 	if asJSON {
@@ -315,7 +314,8 @@ func mailCancel(ctx context.Context, e *env, g *globals, id string) error {
 	if err != nil {
 		return err
 	}
-	c, err := svc.CancelMail(ctx, by, id)
+	// No server op cancels mail: engine.CancelMail is its one body.
+	c, err := engine.CancelMail(ctx, svc, by, id)
 	if err != nil {
 		return inboxErr(fmt.Errorf("mail cancel: %w", err))
 	}

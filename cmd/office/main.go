@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"office/client"
@@ -79,3 +80,25 @@ func run(ctx context.Context, e *env, args []string) int {
 func noServer(err error) bool {
 	return errors.Is(err, engine.ErrNoEngine) || errors.Is(err, client.ErrNoServer)
 }
+
+// callFailed is the error of an engine call made for `office OP WHAT`: the
+// office's own answer already names the operation and what it was about
+// ("engine: team add \"zz\": ..."), so it is said once, without the engine's
+// package prefix; any other failure (no office running, a broken socket) is
+// named "OP WHAT: ...".
+func callFailed(op, what string, err error) error {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "engine: "+op); ok && (rest == "" || rest[0] == ' ' || rest[0] == ':') {
+		return &restated{msg: strings.TrimPrefix(msg, "engine: "), err: err}
+	}
+	return fmt.Errorf("%s %s: %w", op, what, err)
+}
+
+// restated is err said in other words; errors.Is and As see err.
+type restated struct {
+	msg string
+	err error
+}
+
+func (r *restated) Error() string { return r.msg }
+func (r *restated) Unwrap() error { return r.err }

@@ -26,6 +26,11 @@ type testOffice struct {
 	config string
 	state  string
 	env    map[string]string
+	// bin is the office binary serve names for its agents (OFFICE_BIN):
+	// "office" unless a test clears it, so that a fake agent with
+	// --hook-evidence writes its hook record itself (no office binary is
+	// built for these tests).
+	bin string
 }
 
 func newTestOffice(t *testing.T) *testOffice {
@@ -37,7 +42,7 @@ func newTestOffice(t *testing.T) *testOffice {
 		t.Fatal(err)
 	}
 	return &testOffice{t: t, config: cfg, state: filepath.Join(dir, "state"),
-		env: map[string]string{"PATH": "/usr/bin:/bin", "HOME": dir}}
+		env: map[string]string{"PATH": "/usr/bin:/bin", "HOME": dir}, bin: "office"}
 }
 
 // result is one command's outcome.
@@ -76,7 +81,7 @@ func (o *testOffice) serve() {
 	var serveErr bytes.Buffer
 	go func() {
 		e := &env{stdin: strings.NewReader(""), stdout: new(bytes.Buffer), stderr: &serveErr,
-			getenv: func(k string) string { return o.env[k] }, bin: "office"}
+			getenv: func(k string) string { return o.env[k] }, bin: o.bin}
 		served <- run(ctx, e, append(g, "serve"))
 	}()
 	t.Cleanup(func() { cancel(); <-served })
@@ -179,6 +184,9 @@ func TestCommandLine(t *testing.T) {
 		{name: "NUL only", args: g("send", "a1", "-"), stdin: "\x00\x00\x00", code: 2, err: "nothing is left to type"},
 		{name: "C1 only", args: g("send", "a1", "\u0085\u009b\u0090"), code: 2, err: "nothing is left to type"},
 		{name: "ESC only", args: g("send", "a1", "\x1b\x1b"), code: 2, err: "nothing is left to type"},
+		{name: "escape sequences only", args: g("send", "a1", "\x1b[2J\x1bc"), code: 2, err: "nothing is left to type"},
+		{name: "escape sequences only on stdin", args: g("send", "a1", "-"), stdin: "\x1b]0;title\x07\x1b[1;31m\n", code: 2, err: "nothing is left to type"},
+		{name: "escape sequences only mail", args: g("mail", "send", "--to", "a1", "\x1b(B\x1b[0m"), code: 2, err: "nothing is left to type"},
 		{name: "over the limit", args: g("send", "a1", strings.Repeat("x", queue.MaxBody+1)), code: 2, err: "at most 1048576"},
 		{name: "blank key", args: g("send", "--id", "", "a1", "hi"), code: 2, err: "--id"},
 		{name: "pause needs AGENT or --all", args: g("pause"), code: 2, err: "--all"},
@@ -507,7 +515,7 @@ func TestStoreCommandWaitsForAStartingServersRoster(t *testing.T) {
 	}
 	// Once it listens (registered, even if it answers nothing yet), the
 	// command goes on at once against the roster it wrote: here none.
-	ln, err := net.Listen("unix", filepath.Join(o.state, engine.SocketFile))
+	ln, err := net.Listen("unix", filepath.Join(o.state, engine.ClientSocketFile))
 	if err != nil {
 		t.Fatal(err)
 	}

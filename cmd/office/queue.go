@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"office/engine"
+	"office/inbox"
 	"office/queue"
 )
 
@@ -73,14 +74,13 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 			func(ctx context.Context, s *queue.Store, _ string, id int64) error { return s.Release(ctx, id) }),
 		edit("rm", "remove one queued message (one being typed now: what was typed stays on the prompt, not submitted)",
 			func(ctx context.Context, s *queue.Store, dir string, id int64) error {
-				var m queue.Message
-				err := s.Update(ctx, func(tx *queue.Tx) error {
-					var err error
-					if m, err = tx.Get(id); err != nil {
-						return err
-					}
-					return tx.Remove(id, "removed by the person")
-				})
+				// A held inbox delivery's items are done with it, in the
+				// removal's transaction (as the server's "queue.rm").
+				svc, err := inbox.Open(ctx, s, inbox.Options{})
+				if err != nil {
+					return err
+				}
+				m, err := engine.RemoveQueued(ctx, s, svc, id)
 				if err != nil {
 					return err
 				}
@@ -108,32 +108,13 @@ func clearQueue(ctx context.Context, e *env, g *globals, agent string) error {
 		return err
 	}
 	defer s.Close()
-	if _, err := s.Agent(ctx, agent); err != nil {
+	// The server's "queue.clear" is the same body; gone is what each
+	// message was when it went.
+	gone, n, err := engine.ClearQueue(ctx, s, agent)
+	if err != nil {
+		// An unknown agent says the office's agents; any other error
+		// reads "queue clear AGENT: ...".
 		return agentErr(ctx, s, "queue clear "+agent, agent, err)
-	}
-	listed, err := s.List(ctx, agent)
-	if err != nil {
-		return fmt.Errorf("queue clear %s: %w", agent, err)
-	}
-	// What each message was when it went, read in the transaction that
-	// removes it.
-	var gone []queue.Message
-	var n int
-	err = s.Update(ctx, func(tx *queue.Tx) error {
-		gone = gone[:0]
-		for _, l := range listed {
-			if m, err := tx.Get(l.ID); err == nil {
-				gone = append(gone, m)
-			} else if !errors.Is(err, queue.ErrNotFound) {
-				return err
-			}
-		}
-		var err error
-		n, err = tx.Clear(agent)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("queue clear %s: %w", agent, err)
 	}
 	engine.Poke(dir)
 	fmt.Fprintf(e.stdout, "cleared %d message(s) for %s\n", n, agent)
@@ -207,30 +188,19 @@ func listQueue(ctx context.Context, e *env, g *globals, agent string, asJSON boo
 // "next" for one nothing holds that it has not begun, "queued" behind it,
 // "paused", or "office not running" when no engine runs.
 func queueRows(ctx context.Context, s *queue.Store, dir, agent string) ([]queueRow, error) {
-	msgs, err := s.List(ctx, agent)
+	stored, err := s.Holds(ctx)
 	if err != nil {
 		return nil, err
 	}
-	holds, err := s.Holds(ctx)
+	holds := map[string]string{}
+	for a, h := range stored {
+		holds[a] = h.Reason
+	}
+	// The server's "queue.list" does the same, with its live holds.
+	msgs, labels, err := engine.QueueListing(ctx, s, agent, holds, engine.Running(dir))
 	if err != nil {
 		return nil, err
 	}
-	floor, err := s.FloorPaused(ctx)
-	if err != nil {
-		return nil, err
-	}
-	paused, err := s.PausedAgents(ctx)
-	if err != nil {
-		return nil, err
-	}
-	st := engine.QueueState{Running: engine.Running(dir), Holds: map[string]string{}, FloorPaused: floor, Paused: map[string]bool{}}
-	for a, h := range holds {
-		st.Holds[a] = h.Reason
-	}
-	for _, p := range paused {
-		st.Paused[p] = true
-	}
-	labels := engine.QueueLabels(msgs, st)
 	now := time.Now()
 	rows := make([]queueRow, 0, len(msgs))
 	for i, m := range msgs {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"office/engine"
 	"office/inbox"
 )
 
@@ -52,7 +53,8 @@ func runReport(ctx context.Context, e *env, g *globals, outcome string, args []s
 	if err != nil {
 		return err
 	}
-	if err := svc.SetReport(ctx, agent, outcome, summary); err != nil {
+	// No server op reports: engine.Report is its one body.
+	if err := engine.Report(ctx, svc, agent, outcome, summary); err != nil {
 		return inboxErr(err)
 	}
 	fmt.Fprintf(e.stdout, "reported %s for %s\n", outcome, agent)

@@ -73,10 +73,12 @@ func subcommands() []func(*env, *globals) *cobra.Command {
 		newPauseCmd,
 		newResumeCmd,
 		newStatusCmd,
+		newNeedsCmd,
 		newMailCmd,
 		newInboxCmd,
 		newReportCmd,
 		newApproveCmd,
+		newWebCmd,
 		newTeamCmd,
 		newHookCmd,
 		newHistoryCmd,
@@ -337,6 +339,16 @@ func joinNotices(ns ...string) string {
 // command that uses a state directory gets it here.
 func stateDir(g *globals, e *env) (string, error) {
 	return engine.OpenStateDir(g.state, e.getenv)
+}
+
+// clientStateDir is stateDir for a command that only talks to the running
+// server over its socket (the UI, attach, status, events): the directory and
+// its own entries are checked, not each agent's folder, which the server
+// checked before it listened and which the command never opens
+// (engine.OpenClientStateDir). Before it opens anything more of the
+// directory or starts a server, a command checks it all (stateDir).
+func clientStateDir(g *globals, e *env) (string, error) {
+	return engine.OpenClientStateDir(g.state, e.getenv)
 }
 
 // agentNames lists a config's agent names, sorted.

@@ -12,11 +12,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"office/automation"
 	"office/cluster"
 	"office/engine"
 	"office/inbox"
 	"office/queue"
+	"office/wire"
 )
 
 func newSendCmd(e *env, g *globals) *cobra.Command {
@@ -76,9 +76,10 @@ func send(ctx context.Context, e *env, g *globals, agent string, args []string, 
 			return err
 		}
 		it := cluster.Item{Kind: cluster.KindSend, From: inbox.Person, FromHost: host, To: agent, ToHost: m.Host, Text: text}
-		return stashRemote(ctx, e, dir, s, it, key, queue.Fingerprint("message", agent, text), nil)
+		return stashRemote(ctx, e, dir, s, it, key, queue.Fingerprint("message", agent, text))
 	}
-	id, err := s.Enqueue(ctx, agent, text, queue.EnqueueOptions{Source: "send", Key: key})
+	// The server's "enqueue" does the same (engine.Enqueue).
+	id, err := engine.Enqueue(ctx, s, agent, text, queue.EnqueueOptions{Source: "send", Key: key})
 	var dup *queue.DuplicateError
 	var used *queue.KeyUsedError
 	switch {
@@ -111,19 +112,24 @@ const exitedAsk = time.Second
 // warnExited tells the person, on stderr, that the message just queued for
 // agent waits for an agent whose process has exited: it is typed only once
 // the agent runs again (its restart policy, or a restart from the UI). With
-// no office running, or no answer in exitedAsk, it says nothing.
+// no office running, or no answer in exitedAsk, it says nothing; a server
+// process that is stopped (SIGSTOP) is named, since nothing is typed until
+// it runs again.
 func warnExited(ctx context.Context, e *env, dir, agent string, id int64) {
 	if !engine.Running(dir) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, exitedAsk)
 	defer cancel()
-	var st []engine.AgentStatus
-	if err := engine.Call(ctx, dir, engine.Request{Op: "status"}, &st); err != nil {
+	st, err := engine.Do(ctx, dir, wire.OpStatus, "", wire.None{})
+	if err != nil {
+		if errors.Is(err, engine.ErrStopped) {
+			fmt.Fprintf(e.stderr, "office: message %d is queued; %v\n", id, err)
+		}
 		return
 	}
 	for _, a := range st {
-		if a.Name != agent || a.Status != automation.StatusExited.String() {
+		if a.Name != agent || a.Status != wire.StatusExited {
 			continue
 		}
 		how := "exited"

@@ -115,6 +115,7 @@ the UI, 'office events', 'office wait', 'office attach --stdio' over ssh.
 func runServe(ctx context.Context, e *env, g *globals) error {
 	eng, logf, notice, err := openEngine(e, g, 0, 0, func(o *engine.Options) {
 		log := o.Logger
+		o.Web = webRunner(e, g, o.StateDir, log)
 		o.OnNotice = func(n drainNotice) {
 			log.Warn("notice", "agent", n.Agent, "kind", n.Kind, "msg", n.MsgID, "text", logPreview(n.Text), "bytes", len(n.Text))
 		}
@@ -195,12 +196,17 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 	}
 	var sess *client.Session
 	if rf.host == "" {
-		dir, err := stateDir(g, e)
+		dir, err := clientStateDir(g, e)
 		if err != nil {
 			return err
 		}
 		started, notice := false, ""
 		if !engine.Running(dir) {
+			// No server: this command reads the store and starts one, so
+			// the whole directory is checked first.
+			if err := engine.EnsureStateDir(dir); err != nil {
+				return err
+			}
 			// A bad office file is said here (exit 2), not in the log of a
 			// server that could not start.
 			var cfg *configs.Config
@@ -223,10 +229,12 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 		} else if started {
 			uo.Notice = notice // which default agents were left out
 		}
-		if uo.Prefix == 0 {
-			if uo.Prefix, err = configPrefix(w.Config, e, g); err != nil {
+		if uo.Prefix == 0 && w.Prefix != "" {
+			// The running server's office file's key, as it read it (with
+			// 500 agents, parsing the file again here is 10 ms).
+			if uo.Prefix, err = ui.ParsePrefix(w.Prefix); err != nil {
 				sess.Close()
-				return err
+				return &inputError{fmt.Errorf("%s: prefix: %v", w.Config, err)}
 			}
 		}
 		ro.Start = func(ctx context.Context) error { return startServer(ctx, e, g, io.Discard) }
@@ -241,6 +249,7 @@ func runUI(ctx context.Context, e *env, g *globals, uf uiFlags, rf remoteFlags) 
 	defer sess.Close()
 	office := remote.New(sess, ro)
 	defer office.Close()
+	releaseStartPages()
 	err = ui.New(office, uo).Run(ctx)
 	if err != nil {
 		return err
@@ -281,16 +290,21 @@ func uiOptions(e *env, g *globals, uf uiFlags) (ui.Options, error) {
 	return uo, nil
 }
 
-// uiClient is what the UI asks of the server: every screen and the event
-// stream (its notices).
-var uiClient = client.Options{Client: "office", Screens: true, Events: true}
+// uiClient is what the UI asks of the server: the screens of the panes it
+// draws (it subscribes to them) and the event stream (its notices).
+var uiClient = client.Options{Client: "office", Screens: true, Subscribe: true, Events: true}
 
 // openLocal attaches to the server of dir, waiting while it holds the state
 // directory but does not answer yet (it is starting).
 func openLocal(ctx context.Context, tr client.Transport, dir string) (*client.Session, error) {
+	return openLocalAs(ctx, tr, dir, uiClient)
+}
+
+// openLocalAs is openLocal asking for o.
+func openLocalAs(ctx context.Context, tr client.Transport, dir string, o client.Options) (*client.Session, error) {
 	deadline := time.Now().Add(dialWait)
 	for {
-		s, err := client.Open(ctx, tr, uiClient)
+		s, err := client.Open(ctx, tr, o)
 		if err == nil {
 			return s, nil
 		}

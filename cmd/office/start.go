@@ -18,11 +18,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"office/configs"
 	"office/engine"
+	"office/wire"
 )
 
 // startWait bounds how long start waits for the new server to answer.
-const startWait = 60 * time.Second
+const startWait = configs.StartWait
 
 // startPoll is how often start looks whether the server answers yet.
 const startPoll = 50 * time.Millisecond
@@ -115,7 +117,7 @@ func startServer(ctx context.Context, e *env, g *globals, say io.Writer) error {
 		case <-tick.C:
 		}
 		cctx, cancel := context.WithTimeout(ctx, time.Second)
-		err := engine.Call(cctx, dir, engine.Request{Op: "status"}, nil)
+		_, err := engine.Do(cctx, dir, wire.OpStatus, "", wire.None{})
 		cancel()
 		if err == nil {
 			fmt.Fprintf(say, "office: started (pid %d); state in %s\n", cmd.Process.Pid, dir)

@@ -17,6 +17,7 @@ import (
 	"office/drain"
 	"office/engine"
 	"office/queue"
+	"office/wire"
 )
 
 func newStatusCmd(e *env, g *globals) *cobra.Command {
@@ -45,12 +46,12 @@ An unknown AGENT is exit 2.`,
 }
 
 func runStatus(ctx context.Context, e *env, g *globals, agent string, asJSON, explain bool) error {
-	dir, err := stateDir(g, e)
+	dir, err := clientStateDir(g, e)
 	if err != nil {
 		return err
 	}
-	var st []engine.AgentStatus
-	if err := engine.Call(ctx, dir, engine.Request{Op: "status"}, &st); err != nil {
+	st, err := engine.Do(ctx, dir, wire.OpStatus, "", wire.None{})
+	if err != nil {
 		return err
 	}
 	if agent != "" {
@@ -59,12 +60,11 @@ func runStatus(ctx context.Context, e *env, g *globals, agent string, asJSON, ex
 			return err
 		}
 	}
-	req := engine.Request{Op: "status", Agent: agent}
 	if explain && agent != "" && st[0].Remote {
 		return &inputError{fmt.Errorf("status --explain %s: it runs on host %s; its status judge's steps are there", agent, st[0].Host)}
 	}
 	if explain {
-		return runExplain(ctx, e, dir, req, asJSON)
+		return runExplain(ctx, e, dir, agent, asJSON)
 	}
 	if asJSON {
 		return printJSON(e, st)
@@ -141,8 +141,8 @@ func printHosts(ctx context.Context, e *env, dir string, rows []engine.Placement
 	if len(rows) == 0 || rows[0].Host == "" {
 		return nil
 	}
-	var f engine.Floor
-	if err := engine.Call(ctx, dir, engine.Request{Op: "cluster.floor"}, &f); err != nil {
+	f, err := engine.Do(ctx, dir, wire.OpClusterFloor, "", wire.None{})
+	if err != nil {
 		return err
 	}
 	for i, h := range f.Hosts {
@@ -204,10 +204,9 @@ func oneAgent(st []engine.AgentStatus, agent string) ([]engine.AgentStatus, erro
 // runExplain prints, per agent, its status, the signal that decided it and
 // the status judge's steps as the engine reports them (engine.Explanation):
 // nothing is re-derived here.
-func runExplain(ctx context.Context, e *env, dir string, req engine.Request, asJSON bool) error {
-	req.Op = "explain"
-	var xs []engine.Explanation
-	if err := engine.Call(ctx, dir, req, &xs); err != nil {
+func runExplain(ctx context.Context, e *env, dir, agent string, asJSON bool) error {
+	xs, err := engine.Do(ctx, dir, wire.OpExplain, agent, wire.None{})
+	if err != nil {
 		return err
 	}
 	if asJSON {
@@ -252,6 +251,13 @@ func runExplain(ctx context.Context, e *env, dir string, req engine.Request, asJ
 		}
 		if x.Block != "" {
 			fmt.Fprintf(e.stdout, "  gate: %s\n", x.Block)
+		}
+		if x.Delivery != "" {
+			fmt.Fprintf(e.stdout, "  delivery: %s", x.Delivery)
+			if x.LastMsgID != 0 {
+				fmt.Fprintf(e.stdout, " (last delivered: message %d, %s)", x.LastMsgID, x.LastChannel)
+			}
+			fmt.Fprintln(e.stdout)
 		}
 	}
 	return nil

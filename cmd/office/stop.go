@@ -12,7 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"office/client"
 	"office/engine"
+	"office/wire"
 )
 
 // stopWait bounds how long stop waits for the server to be gone.
@@ -40,7 +42,7 @@ func runStop(ctx context.Context, e *env, g *globals) error {
 	if !engine.Running(dir) {
 		return fmt.Errorf("stop: no office is running on state directory %s", dir)
 	}
-	if err := engine.Call(ctx, dir, engine.Request{Op: "stop"}, nil); err != nil {
+	if _, err := engine.Do(ctx, dir, wire.OpStop, "", wire.None{}); err != nil && !client.Stopping(err) {
 		if errors.Is(err, engine.ErrNoEngine) {
 			return fmt.Errorf("stop: no office is running on state directory %s", dir)
 		}

@@ -7,7 +7,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,9 +46,11 @@ func openStore(ctx context.Context, e *env, g *globals) (*queue.Store, string, e
 			return nil, "", err
 		}
 		if engine.Running(dir) {
-			s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{})
+			// The running office's store: a missing one was deleted under
+			// it (it stops at its next check), and is not made again empty.
+			s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{Existing: true})
 			if err != nil {
-				return nil, "", err
+				return nil, "", storeGone(dir, err)
 			}
 			return s, dir, nil
 		}
@@ -108,11 +112,30 @@ func openRegistry(ctx context.Context, e *env, g *globals) (*queue.Store, string
 	if err != nil {
 		return nil, "", err
 	}
-	s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{})
+	// The office starts its agents before it opens (on a first run:
+	// creates) its store; a command one of them runs then waits until the
+	// office listens, as openStore does, before a missing store means it
+	// was deleted.
+	if engine.Running(dir) {
+		if err := awaitRegistered(ctx, dir); err != nil {
+			return nil, "", err
+		}
+	}
+	s, err := queue.Open(filepath.Join(dir, engine.StoreFile), queue.Options{Existing: true})
 	if err != nil {
-		return nil, "", err
+		return nil, "", storeGone(dir, err)
 	}
 	return s, dir, nil
+}
+
+// storeGone says, for a store the command expected and did not find (a
+// running office's, or the one an agent's office made), what happened.
+func storeGone(dir string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("the office's store %s is gone (deleted under the running office, which stops when it notices); nothing was written: %w",
+			filepath.Join(dir, engine.StoreFile), err)
+	}
+	return err
 }
 
 // lookPathIn returns a PATH lookup over path (not the process's PATH variable,

@@ -7,7 +7,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"office/engine"
+	"office/wire"
 )
 
 func newTeamCmd(e *env, g *globals) *cobra.Command {
@@ -46,8 +46,8 @@ func listTeam(ctx context.Context, e *env, g *globals, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	var members []engine.TeamMember
-	if err := engine.Call(ctx, dir, engine.Request{Op: "team"}, &members); err != nil {
+	members, err := engine.Do(ctx, dir, wire.OpTeam, "", wire.None{})
+	if err != nil {
 		return err
 	}
 	if asJSON {
@@ -102,9 +102,8 @@ func teamRm(ctx context.Context, e *env, g *globals, name string) error {
 	if err != nil {
 		return err
 	}
-	raw, _ := json.Marshal(map[string]string{"name": name, "by": by})
-	if err := engine.Call(ctx, dir, engine.Request{Op: "team.rm", Args: raw}, nil); err != nil {
-		return fmt.Errorf("team rm %s: %w", name, err)
+	if _, err := engine.Do(ctx, dir, wire.OpTeamRemove, "", wire.TeamRmArgs{Name: name, By: by}); err != nil {
+		return callFailed("team rm", name, err)
 	}
 	fmt.Fprintf(e.stdout, "removed %s (its queue and inbox are kept until purged)\n", name)
 	return nil
@@ -184,16 +183,12 @@ func teamAdd(ctx context.Context, e *env, g *globals, name string, command []str
 	if _, err := senderOf(ctx, e, g); err != nil {
 		return err
 	}
-	raw, err := json.Marshal(map[string]any{"spec": spec})
+	out, err := engine.Do(ctx, dir, wire.OpTeamAdd, "", wire.TeamAddArgs{Spec: spec})
 	if err != nil {
-		return err
-	}
-	var out map[string]string
-	if err := engine.Call(ctx, dir, engine.Request{Op: "team.add", Args: raw}, &out); err != nil {
 		// A name in use (here or on another host of the floor) is bad
 		// input: the engine's answer wraps engine.ErrBadInput.
-		return fmt.Errorf("team add %s: %w", spec.Name, err)
+		return callFailed("team add", spec.Name, err)
 	}
-	fmt.Fprintf(e.stdout, "added %s (profile %s)\n", out["name"], out["profile"])
+	fmt.Fprintf(e.stdout, "added %s (profile %s)\n", out.Name, out.Profile)
 	return nil
 }

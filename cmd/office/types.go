@@ -1,12 +1,6 @@
 package main
 
-import (
-	"office/drain"
-	"office/pool"
-)
+import "office/drain"
 
-// Short names for the engine's callback types.
-type (
-	drainNotice = drain.Notice
-	poolEvent   = pool.Event
-)
+// A short name for the engine's callback type.
+type drainNotice = drain.Notice

@@ -1,6 +1,6 @@
 package main
 
-// wait.go is `office wait AGENT --until idle|exited|delivered:ID`: it exits 0
+// wait.go is `office wait AGENT --until idle|drained|exited|delivered:ID`: it exits 0
 // when that happens (at once if it already has), 1 on --timeout or when it
 // can no longer happen (the message was dropped or removed, or the agent
 // exited and its restart policy does not restart it), 2 on bad input.
@@ -20,32 +20,52 @@ import (
 	"office/wire"
 )
 
+// The conditions of `office wait --until`: the command's own words (a
+// status is compared with wire's, never with these).
+const (
+	untilIdle    = "idle"
+	untilDrained = "drained"
+	untilExited  = "exited"
+	untilNeeds   = "needs"
+	// untilDelivered is followed by a message id.
+	untilDelivered = "delivered:"
+)
+
 func newWaitCmd(e *env, g *globals) *cobra.Command {
 	var until string
 	var timeout time.Duration
 	var rf remoteFlags
 	c := &cobra.Command{
-		Use:   "wait AGENT --until idle|exited|delivered:ID",
-		Short: "wait until an agent is idle or exited, or a message is delivered",
-		Long: `Wait until AGENT is idle, or has exited, or message ID (as 'office send'
-printed it) was delivered to it. Exit 0 when that happens (at once if it already
-has); 1 after --timeout, or when it can no longer happen (the message was
-dropped, removed, or typed but not submitted; or, for idle and delivered:ID,
-the agent exited and its restart policy does not restart it); 2 on bad input
-(an unknown agent or message). --ssh HOST waits on the office on HOST through your ssh.`,
-		Args:              exactArgs(1),
+		Use:   "wait [AGENT] --until idle|drained|exited|delivered:ID|needs",
+		Short: "wait until an agent is idle, drained or exited, a message is delivered, or something needs you",
+		Long: `Wait until AGENT is idle, or drained (idle with nothing queued or in flight
+for it: no queued message, no undelivered inbox item, no turn open or still
+settling), or has exited, or message ID (as 'office send' printed it) was
+delivered to it. Exit 0 when that happens (at once if it already has); 1 after
+--timeout, or when it can no longer happen (the message was dropped, removed, or
+typed but not submitted; or, for idle, drained and delivered:ID, the agent
+exited and its restart policy does not restart it); 2 on bad input (an unknown
+agent or message). --ssh HOST waits on the office on HOST through your ssh.
+--until needs (AGENT optional) exits 0 once something waits on you (office needs).`,
+		Args:              argsBetween(0, 1),
 		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
 			if until == "" {
-				return usagef("office wait: --until is required (idle, exited or delivered:ID)")
+				return usagef("office wait: --until is required (idle, drained, exited or delivered:ID)")
 			}
 			if c.Flags().Changed("timeout") && timeout <= 0 {
 				return usagef("office wait: --timeout %v must be positive", timeout)
 			}
+			if until == untilNeeds {
+				return runWaitNeeds(c.Context(), e, g, args, timeout, rf)
+			}
+			if len(args) != 1 {
+				return usagef("office wait: --until %s needs one AGENT", until)
+			}
 			return runWait(c.Context(), e, g, args[0], until, timeout, rf)
 		},
 	}
-	c.Flags().StringVar(&until, "until", "", "idle, exited or delivered:ID")
+	c.Flags().StringVar(&until, "until", "", "idle, drained, exited or delivered:ID")
 	_ = c.RegisterFlagCompletionFunc("until", completeUntil(e, g))
 	c.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (exit 1), e.g. 30s or 5m; default: wait forever")
 	rf.add(c)
@@ -56,14 +76,14 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 	var msgID int64
 	var err error
 	switch {
-	case until == "idle" || until == "exited":
-	case strings.HasPrefix(until, "delivered:"):
-		msgID, err = strconv.ParseInt(strings.TrimPrefix(until, "delivered:"), 10, 64)
+	case until == untilIdle || until == untilDrained || until == untilExited:
+	case strings.HasPrefix(until, untilDelivered):
+		msgID, err = strconv.ParseInt(strings.TrimPrefix(until, untilDelivered), 10, 64)
 		if err != nil || msgID <= 0 {
 			return usagef("office wait: --until %q: want delivered:ID with a message id", until)
 		}
 	default:
-		return usagef("office wait: --until %q: want idle, exited or delivered:ID", until)
+		return usagef("office wait: --until %q: want idle, drained, exited or delivered:ID", until)
 	}
 	tr, err := rf.transport(g, e)
 	if err != nil {
@@ -91,11 +111,14 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 			if a.Name != agent {
 				continue
 			}
-			if until == "idle" && a.Status == "idle" || until == "exited" && (a.ExitCode != nil || a.Status == "exited") {
+			if until == untilIdle && a.Status == wire.StatusIdle || until == untilExited && (a.ExitCode != nil || a.Status == wire.StatusExited) {
 				return true, nil
 			}
+			if until == untilDrained && a.Status == wire.StatusIdle && a.Queued == 0 && !a.Turn {
+				return drained(wctx, conn, agent)
+			}
 		}
-		if until == "idle" {
+		if until == untilIdle || until == untilDrained {
 			if err := staysExited(conn.State(), agent); err != nil {
 				return true, err
 			}
@@ -103,6 +126,10 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 		return false, nil
 	}
 	fn := func(conn *client.Conn, ev wire.Event) (bool, error) {
+		if until == untilDrained && ev.Agent == agent {
+			// An inbox item delivered or cancelled changes no state.
+			return check(conn)
+		}
 		if msgID == 0 || ev.MsgID != msgID {
 			return false, nil
 		}
@@ -138,7 +165,7 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 		}
 		return false, nil
 	}
-	result := followEvents(wctx, e, tr, []string{agent}, 0, fn, chk)
+	result := followEvents(wctx, e, tr, []string{agent}, 0, false, fn, chk)
 	if timedOut.Load() {
 		if msgID != 0 {
 			return fmt.Errorf("wait: message %d was not delivered to %s within %v", msgID, agent, timeout)
@@ -146,6 +173,22 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 		return fmt.Errorf("wait: %s did not become %s within %v", agent, until, timeout)
 	}
 	return result
+}
+
+// drained reports whether agent, which conn's state shows idle with no
+// queued message and no turn, also has no undelivered inbox item (the
+// state does not count them: an item waits for its delivery to be queued).
+func drained(ctx context.Context, conn *client.Conn, agent string) (bool, error) {
+	team, err := client.Do(ctx, conn, wire.OpTeam, "", wire.None{})
+	if err != nil {
+		return false, err
+	}
+	for _, m := range team {
+		if m.Name == agent {
+			return m.Status == wire.StatusIdle && m.Queue == 0 && m.Inbox == 0, nil
+		}
+	}
+	return false, nil
 }
 
 // staysExited says why agent, in st, can never become idle or take a
@@ -174,7 +217,7 @@ func staysExited(st wire.State, agent string) error {
 // fateDone judges a message's fate for wait.
 func fateDone(f wire.MessageFate, agent string) (bool, error) {
 	switch {
-	case f.State == "unknown":
+	case f.State == wire.FateUnknown:
 		return true, &inputError{fmt.Errorf("wait: no message %d", f.ID)}
 	case f.Agent != "" && f.Agent != agent:
 		return true, &inputError{fmt.Errorf("wait: message %d is for %s, not %s", f.ID, f.Agent, agent)}
@@ -186,18 +229,18 @@ func fateDone(f wire.MessageFate, agent string) (bool, error) {
 	return false, nil
 }
 
-// completeUntil completes --until: idle, exited, and delivered:ID for each
+// completeUntil completes --until: idle, drained, exited, and delivered:ID for each
 // message queued for the agent named (any agent's when none is yet).
 func completeUntil(e *env, g *globals) cobra.CompletionFunc {
 	ids := completeMessageID(e, g)
 	return func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		var out []cobra.Completion
-		for _, v := range []string{"idle", "exited"} {
+		for _, v := range []string{untilIdle, untilDrained, untilExited} {
 			if strings.HasPrefix(v, toComplete) {
 				out = append(out, v)
 			}
 		}
-		const delivered = "delivered:"
+		const delivered = untilDelivered
 		if !strings.HasPrefix(toComplete, delivered) {
 			dir := cobra.ShellCompDirectiveNoFileComp
 			if strings.HasPrefix(delivered, toComplete) {

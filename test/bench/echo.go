@@ -48,6 +48,16 @@ func latencies(t *term, n int) ([]time.Duration, error) {
 		if _, err := t.f.Write([]byte{clearKey}); err != nil {
 			return nil, err
 		}
+		// The clear's redraw comes before the next key: on a loaded
+		// machine the agent could otherwise read the clear and the next
+		// key at once, find its line unchanged and echo nothing.
+		select {
+		case <-t.out:
+		case <-time.After(3 * time.Second):
+			return nil, fmt.Errorf("key %d: the clear drew nothing in 3 s", i)
+		case <-t.done:
+			return nil, fmt.Errorf("key %d: the program exited", i)
+		}
 	}
 	return ds, nil
 }

@@ -22,8 +22,9 @@ var skipped = usage{cpu: -1, rssKB: -1, outBps: -1}
 // starts their turns), for each system with a function that types or sends.
 //
 // withClient is office's server with a client of this process attached
-// (the server's share of an attached UI).
-func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o *officeRun, t *tmuxRun, as []agent) error) (headless, attached pair, withClient usage, err error) {
+// (the server's share of an attached UI); perClient is what each further
+// such client adds to the server's RSS (KiB, over extraClients of them).
+func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o *officeRun, t *tmuxRun, as []agent) error) (headless, attached pair, withClient usage, perClient float64, err error) {
 	headless.tmux, attached.tmux = skipped, skipped
 	// office
 	{
@@ -31,7 +32,7 @@ func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o 
 		agents := as(dir)
 		o, err := e.newOffice(name+"-office", agents)
 		if err != nil {
-			return headless, attached, withClient, err
+			return headless, attached, withClient, perClient, err
 		}
 		err = func() error {
 			if err := o.startServe(); err != nil {
@@ -54,6 +55,10 @@ func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o 
 			}
 			time.Sleep(settleIdle)
 			withClient = measure(o.pids, e.window)
+			if perClient, err = o.furtherClients(agents, withClient.rssKB); err != nil {
+				c.Close()
+				return err
+			}
 			c.Close()
 			restarted, err := o.attachUI(func() {
 				for _, a := range agents {
@@ -84,38 +89,39 @@ func (e *env) scenario(name string, as func(dir string) []agent, prepare func(o 
 		}()
 		o.close()
 		if err != nil {
-			return headless, attached, withClient, fmt.Errorf("office: %w", err)
+			return headless, attached, withClient, perClient, fmt.Errorf("office: %w", err)
 		}
 	}
 	if e.tmux == "" {
-		return headless, attached, withClient, nil
+		return headless, attached, withClient, perClient, nil
 	}
 	dir := mkdir(e.dir, name+"-tmux")
 	agents := as(dir)
 	t, err := e.newTmux(name+"-tmux", agents)
 	if err != nil {
-		return headless, attached, withClient, err
+		return headless, attached, withClient, perClient, err
 	}
 	defer t.close()
 	if err := waitLogged(agents, "ready", 120*time.Second); err != nil {
-		return headless, attached, withClient, fmt.Errorf("tmux: %w", err)
+		return headless, attached, withClient, perClient, fmt.Errorf("tmux: %w", err)
 	}
 	if prepare != nil {
 		if err := prepare(nil, t, agents); err != nil {
-			return headless, attached, withClient, fmt.Errorf("tmux: %w", err)
+			return headless, attached, withClient, perClient, fmt.Errorf("tmux: %w", err)
 		}
 	}
 	time.Sleep(settleIdle)
 	headless.tmux = measure(t.pids, e.window)
 	if err := t.attach(); err != nil {
-		return headless, attached, withClient, err
+		return headless, attached, withClient, perClient, err
 	}
 	t.client.discard()
 	time.Sleep(settleIdle)
 	b0 := t.client.read.Load()
 	attached.tmux = measure(t.pids, e.window)
+	attached.tmux.uiPid = t.client.cmd.Process.Pid
 	attached.tmux.outBps = float64(t.client.read.Load()-b0) / e.window.Seconds()
-	return headless, attached, withClient, nil
+	return headless, attached, withClient, perClient, nil
 }
 
 func (e *env) idle(counts []int) error {
@@ -124,14 +130,15 @@ func (e *env) idle(counts []int) error {
 		n                  int
 		headless, attached pair
 		server             usage
+		perClient          float64
 	}
 	var all []res
 	for _, n := range counts {
-		h, a, w, err := e.scenario(fmt.Sprintf("idle%d", n), func(dir string) []agent { return e.fakeAgents(dir, "a", n) }, nil)
+		h, a, w, pc, err := e.scenario(fmt.Sprintf("idle%d", n), func(dir string) []agent { return e.fakeAgents(dir, "a", n) }, nil)
 		if err != nil {
 			return fmt.Errorf("%d agents: %w", n, err)
 		}
-		all = append(all, res{n, h, a, w})
+		all = append(all, res{n, h, a, w, pc})
 	}
 	fmt.Println("| agents | mode | tmux CPU % | office CPU % | tmux RSS MiB | office RSS MiB | RSS office/tmux | UI output B/s tmux / office |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
@@ -169,6 +176,21 @@ func (e *env) idle(counts []int) error {
 			}())
 	}
 	fmt.Println()
+	fmt.Println("| agents | the UI's process alone, RSS MiB: tmux's client / office's (target ≤ 15 MiB with 100) | its anonymous part (heap, stacks), MiB: tmux / office | each further client (9 shown) adds to the server, KiB (target ≤ 1 MiB plus its panes) |")
+	fmt.Println("|---|---|---|---|")
+	for _, r := range all {
+		uiKB := func(u usage, per func(usage) map[int]int64) float64 {
+			if u.uiPid == 0 || per(u) == nil {
+				return -1
+			}
+			return float64(per(u)[u.uiPid]) / 1024
+		}
+		rss := func(u usage) map[int]int64 { return u.perRSS }
+		anon := func(u usage) map[int]int64 { return u.perAnon }
+		fmt.Printf("| %d | %s / %s | %s / %s | %s |\n", r.n, num("%.1f", uiKB(r.attached.tmux, rss)), num("%.1f", uiKB(r.attached.office, rss)),
+			num("%.1f", uiKB(r.attached.tmux, anon)), num("%.1f", uiKB(r.attached.office, anon)), num("%.0f", r.perClient))
+	}
+	fmt.Println()
 	return nil
 }
 
@@ -193,7 +215,7 @@ func (e *env) busy() error {
 		}
 		return waitLogged(as, "prompt", 60*time.Second)
 	}
-	h, a, w, err := e.scenario("busy", agents, prepare)
+	h, a, w, _, err := e.scenario("busy", agents, prepare)
 	if err != nil {
 		return err
 	}

@@ -50,11 +50,12 @@ type flags struct {
 	keep    bool
 	profile string
 	env     string
+	many    int
 }
 
 func main() {
 	var f flags
-	flag.StringVar(&f.parts, "parts", "echo,stream,idle,busy", "comma-separated parts to run: echo, stream, idle, busy")
+	flag.StringVar(&f.parts, "parts", "echo,stream,dense,idle,busy,start", "comma-separated parts to run: echo, stream, dense, idle, busy, start, many (not in the default set: -many agents, a few minutes)")
 	flag.IntVar(&f.samples, "samples", 200, "keystrokes per echo measurement")
 	flag.DurationVar(&f.window, "window", 5*time.Second, "CPU measurement window (idle, busy)")
 	flag.StringVar(&f.agents, "agents", "1,16,100", "agent counts for the idle part (the first and last give the memory slope)")
@@ -64,6 +65,7 @@ func main() {
 	flag.BoolVar(&f.keep, "keep", false, "keep the temporary directory (configs, state, logs)")
 	flag.StringVar(&f.profile, "pprof", "", "directory to save office's CPU and heap profiles in (OFFICE_PPROF is set for the office processes)")
 	flag.StringVar(&f.env, "env", "", "comma-separated KEY=VALUE pairs added to office's environment (e.g. GOGC=50,GOMEMLIMIT=64MiB)")
+	flag.IntVar(&f.many, "many", 500, "agent count for the many part")
 	flag.Parse()
 	if err := run(f); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -133,6 +135,8 @@ func run(f flags) error {
 			err = e.echo()
 		case "stream":
 			err = e.stream(f.mb, max(f.reps, 1))
+		case "dense":
+			err = e.dense(f.mb, max(f.reps, 1))
 		case "idle":
 			var counts []int
 			for _, s := range strings.Split(f.agents, ",") {
@@ -145,10 +149,17 @@ func run(f flags) error {
 			err = e.idle(counts)
 		case "busy":
 			err = e.busy()
+		case "start":
+			err = e.start(max(f.reps, 1))
+		case "many":
+			if f.many < 2 {
+				return fmt.Errorf("-many: %d is not a count above 1", f.many)
+			}
+			err = e.many(f.many)
 		case "":
 			continue
 		default:
-			return fmt.Errorf("-parts: unknown part %q (echo, stream, idle, busy)", p)
+			return fmt.Errorf("-parts: unknown part %q (echo, stream, dense, idle, busy, start, many)", p)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)

@@ -37,13 +37,21 @@ func cpuTicks(pid int) int64 {
 }
 
 // rssKB is pid's resident set in KiB; 0 when it is gone.
-func rssKB(pid int) int64 {
+func rssKB(pid int) int64 { return statusKB(pid, "VmRSS:") }
+
+// anonKB is the anonymous part of pid's resident set in KiB (its heap and
+// stacks: not the pages of its executable, which every process running the
+// same binary shares).
+func anonKB(pid int) int64 { return statusKB(pid, "RssAnon:") }
+
+// statusKB is the field of /proc/PID/status in KiB; 0 when pid is gone.
+func statusKB(pid int, field string) int64 {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(l, field); ok {
 			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			return n
 		}
@@ -75,7 +83,10 @@ type usage struct {
 	procs int
 	// perPid is each process's CPU, percent of one core.
 	perPid map[int]float64
-	uiPid  int // the attached UI's process (attached office cases)
+	// perRSS is each process's RSS in KiB at the end of the window,
+	// perAnon its anonymous part.
+	perRSS, perAnon map[int]int64
+	uiPid           int // the attached UI's process (attached office cases)
 	// outBps is what an attached client wrote to its outer terminal in
 	// the window, bytes a second (attached cases only).
 	outBps float64
@@ -99,6 +110,7 @@ func measure(pids func() []int, window time.Duration) usage {
 	var ticks, rss int64
 	p1 := pids()
 	per := map[int]float64{}
+	perRSS, perAnon := map[int]int64{}, map[int]int64{}
 	pct := func(t int64) float64 { return float64(t) / clockTick / el.Seconds() * 100 }
 	for _, p := range p1 {
 		if v, ok := t0[p]; ok {
@@ -106,9 +118,11 @@ func measure(pids func() []int, window time.Duration) usage {
 			ticks += d
 			per[p] = pct(d)
 		}
-		rss += rssKB(p)
+		r := rssKB(p)
+		perRSS[p], perAnon[p] = r, anonKB(p)
+		rss += r
 	}
-	return usage{cpu: pct(ticks), rssKB: rss, procs: len(p1), perPid: per}
+	return usage{cpu: pct(ticks), rssKB: rss, procs: len(p1), perPid: per, perRSS: perRSS, perAnon: perAnon}
 }
 
 // liveHeap asks office's processes for a heap profile of this moment

@@ -51,9 +51,14 @@ func (s streamCase) run(pids func() []int, settle func()) (elapsed time.Duration
 		}
 		time.Sleep(10 * time.Millisecond) // polling a file another process writes
 	}
-	time.Sleep(20 * time.Millisecond) // let the end stamp's write complete
+	// The shell creates the end stamp before it writes it: on a loaded
+	// machine the file can be empty for a while.
 	a, err1 := readNs(s.start)
 	b, err2 := readNs(s.end)
+	for stampBy := time.Now().Add(5 * time.Second); err2 != nil && time.Now().Before(stampBy); {
+		time.Sleep(20 * time.Millisecond) // polling a file another process writes
+		b, err2 = readNs(s.end)
+	}
 	if err1 != nil || err2 != nil {
 		return 0, 0, fmt.Errorf("stream stamps: %v %v", err1, err2)
 	}
@@ -65,6 +70,11 @@ func (s streamCase) run(pids func() []int, settle func()) (elapsed time.Duration
 		}
 	}
 	return time.Duration(b - a), float64(ticks) / clockTick, nil
+}
+
+// streamTag names a stream's runs after its file (ink.stream: ink).
+func streamTag(data string) string {
+	return strings.TrimSuffix(filepath.Base(data), filepath.Ext(data))
 }
 
 func readNs(path string) (int64, error) {
@@ -134,7 +144,13 @@ func (e *env) stream(mb, reps int) error {
 	if err := os.WriteFile(data, inkstream.Generate(mb<<20), 0o600); err != nil {
 		return err
 	}
-	fmt.Printf("## %d MB Ink-like stream in one pane at %d×%d, %d runs each (s of wall time for the program to write it; CPU s of office's / tmux's processes)\n\n", mb, cols, rows, reps)
+	return e.streamData(data, fmt.Sprintf("%d MB Ink-like stream", mb), reps)
+}
+
+// streamData runs the stream in file data in office and tmux, reps times
+// each, and prints the table; title names the stream.
+func (e *env) streamData(data, title string, reps int) error {
+	fmt.Printf("## %s in one pane at %d×%d, %d runs each (s of wall time for the program to write it; CPU s of office's / tmux's processes)\n\n", title, cols, rows, reps)
 	fmt.Println("Each repetition runs office and tmux back to back, in alternating order (which one goes first")
 	fmt.Println("changes with the repetition, so neither always meets the load the other left behind); the")
 	fmt.Println("paired ratio is the median over repetitions of office's time over tmux's in the same one.")
@@ -199,9 +215,10 @@ func (e *env) stream(mb, reps int) error {
 // streamOffice runs the stream once in office (headless: the server only;
 // attached: with its UI in an outer terminal).
 func (e *env) streamOffice(data, mode string, rep int) (streamRow, error) {
-	dir := mkdir(e.dir, fmt.Sprintf("stream-office-%s-%d", mode, rep))
+	name := fmt.Sprintf("%s-office-%s-%d", streamTag(data), mode, rep)
+	dir := mkdir(e.dir, name)
 	sc := newStreamCase(dir, data)
-	o, err := e.newOffice(fmt.Sprintf("stream-office-%s-%d", mode, rep), []agent{{name: "stream", argv: sc.argv()}})
+	o, err := e.newOffice(name, []agent{{name: "stream", argv: sc.argv()}})
 	if err != nil {
 		return streamRow{-1, -1}, err
 	}
@@ -228,9 +245,10 @@ func (e *env) streamOffice(data, mode string, rep int) (streamRow, error) {
 // streamTmux runs the stream once in tmux (headless: a detached session;
 // attached: with a client in an outer terminal).
 func (e *env) streamTmux(data, mode string, rep int) (streamRow, error) {
-	dir := mkdir(e.dir, fmt.Sprintf("stream-tmux-%s-%d", mode, rep))
+	name := fmt.Sprintf("%s-tmux-%s-%d", streamTag(data), mode, rep)
+	dir := mkdir(e.dir, name)
 	sc := newStreamCase(dir, data)
-	t, err := e.newTmux(fmt.Sprintf("stream-tmux-%s-%d", mode, rep), []agent{{name: "stream", argv: sc.argv()}})
+	t, err := e.newTmux(name, []agent{{name: "stream", argv: sc.argv()}})
 	if err != nil {
 		return streamRow{-1, -1}, err
 	}

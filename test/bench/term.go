@@ -5,7 +5,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -23,6 +22,8 @@ import (
 const (
 	cols = 120
 	rows = 40
+	// tmuxBatch is how many agents one tmux command line starts.
+	tmuxBatch = 50
 )
 
 // term is a program running in a PTY of cols×rows whose master this program
@@ -321,25 +322,6 @@ func (o *officeRun) close() {
 	}
 }
 
-// status is `office status --json`.
-func (o *officeRun) status() (map[string]string, error) {
-	cmd := exec.Command(o.e.office, o.args("status", "--json")...)
-	cmd.Env = o.env()
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, err
-	}
-	var st []struct{ Name, Status string }
-	if err := json.Unmarshal(out, &st); err != nil {
-		return nil, err
-	}
-	m := map[string]string{}
-	for _, s := range st {
-		m[s.Name] = s.Status
-	}
-	return m, nil
-}
-
 // tmuxRun is one tmux server on its own socket.
 type tmuxRun struct {
 	e      *env
@@ -366,7 +348,15 @@ func (e *env) newTmux(name string, as []agent) (*tmuxRun, error) {
 		if i+1 < 9 {
 			args = append(args, ";", "split-window", "-t", "b:0", shellJoin(a.argv), ";", "select-layout", "-t", "b:0", "tiled")
 		} else {
-			args = append(args, ";", "new-window", "-d", "-t", "b", shellJoin(a.argv))
+			args = append(args, ";", "new-window", "-d", "-t", fmt.Sprintf("b:%d", i+1-8), shellJoin(a.argv))
+		}
+		// tmux takes a command line of bounded length: many agents are
+		// added a batch at a time.
+		if (i+2)%tmuxBatch == 0 && i+2 < len(as) {
+			if out, err := t.cmd(args...); err != nil {
+				return nil, fmt.Errorf("tmux: %v: %s", err, out)
+			}
+			args = []string{"set", "-g", "status", "off"}
 		}
 	}
 	if out, err := t.cmd(args...); err != nil {

@@ -16,16 +16,25 @@ import (
 )
 
 // wireClient attaches to the office's server showing the first nine agents
-// in a 3×3 grid of the outer terminal's size, the first focused.
+// in a 3×3 grid of the outer terminal's size, the first focused: it
+// subscribes to their screens only, as the UI does.
 func (o *officeRun) wireClient(as []agent) (*client.Conn, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := client.Dial(ctx, client.Local(o.state), client.Options{Client: "bench", Screens: true})
+	c, err := client.Dial(ctx, client.Local(o.state), client.Options{Client: "bench", Screens: true, Subscribe: true})
 	if err != nil {
 		return nil, fmt.Errorf("attach a client: %w", err)
 	}
 	panes := map[string]wire.Size{}
 	n := min(len(as), 9)
+	shown := make([]string, n)
+	for i := range shown {
+		shown[i] = as[i].name
+	}
+	if err := c.Subscribe(shown); err != nil {
+		c.Close()
+		return nil, err
+	}
 	per := 1
 	for per*per < n {
 		per++
@@ -83,4 +92,33 @@ func wireLatencies(c *client.Conn, agent string, n int) ([]time.Duration, error)
 		}
 	}
 	return ds, nil
+}
+
+// extraClients is how many more wire clients officeRun.furtherClients
+// attaches.
+const extraClients = 4
+
+// furtherClients attaches extraClients more wire clients beside the one
+// attached (the server's RSS then was base KiB), each showing the same nine
+// agents, and returns what each added to the server's RSS, in KiB.
+func (o *officeRun) furtherClients(as []agent, base int64) (float64, error) {
+	var cs []*client.Conn
+	defer func() {
+		for _, c := range cs {
+			c.Close()
+		}
+	}()
+	for i := 0; i < extraClients; i++ {
+		c, err := o.wireClient(as)
+		if err != nil {
+			return 0, err
+		}
+		cs = append(cs, c)
+	}
+	time.Sleep(settleIdle)
+	var rss int64
+	for _, p := range o.pids() {
+		rss += rssKB(p)
+	}
+	return float64(rss-base) / extraClients, nil
 }

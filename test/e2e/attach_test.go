@@ -292,11 +292,19 @@ func TestAttachSaysTheServerDiedAndStartsIt(t *testing.T) {
 	})
 	w.key("C-]")
 	w.keys("s")
-	o.waitFor(30*time.Second, "a new server and its ticks in the same window", func() bool {
-		s := w.screen()
+	var last string
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		last = w.screen()
 		st, ok := o.status()
-		return ok && len(st) == 2 && !strings.Contains(s, "is gone") && strings.Contains(s, "tick 1")
-	})
+		if ok && len(st) == 2 && !strings.Contains(last, "is gone") && strings.Contains(last, "tick 1") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after 30s waiting for a new server and its ticks in the same window; the window:\n%s\n%s", last, o.diagnose())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	if p := o.serverPid(); p == server || !alive(p) {
 		t.Fatalf("server pid %d after the restart (was %d)", p, server)
 	}

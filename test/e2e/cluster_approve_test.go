@@ -19,7 +19,7 @@ func TestClusterApproveCrossesToChildHost(t *testing.T) {
 	b := newTeamOffice(t, teamAgent{name: "worker", args: []string{"--busy", "200ms"}})
 	startFloor(t, a, b, "lead", "worker")
 	b.logs["helper"] = b.dir + "/helper.jsonl"
-	b.mustAs("", "team", "add", "helper", "--profile", "claude", "--command", fakeBin, "--command", "--busy", "--command", "200ms",
+	b.mustAs("", "team", "add", "helper", "--profile", "claude", "--command", fakeBin, "--command", "--hook-evidence", "--command", "--busy", "--command", "200ms",
 		"--command", "--permission", "--command", "--log", "--command", b.logs["helper"], "--parent", "lead")
 	b.send("helper", "build it")
 	b.waitFor(30*time.Second, "helper's dialog on b", b.statusIs("helper", "waiting"))

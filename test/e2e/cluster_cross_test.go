@@ -64,7 +64,7 @@ func TestClusterParentNoticesCrossHosts(t *testing.T) {
 	b := newTeamOffice(t, teamAgent{name: "worker", args: []string{"--busy", "200ms"}})
 	startFloor(t, a, b, "lead", "worker")
 	b.logs["helper"] = b.dir + "/helper.jsonl"
-	b.mustAs("", "team", "add", "helper", "--profile", "claude", "--command", fakeBin, "--command", "--busy", "--command", "200ms",
+	b.mustAs("", "team", "add", "helper", "--profile", "claude", "--command", fakeBin, "--command", "--hook-evidence", "--command", "--busy", "--command", "200ms",
 		"--command", "--log", "--command", b.logs["helper"], "--parent", "lead", "--role", "second pair of eyes")
 	if _, errOut, code := b.runAs("", "team", "add", "lead", "--profile", "claude"); code == 0 || !strings.Contains(errOut, "by an agent of host a") {
 		t.Fatalf("team add on b with a's agent's name: exit %d %q", code, errOut)

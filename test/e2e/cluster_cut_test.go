@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"office/test/testcerts"
 )
 
 // tcpProxy forwards the connections it accepts on addr to target. Cut
@@ -132,6 +134,7 @@ func joinFloorVia(t testing.TB, offices []*office, hosts []string) []*tcpProxy {
 		ports[i] = clusterPort(t)
 		proxies[i] = newProxy(t, fmt.Sprintf("127.0.0.1:%d", ports[i]))
 	}
+	ca := testcerts.New(t, "floor")
 	for i, o := range offices {
 		var peers []string
 		for j := range offices {
@@ -139,8 +142,8 @@ func joinFloorVia(t testing.TB, offices []*office, hosts []string) []*tcpProxy {
 				peers = append(peers, fmt.Sprintf("%q", proxies[j].addr))
 			}
 		}
-		appendTo(t, o.config, fmt.Sprintf("\n[cluster]\nname = \"floor\"\nhost = %q\nlisten = \"127.0.0.1:%d\"\npeers = [%s]\n",
-			hosts[i], ports[i], strings.Join(peers, ", ")))
+		appendTo(t, o.config, fmt.Sprintf("\n[cluster]\nname = \"floor\"\nhost = %q\nlisten = \"127.0.0.1:%d\"\npeers = [%s]\n%s",
+			hosts[i], ports[i], strings.Join(peers, ", "), ca.TOML(t, hosts[i])))
 	}
 	return proxies
 }

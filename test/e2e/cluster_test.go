@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"office/test/testcerts"
 )
 
 // clusterPort returns a free TCP port on 127.0.0.1.
@@ -34,6 +36,7 @@ func joinFloor(t testing.TB, offices []*office, hosts []string) {
 	for i := range offices {
 		ports[i] = clusterPort(t)
 	}
+	ca := testcerts.New(t, "floor")
 	for i, o := range offices {
 		var peers []string
 		for j := range offices {
@@ -41,8 +44,8 @@ func joinFloor(t testing.TB, offices []*office, hosts []string) {
 				peers = append(peers, fmt.Sprintf("%q", fmt.Sprintf("127.0.0.1:%d", ports[j])))
 			}
 		}
-		appendTo(t, o.config, fmt.Sprintf("\n[cluster]\nname = \"floor\"\nhost = %q\nlisten = \"127.0.0.1:%d\"\npeers = [%s]\n",
-			hosts[i], ports[i], strings.Join(peers, ", ")))
+		appendTo(t, o.config, fmt.Sprintf("\n[cluster]\nname = \"floor\"\nhost = %q\nlisten = \"127.0.0.1:%d\"\npeers = [%s]\n%s",
+			hosts[i], ports[i], strings.Join(peers, ", "), ca.TOML(t, hosts[i])))
 	}
 }
 

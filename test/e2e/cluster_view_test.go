@@ -1,7 +1,7 @@
 package e2e
 
 // The floor as `office status` and `office team` show it on each host
-// (README "Status and team as JSON"): two `office serve` processes on
+// (docs/commands.md, "Status and team as JSON"): two `office serve` processes on
 // loopback with their own state dirs and embedded NATS servers (joinFloor).
 
 import (
@@ -111,6 +111,12 @@ func TestClusterViewListsOtherHostAndLastKnown(t *testing.T) {
 		}
 	}
 	refused(a, "bob", "b")
+	// b learns a's roster on its own schedule: a's view of b says nothing
+	// about b's view of a, so wait for it before asking b to refuse a's name.
+	b.waitFor(30*time.Second, "b's status --json lists a's alice, host a reachable", func() bool {
+		alice := b.floorRows("status")["alice"]
+		return alice.Host == "a" && alice.Remote && alice.reachable()
+	})
 	refused(b, "alice", "a")
 	for _, args := range [][]string{{"send", "nobody-anywhere", "hi"}, {"mail", "send", "--to", "nobody-anywhere", "hi"}} {
 		if _, errOut, code := a.run("", args...); code != 2 || !strings.Contains(errOut, "nobody-anywhere") {

@@ -22,7 +22,7 @@ func TestClusterNameNotRunHereGoesToItsHost(t *testing.T) {
 	joinFloor(t, []*office{a, b}, []string{"a", "b"})
 	addX := func(o *office) {
 		o.logs["x"] = o.dir + "/x.jsonl"
-		o.mustAs("", "team", "add", "x", "--profile", "claude", "--command", fakeBin, "--command", "--log", "--command", o.logs["x"])
+		o.mustAs("", "team", "add", "x", "--profile", "claude", "--command", fakeBin, "--command", "--hook-evidence", "--command", "--log", "--command", o.logs["x"])
 	}
 	// The hosts have not met: each takes the name, a first.
 	a.startServe()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"office/wire"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,6 +83,6 @@ func gone(pid int) bool {
 
 // engineRunning reports whether an office still answers on state.
 func engineRunning(state string) bool {
-	_, err := os.Stat(filepath.Join(state, "office.sock"))
+	_, err := os.Stat(filepath.Join(state, wire.SocketFile))
 	return err == nil
 }

@@ -218,7 +218,7 @@ func TestBodyLimitsAndArgvWithARunningOffice(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.logs["helper"] = filepath.Join(spaced, "helper.jsonl")
-	if _, errOut, code := o.exec(nil, "--state", o.state, "team", "add", "helper", "--profile", "claude", "--", fakeBin, "--log", o.logs["helper"]); code != 0 {
+	if _, errOut, code := o.exec(nil, "--state", o.state, "team", "add", "helper", "--profile", "claude", "--", fakeBin, "--hook-evidence", "--log", o.logs["helper"]); code != 0 {
 		t.Fatalf("team add -- argv: exit %d %s", code, errOut)
 	}
 	o.waitFor(20*time.Second, "helper idle", func() bool {

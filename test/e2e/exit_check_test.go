@@ -25,7 +25,7 @@ import (
 // (docs/evidence.md, "An exit during the submit check").
 func TestRestartDuringTheSubmitCheckSetsTheMessageAside(t *testing.T) {
 	t.Parallel()
-	o := newOffice(t, agentSpec{name: "s", args: []string{"--busy", "100ms", "--swallow-enter", "5"}})
+	o := newOffice(t, agentSpec{name: "s", args: []string{"--busy", "100ms", "--swallow-enter", "5"}, noHooks: true})
 	o.startServe()
 	c := o.dial(client.Options{Client: "exit check"})
 	sent := o.send("s", "paused one")
@@ -139,7 +139,7 @@ func TestRestartDuringTheSubmitCheckTypesAgainWhatTheRecordsShowNotTaken(t *test
 // received.
 func TestAgentDyingInTheSubmitCheckKeepsTheMessage(t *testing.T) {
 	t.Parallel()
-	o := newOffice(t, agentSpec{name: "a", args: []string{"--swallow-enter", "5"}})
+	o := newOffice(t, agentSpec{name: "a", args: []string{"--swallow-enter", "5"}, noHooks: true})
 	o.startServe()
 	id, err := strconv.ParseInt(o.send("a", "never taken"), 10, 64)
 	if err != nil {

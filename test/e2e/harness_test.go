@@ -48,6 +48,10 @@ type agentSpec struct {
 	args []string // extra fake agent flags
 	// keys are more [[agent]] keys (parent, role, task), written when non-empty.
 	keys map[string]string
+	// noHooks: the fake agent runs no hooks, so its records never show a
+	// delivery (by default it runs office's hooks as Claude Code does: a
+	// CLI that keeps records confirms every delivery).
+	noHooks bool
 }
 
 // office is one test office: a config, a state dir and the fake agents' logs.
@@ -75,6 +79,9 @@ func newOffice(t testing.TB, agents ...agentSpec) *office {
 		log := filepath.Join(dir, a.name+".jsonl")
 		o.logs[a.name] = log
 		argv := append([]string{fakeBin, "--log", log}, a.args...)
+		if !a.noHooks && !slices.Contains(a.args, "--hook-evidence") {
+			argv = append(argv, "--hook-evidence")
+		}
 		q := make([]string, len(argv))
 		for i, s := range argv {
 			q[i] = fmt.Sprintf("%q", s)
@@ -273,8 +280,23 @@ func (o *office) log(agent string) []logEntry {
 	return out
 }
 
-// prompts returns the prompts agent received, in order.
+// prompts returns what agent received, in order: the prompts typed into it
+// and the messages handed over to it at a turn's end (the fake agent runs
+// office's Stop hook, as Claude Code does, so the drain may hand a notice
+// or an agent's mail over instead of typing it, as timing has it). A test
+// that must tell the two apart asks typed or handed.
 func (o *office) prompts(agent string) []string {
+	var out []string
+	for _, e := range o.log(agent) {
+		if e.Event == "prompt" || e.Event == "handed" {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
+// typed returns the prompts typed into agent, in order (no hand-over).
+func (o *office) typed(agent string) []string {
 	var out []string
 	for _, e := range o.log(agent) {
 		if e.Event == "prompt" {

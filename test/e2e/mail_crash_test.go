@@ -123,7 +123,7 @@ func TestSpawnFailedMailAndFailedChildNotice(t *testing.T) {
 		teamAgent{name: "quitter", args: []string{"--busy", "200ms", "--exit-after", "1", "--exit-code", "3"}, parent: "lead", role: "quitter"},
 	)
 	// A third agent whose program does not exist.
-	cfg := fmt.Sprintf("\n[[agent]]\nname = \"ghost\"\nprofile = \"claude\"\ncommand = [\"/nonexistent/ghost-cli\"]\n")
+	cfg := "\n[[agent]]\nname = \"ghost\"\nprofile = \"claude\"\ncommand = [\"/nonexistent/ghost-cli\"]\n"
 	appendFile(t, o.config, cfg)
 	id := o.mustAs("", "mail", "send", "--to", "ghost", "--request", "--title", "boo", "are you there?")
 	o.startServeUntil("lead and quitter idle", func() bool {

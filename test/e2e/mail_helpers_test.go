@@ -100,7 +100,8 @@ func (o *office) mailState(id, state string) func() bool {
 	return func() bool { return o.mailShow(id).State == state }
 }
 
-// promptWith reports whether agent received a prompt containing all subs.
+// promptWith reports whether agent received (typed or handed over, prompts)
+// a message containing all subs.
 func (o *office) promptWith(agent string, subs ...string) bool {
 	for _, p := range o.prompts(agent) {
 		all := true

@@ -1,7 +1,7 @@
 package e2e
 
-import "office/engine"
+import "office/server"
 
-var engineCheckPeer = engine.CheckPeer
+var engineCheckPeer = server.CheckPeer
 
-type peerError = engine.PeerError
+type peerError = server.PeerError

@@ -75,7 +75,7 @@ func TestEventsWaitAndAttachOverSSH(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var errb bytes.Buffer
+	var errb syncBuffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -462,12 +462,20 @@ func TestEventsJSONAndWait(t *testing.T) {
 	old := o.send("a", "before any client")
 	o.waitFor(20*time.Second, "the first message delivered", func() bool { return len(o.prompts("a")) == 1 })
 	o.waitFor(20*time.Second, "the first message off the queue", func() bool { return len(o.queue()) == 0 })
+	var msgID, oldID int64
+	fmt.Sscan(old, &oldID)
+	// The first message's turn ends when the agent's hook says so, which can
+	// come after it left the queue: read the stored events from the start
+	// until that end, so the stream from now starts after everything of it.
+	past, stopPast := o.eventLines("a", "--since", "0")
+	expectEvent(t, past, "the first message's turn ended", func(e wire.Event) bool {
+		return e.Type == wire.EventTurn && e.Kind == wire.TurnEnded && e.MsgID == oldID
+	})
+	stopPast()
 
 	evs, _ := o.eventLines("a")
 	id := o.send("a", "hello events")
-	var msgID, oldID int64
 	fmt.Sscan(id, &msgID)
-	fmt.Sscan(old, &oldID)
 	expectEvents(t, evs, map[string]func(wire.Event) bool{
 		"nothing of the first message": func(e wire.Event) bool {
 			if e.MsgID == oldID {

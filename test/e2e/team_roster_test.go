@@ -49,7 +49,7 @@ func TestTeamAddRemoveAndRestart(t *testing.T) {
 	o.startServe()
 	// The command is a real argv, one --command per word (never split).
 	o.logs["helper"] = o.dir + "/helper.jsonl"
-	o.mustAs("", "team", "add", "helper", "--profile", "claude", "--command", fakeBin, "--command", "--busy", "--command", "200ms",
+	o.mustAs("", "team", "add", "helper", "--profile", "claude", "--command", fakeBin, "--command", "--hook-evidence", "--command", "--busy", "--command", "200ms",
 		"--command", "--log", "--command", o.logs["helper"], "--parent", "lead", "--role", "second pair of eyes")
 	if _, errOut, code := o.runAs("", "team", "add", "lead", "--profile", "claude"); code == 0 || !strings.Contains(errOut, "already in use") {
 		t.Fatalf("name in use: exit %d %q", code, errOut)

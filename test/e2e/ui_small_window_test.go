@@ -8,7 +8,7 @@ import (
 )
 
 // Two windows of different sizes on one office: the larger one types last,
-// so it decides the agent's size (README, "Several windows"), and the
+// so it decides the agent's size (docs/commands.md, "Several windows"), and the
 // smaller one shows the rows around the agent's cursor, as tmux pans a
 // smaller client: the prompt row with the typed text and the footer under
 // it, not the top of the agent's screen.

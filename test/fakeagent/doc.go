@@ -67,7 +67,41 @@
 //	                       "prompt") after each submitted prompt and `$OFFICE_BIN
 //	                       hook Stop` (with "last_assistant_message" = "reply: ...")
 //	                       after each reply, Claude-shaped JSON on stdin, as
-//	                       Claude Code's hooks do (logs {"event":"hook",...})
+//	                       Claude Code's hooks do (logs {"event":"hook",...}); a
+//	                       Stop answered {"decision":"block","reason":R} goes on
+//	                       with R as --stop-hook says;
+//	                       without $OFFICE_BIN the record `office hook` would
+//	                       keep is appended to $OFFICE_STATE/agents/$OFFICE_AGENT/hooks.jsonl
+//	--hook-delay DUR       with --hook-evidence, write each prompt's record DUR
+//	                       after its submit, the hooks kept in order (a CLI that
+//	                       records late under load; the screen shows the turn)
+//	--hook-gate FILE       with --hook-evidence, write each prompt's record only
+//	                       once FILE exists (at most a minute later): a test
+//	                       releases a late record when it is ready for it
+//	--first-run KIND       before the prompt, show Claude Code 2.1.332's first-run
+//	                       offer KIND: "fullscreen" ("Try the new fullscreen
+//	                       renderer?", ❯ 1. Yes, try it / 2. Not now, "Enter to
+//	                       confirm · Esc to cancel") or "automode" ("Make auto mode
+//	                       your default permission mode?", unnumbered, "↑/↓ to
+//	                       choose") or "novel" (a numbered dialog no profile
+//	                       knows by its text); Enter picks the highlighted option (Yes at
+//	                       first), a digit a numbered one, Esc declines (logs
+//	                       {"event":"first-run","offer":K,"answer":A}); "ready"
+//	                       follows the answer
+//	--settings FILE        the file a "yes" to the offer overwrites (the
+//	                       person's own settings, as Claude's ~/.claude/settings.json)
+//	--stop-hook            at a prompt turn's end run the Stop hooks of the
+//	                       --settings file (office's, as Claude Code 2.1.332
+//	                       runs them: sh -c COMMAND, Claude's payload with
+//	                       prompt_id and stop_hook_active) instead of
+//	                       --hook-evidence's Stop; a {"decision":"block",
+//	                       "reason":R} answer continues the same turn with R
+//	                       (no UserPromptSubmit; Claude's isMeta transcript
+//	                       line under $HOME/.claude/projects; logs
+//	                       {"event":"handed","text":R}); the 9th block in a
+//	                       row ends the turn with Claude's notice (logs
+//	                       {"event":"stop-hook-cap"}). R is recorded as given
+//	                       (Claude escapes a "<" opening a system-reminder tag)
 //
 // # Log lines
 //

@@ -419,6 +419,17 @@ func testFastReturn(t *testing.T, bin string) {
 	a.write("x\r") // same read as the text: newline, not submit
 	time.Sleep(100 * time.Millisecond)
 	a.write("y")
+	// The Enter must come in a read of its own, longer than --fast-return
+	// after the "y": wait until the agent has drawn the "y" (it read it),
+	// then let more than --fast-return pass.
+	a.waitScreen("the y echoed", func(_ vt10x.Terminal, lines []string) bool {
+		for _, l := range lines {
+			if strings.TrimSpace(l) == "y" { // the draft's second line
+				return true
+			}
+		}
+		return false
+	})
 	time.Sleep(100 * time.Millisecond) // longer than --fast-return: submit
 	a.write("\r")
 	p := a.waitEvent("prompt", 1, nil)

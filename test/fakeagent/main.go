@@ -44,6 +44,21 @@ type options struct {
 	stopReadingAfter int
 	// hookEvidence: run office's hooks as Claude does (evidence.go).
 	hookEvidence bool
+	// stopHook: at a prompt turn's end run the Stop hooks of the
+	// --settings file, as Claude does (stophook.go).
+	stopHook bool
+	// hookDelay: each prompt's UserPromptSubmit record is written this
+	// long after the submit (evidence.go, inOrder).
+	hookDelay time.Duration
+	// hookGate: each prompt's UserPromptSubmit record waits until this
+	// file exists (at most maxHookGate; evidence.go, inOrder).
+	hookGate string
+	// firstRun: a first-run offer shown before the prompt, as Claude Code
+	// 2.1.332 shows them ("fullscreen" or "automode"; firstrun.go).
+	firstRun string
+	// settings: the file a "yes" to the offer writes (the person's own
+	// settings, as ~/.claude/settings.json is Claude's).
+	settings string
 }
 
 func defaultOptions() options {
@@ -142,6 +157,22 @@ func parseArgs(o *options, args []string) (warnings []string) {
 			integer(&o.stopReadingAfter)
 		case "hook-evidence":
 			boolean(&o.hookEvidence)
+		case "stop-hook":
+			boolean(&o.stopHook)
+		case "hook-delay":
+			duration(&o.hookDelay)
+		case "hook-gate":
+			if v, ok := next(); ok {
+				o.hookGate = v
+			}
+		case "first-run":
+			if v, ok := next(); ok {
+				o.firstRun = v
+			}
+		case "settings":
+			if v, ok := next(); ok {
+				o.settings = v
+			}
 		}
 	}
 	return warnings
@@ -159,6 +190,7 @@ type dialogKind int
 const (
 	dialogPicker dialogKind = iota
 	dialogPermission
+	dialogFirstRun
 )
 
 var modelOptions = []string{"Default", "Opus", "Sonnet"}
@@ -172,6 +204,10 @@ type dialog struct {
 type turn struct {
 	text    string
 	command bool
+	// promptID names the prompt's turn (Claude's prompt_id): a turn a
+	// Stop hook continued keeps it; blocks counts those continuations.
+	promptID string
+	blocks   int
 }
 
 type chunk struct {
@@ -185,6 +221,7 @@ type app struct {
 	out  io.Writer
 
 	swallowed   int          // Enters swallowed so far (--swallow-enter)
+	lateHooks   chan func()  // --hook-delay: the hooks still to run, in order
 	stopReading *atomic.Bool // set: the input reader never reads again
 
 	cols, rows int
@@ -198,6 +235,8 @@ type app struct {
 
 	transcript []string
 	replies    int
+	prompts    int  // turns started for a prompt (their prompt_id)
+	offered    bool // the --first-run offer was shown
 
 	// history holds the submitted prompts, oldest first; histPos is how
 	// far Up has gone back into it (0: not browsing).
@@ -410,6 +449,12 @@ func readInput(r io.Reader, out chan<- chunk, stop *atomic.Bool) {
 
 func (a *app) becomeReady() {
 	a.starting = false
+	if a.opts.firstRun != "" && a.dialog == nil && !a.offered {
+		a.offered = true
+		a.dialog = &dialog{kind: dialogFirstRun}
+		a.draw(true)
+		return
+	}
 	a.draw(true)
 	a.log.event("ready")
 }
@@ -642,6 +687,10 @@ func (a *app) dialogKey(k key) {
 		}
 		return
 	}
+	if d.kind == dialogFirstRun {
+		a.firstRunKey(k)
+		return
+	}
 	switch {
 	case k.kind == keyRune && (k.r == '1' || k.r == 'y'):
 		a.answerPermission("yes")
@@ -686,7 +735,8 @@ func (a *app) answerPermission(answer string) {
 }
 
 func (a *app) startTurn(text string, command bool) {
-	a.busy = &turn{text: text, command: command}
+	a.prompts++
+	a.busy = &turn{text: text, command: command, promptID: fmt.Sprintf("prompt-%d", a.prompts)}
 	d := a.opts.busy
 	if command {
 		d = a.opts.commandBusy
@@ -721,7 +771,16 @@ func (a *app) endTurn() {
 	reply := replyText(t.text)
 	a.addLine("● reply: " + reply)
 	a.log.event("reply", kv{"text", reply})
-	a.turnStopped("reply: " + reply)
+	goesOn := false
+	if a.opts.stopHook {
+		goesOn = a.stopHooks(t, "reply: "+reply)
+	} else {
+		goesOn = a.turnStopped(t, "reply: "+reply)
+	}
+	if goesOn {
+		a.replies++
+		return // the turn goes on with the hook's reason
+	}
 	a.replies++
 	if n := a.opts.stopReadingAfter; n > 0 && a.replies >= n && !a.stopReading.Load() {
 		a.stopReading.Store(true)

@@ -65,14 +65,6 @@ func plain(s string) line { return line{{text: s}} }
 
 func styled(sgr, s string) line { return line{{sgr: sgr, text: s}} }
 
-func (l line) width() int {
-	w := 0
-	for _, s := range l {
-		w += textWidth(s.text)
-	}
-	return w
-}
-
 // wrap splits s into rows of at most w columns (at least one row).
 func wrap(s string, w int) []string {
 	if w < 1 {
@@ -235,6 +227,8 @@ func (a *app) dialogRows() []line {
 			rows = append(rows, option(i, label))
 		}
 		rows = append(rows, plain(""), styled(sgrDim, "  Enter to confirm · Esc to cancel"))
+	case dialogFirstRun:
+		rows = append(rows, a.firstRunRows(option)...)
 	case dialogPermission:
 		rows = append(rows,
 			styled(sgrBold, "  Do you want to proceed?"),

@@ -50,11 +50,14 @@ type Server struct {
 
 	srv *httptest.Server
 
-	mu   sync.Mutex
-	opts Options
-	reqs []Request
-	gate chan struct{} // while non-nil, replies wait for it to close
-	tool string        // the next main reply asks to run this shell command
+	mu    sync.Mutex
+	opts  Options
+	reqs  []Request
+	gate  chan struct{} // while non-nil, replies wait for it to close
+	tools []string      // the next main replies ask to run these shell commands, in order
+
+	refusal Refusal // the limit mode (limit.go)
+	refused int
 }
 
 // New starts a server on 127.0.0.1 (never another interface). Close it.
@@ -121,10 +124,12 @@ func (s *Server) Release() {
 // ToolCall makes the next streamed reply to a request that offers tools ask
 // to run the shell command cmd (Claude's Bash, Codex's shell, Gemini's
 // run_shell_command): the CLI shows its permission dialog. Later replies are
-// text again.
+// text again. Called again before that reply, it queues: each streamed reply
+// that offers tools asks for the next command queued (the CLI's request
+// after a tool's result is one), so one turn asks for several in a row.
 func (s *Server) ToolCall(cmd string) {
 	s.mu.Lock()
-	s.tool = cmd
+	s.tools = append(s.tools, cmd)
 	s.mu.Unlock()
 }
 
@@ -207,10 +212,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
+	if rf := s.refusal; rf.Status != 0 && req.Dialect != "" && !strings.HasSuffix(p, "/count_tokens") && !strings.Contains(p, ":countTokens") {
+		s.refused++
+		s.mu.Unlock()
+		refuse(w, req.Dialect, rf, time.Now())
+		return
+	}
 	o := s.opts
 	tool := ""
-	if req.Stream && s.tool != "" && HasTools(req) {
-		tool, s.tool = s.tool, ""
+	if req.Stream && len(s.tools) > 0 && HasTools(req) {
+		tool, s.tools = s.tools[0], s.tools[1:]
 	}
 	s.mu.Unlock()
 	if o.Reply == "" {

@@ -80,6 +80,25 @@ func TestToolCallAsksOnceThenTextAgain(t *testing.T) {
 	}
 }
 
+func TestToolCallsQueueInOrder(t *testing.T) {
+	s, err := New(Options{Tick: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.ToolCall("touch one")
+	s.ToolCall("touch two")
+	body := `{"stream":true,"tools":[{"type":"function","name":"exec_command","parameters":{"properties":{"cmd":{"type":"string"}}}}],"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}]}`
+	for _, want := range []string{"touch one", "touch two"} {
+		if got := post(t, s.URL+"/v1/responses", body); !strings.Contains(got, want) {
+			t.Fatalf("reply does not ask for %q:\n%s", want, got)
+		}
+	}
+	if got := post(t, s.URL+"/v1/responses", body); strings.Contains(got, "function_call") {
+		t.Fatalf("the reply after the queue is a tool call again:\n%s", got)
+	}
+}
+
 func TestHoldKeepsTheStreamOpenUntilRelease(t *testing.T) {
 	s, err := New(Options{Tick: time.Millisecond})
 	if err != nil {

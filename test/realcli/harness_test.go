@@ -44,6 +44,18 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "realcli: office binary not built (hook and status tests will skip): %v\n%s", err, out)
 		officeBin = ""
 	}
+	if os.Getenv(LatestEnv) == "1" {
+		// The same suite on the newest releases, in their own cache.
+		ldir, versions, err := InstallLatest()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "realcli: the latest lane: %v in %s\n", versions, ldir)
+		os.Setenv(DirEnv, ldir)
+		ClaudeVersion = versions["claude"]
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -76,7 +88,10 @@ type rig struct {
 	state string
 	sb    *Sandbox
 	srv   *fakemodel.Server
-	extra string // extra TOML lines for the agent table
+	top   string            // TOML lines before the agent table (settings)
+	extra string            // extra TOML lines for the agent table
+	args  []string          // arguments after the binary in the agent's command (the profile's args follow)
+	env   map[string]string // extra variables for the agent (beside AgentEnv's)
 
 	eng    *engine.Engine
 	cancel context.CancelFunc
@@ -104,10 +119,17 @@ func newRig(t *testing.T, cli string) *rig {
 
 func (r *rig) config() string {
 	var b strings.Builder
-	b.WriteString("brief = false\n\n[[agent]]\n")
+	b.WriteString("brief = false\n" + r.top + "\n[[agent]]\n")
 	fmt.Fprintf(&b, "name = %s\nprofile = %s\ncommand = %s\ncwd = %s\n", TOMLString(r.cli), TOMLString(r.cli),
-		TOMLStrings([]string{r.bin}), TOMLString(r.sb.Project))
-	if env := AgentEnv(r.cli); len(env) > 0 {
+		TOMLStrings(append([]string{r.bin}, r.args...)), TOMLString(r.sb.Project))
+	env := map[string]string{}
+	for k, v := range AgentEnv(r.cli) {
+		env[k] = v
+	}
+	for k, v := range r.env {
+		env[k] = v
+	}
+	if len(env) > 0 {
 		b.WriteString("env = {")
 		first := true
 		for k, v := range env {
@@ -302,13 +324,6 @@ func (r *rig) holdsFor(d time.Duration, what string, cond func() bool) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// waitTurnDone waits for the agent busy (seen) and then idle again.
-func (r *rig) waitBusyThenIdle(d time.Duration) {
-	r.t.Helper()
-	r.waitFor(d, "agent busy", func() bool { return r.statusIs("busy") })
-	r.waitFor(d, "agent idle after the turn", func() bool { return r.statusIs("idle") })
 }
 
 func (r *rig) diagnose() string {

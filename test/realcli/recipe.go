@@ -16,9 +16,12 @@ import (
 )
 
 // Pinned versions: the ones the profiles and fixtures were checked against.
-// .ci/run installs exactly these.
+// .ci/run installs exactly these. ClaudeVersion, which the seeded config
+// names as the last onboarding, is the latest lane's version in that lane
+// (latest.go).
+var ClaudeVersion = "2.1.332"
+
 const (
-	ClaudeVersion = "2.1.197"
 	CodexVersion  = "0.171.0"
 	GeminiVersion = "0.61.0"
 )
@@ -69,6 +72,9 @@ type Sandbox struct {
 	NPMTrap string // NPM_CONFIG_PREFIX: a global npm install lands here, not on the machine
 	Project string
 	URL     string // the fake model server
+	// OfferAutoMode: Claude's config does not say the auto-mode offer was
+	// answered, so 2.1.332 shows it at start.
+	OfferAutoMode bool
 }
 
 // NewSandbox makes the directories under root (a test's TempDir) and seeds
@@ -139,8 +145,39 @@ func (s *Sandbox) writeClaude(trusted bool) error {
 		cfg["projects"] = map[string]any{s.Project: map[string]any{
 			"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true, "allowedTools": []string{}}}
 	}
+	if !s.OfferAutoMode {
+		// A person who answered "No, keep manual mode" once (2.1.332,
+		// checked: the answer sets only this key).
+		cfg["hasSeenAutoDefaultNudge"] = true
+	}
 	b, _ := json.MarshalIndent(cfg, "", "  ")
-	return os.WriteFile(filepath.Join(s.Home, ".claude.json"), b, 0o600)
+	if err := os.WriteFile(filepath.Join(s.Home, ".claude.json"), b, 0o600); err != nil {
+		return err
+	}
+	// Manual permission mode (2.1.332's default is auto mode, which runs
+	// tool calls with no dialog): the suite's permission dialog needs it.
+	// With it and no nudge seen, 2.1.332 offers "Make auto mode your
+	// default permission mode?" at start.
+	if err := os.MkdirAll(filepath.Join(s.Home, ".claude"), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(s.ClaudeSettings(), []byte(ClaudeManualSettings), 0o600)
+}
+
+// ClaudeManualSettings is the person's ~/.claude/settings.json the sandbox
+// seeds: manual permission mode.
+const ClaudeManualSettings = `{"permissions": {"defaultMode": "default"}}` + "\n"
+
+// ClaudeSettings is the person's own Claude settings file in the sandbox.
+func (s *Sandbox) ClaudeSettings() string {
+	return filepath.Join(s.Home, ".claude", "settings.json")
+}
+
+// OfferClaudeAutoMode rewrites the Claude config so that 2.1.332 shows its
+// first-run offer "Make auto mode your default permission mode?".
+func (s *Sandbox) OfferClaudeAutoMode() error {
+	s.OfferAutoMode = true
+	return s.writeClaude(true)
 }
 
 func (s *Sandbox) seedCodex() error { return s.writeCodex(true) }

@@ -15,6 +15,7 @@ package realcli
 import (
 	"encoding/json"
 	"fmt"
+	"office/automation"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,7 +183,7 @@ func recordCLI(t *testing.T, cli string, p configs.Profile) {
 	}
 	allMarkers := func(txt string) bool {
 		for _, m := range p.ReadyMarkers {
-			if !strings.Contains(txt, m) {
+			if !automation.MarkerShown(automation.TextRows(txt), m) {
 				return false
 			}
 		}

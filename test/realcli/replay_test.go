@@ -130,7 +130,7 @@ func TestReplayFixtures(t *testing.T) {
 					}
 					if st.Ready {
 						for _, m := range p.ReadyMarkers {
-							if !strings.Contains(text, m) {
+							if !automation.MarkerShown(automation.TextRows(text), m) {
 								fail("ready marker %q not on screen", m)
 							}
 						}

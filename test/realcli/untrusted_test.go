@@ -1,6 +1,7 @@
 package realcli
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -47,8 +48,18 @@ func runUntrusted(t *testing.T, cli string) {
 	if q := r.queued(); len(q) != 1 || q[0].Attempts != 0 || r.agent().Term.HasDraft() {
 		t.Fatalf("an attempt was made, or a dialog row read as a draft: %+v\n%s", q, r.diagnose())
 	}
-	// The person accepts: the trust option is highlighted.
-	r.input("\r")
+	if cli == "claude" {
+		// Claude Code 2.1.332 draws it unnumbered with "No, exit" under
+		// the pointer: answered by label, the pointer moves to the trust.
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if _, err := r.eng.Approve(ctx, cli, "Yes, I trust", ""); err != nil {
+			t.Fatalf("approve by label: %v\n%s", err, r.diagnose())
+		}
+	} else {
+		// The person accepts: the trust option is highlighted.
+		r.input("\r")
+	}
 	r.waitFor(60*time.Second, "the queued message at the model after the trust", func() bool {
 		return r.countPrompts("queued before trust") == 1
 	})

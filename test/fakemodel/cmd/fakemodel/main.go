@@ -20,6 +20,8 @@ func main() {
 	delay := flag.Duration("delay", time.Second, "time before the first token of each reply")
 	tick := flag.Duration("tick", 20*time.Millisecond, "time between the reply's words")
 	reply := flag.String("reply", "OK done.", "the canned reply")
+	refuse := flag.Int("refuse", 0, "refuse every model call with this HTTP status (429: each vendor's rate/usage limit, 529: overloaded)")
+	reset := flag.Duration("reset", time.Hour, "with -refuse: when the limit resets, from now")
 	flag.Parse()
 	s, err := fakemodel.New(fakemodel.Options{Delay: *delay, Tick: *tick, Reply: *reply})
 	if err != nil {
@@ -27,6 +29,9 @@ func main() {
 		os.Exit(1)
 	}
 	defer s.Close()
+	if *refuse != 0 {
+		s.Refuse(fakemodel.Refusal{Status: *refuse, Reset: time.Now().Add(*reset)})
+	}
 	fmt.Println(s.URL)
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt)

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// releaseStartPages does nothing off Linux (pages_linux.go).
+func releaseStartPages() {}
