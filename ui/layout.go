@@ -127,10 +127,10 @@ func (m *model) layout() tea.Cmd {
 	m.dropHidden()
 	subscribe := m.subscribe()
 	if m.width <= 0 || m.height <= 2 {
-		if subscribe == nil {
+		if !subscribe {
 			return nil
 		}
-		return func() tea.Msg { return resizedMsg{subscribe()} }
+		return m.sendView()
 	}
 	gridW := m.width
 	m.rail = rect{}
@@ -155,7 +155,7 @@ func (m *model) layout() tea.Cmd {
 	}
 	m.frame.recheck()
 	m.readScreens(true)
-	if r, ok := m.office.(Remote); ok {
+	if _, ok := m.office.(Remote); ok {
 		// A client of the server gives every shown pane's size at once.
 		panes := make(map[string]PaneSize, len(m.vis))
 		for _, idx := range m.vis {
@@ -167,29 +167,19 @@ func (m *model) layout() tea.Cmd {
 		if f := m.focused(); f != nil {
 			focus = f.info.Name
 		}
-		resized := m.winResized
+		m.views.want(nil, &paneView{focus: focus, panes: panes, resized: m.winResized})
 		m.winResized = false
-		return func() tea.Msg {
-			// The subscription first: the new panes' screens are sent
-			// whole at the sizes the view then gives them.
-			if subscribe != nil {
-				if err := subscribe(); err != nil {
-					return resizedMsg{err}
-				}
-			}
-			return resizedMsg{r.SetView(focus, panes, resized)}
-		}
+		return m.sendView()
 	}
-	if len(todo) == 0 && subscribe == nil {
+	if len(todo) == 0 && !subscribe {
 		return nil
 	}
-	office := m.office
+	office, views := m.office, m.views
+	sub, _ := m.office.(Subscriber)
 	return func() tea.Msg {
 		var errs []string
-		if subscribe != nil {
-			if err := subscribe(); err != nil {
-				errs = append(errs, err.Error())
-			}
+		if err := views.send(sub, nil); err != nil {
+			errs = append(errs, err.Error())
 		}
 		for _, s := range todo {
 			if err := office.Resize(s.agent, s.w, s.h); err != nil {
@@ -203,21 +193,21 @@ func (m *model) layout() tea.Cmd {
 	}
 }
 
-// subscribe returns the call that subscribes to exactly the agents drawn
-// now (Subscriber), or nil when the office sends every screen or the set
-// did not change. The newly drawn ones are drawn as soon as their screens
-// arrive, not at the background panes' pace (notifier.await).
-func (m *model) subscribe() func() error {
-	sub, ok := m.office.(Subscriber)
-	if !ok {
-		return nil
+// subscribe records a subscription to exactly the agents drawn now
+// (Subscriber) for the next sendView, and reports whether there is one:
+// not when the office sends every screen or the set did not change. The
+// newly drawn ones are drawn as soon as their screens arrive, not at the
+// background panes' pace (notifier.await).
+func (m *model) subscribe() bool {
+	if _, ok := m.office.(Subscriber); !ok {
+		return false
 	}
 	names := make([]string, 0, len(m.vis))
 	for _, idx := range m.vis {
 		names = append(names, m.panes[idx].info.Name)
 	}
 	if m.subscribed != nil && slices.Equal(names, m.subscribed) {
-		return nil
+		return false
 	}
 	var fresh []string
 	for _, n := range names {
@@ -229,7 +219,17 @@ func (m *model) subscribe() func() error {
 	if m.notify != nil {
 		m.notify.await(fresh)
 	}
-	return func() error { return sub.Subscribe(names) }
+	m.views.want(names, nil)
+	return true
+}
+
+// sendView returns the command that tells the office the view recorded
+// (viewSender): whatever order commands run in, the newest is told last.
+func (m *model) sendView() tea.Cmd {
+	v := m.views
+	sub, _ := m.office.(Subscriber)
+	r, _ := m.office.(Remote)
+	return func() tea.Msg { return resizedMsg{v.send(sub, r)} }
 }
 
 // dropHidden lets go of the screen copies of panes not on screen: a client

@@ -100,6 +100,9 @@ type model struct {
 	// subscribed are the agents the office was last told the UI draws
 	// (Subscriber); nil: none told yet.
 	subscribed []string
+	// views holds what the office is to be told of the view and has not
+	// been yet; the commands that tell it share it.
+	views *viewSender
 }
 
 // newModel returns the model for office. Panes are taken at the first
@@ -107,7 +110,7 @@ type model struct {
 func newModel(office Office, o Options) *model {
 	m := &model{
 		office: office, now: time.Now, tick: tea.Tick, prefix: o.Prefix, mouse: !o.NoMouse,
-		roster: o.Roster, frame: newFrame(), dirty: true, dark: true, nocol: o.NoColor,
+		roster: o.Roster, frame: newFrame(), dirty: true, dark: true, nocol: o.NoColor, views: &viewSender{},
 	}
 	if m.prefix == 0 {
 		m.prefix = DefaultPrefix
