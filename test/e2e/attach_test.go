@@ -46,15 +46,15 @@ func (o *office) openWin(tm *tmux, name string, extra []string, args ...string) 
 	return &win{tm: tm, name: name}
 }
 
-func (w *win) keys(text string) { w.tm.cmd("send-keys", "-t", w.name, "-l", text) }
+func (w *win) keys(text string) { w.tm.cmd("send-keys", "-t", sessionTarget(w.name), "-l", text) }
 func (w *win) key(names ...string) {
-	w.tm.cmd(append([]string{"send-keys", "-t", w.name}, names...)...)
+	w.tm.cmd(append([]string{"send-keys", "-t", sessionTarget(w.name)}, names...)...)
 }
-func (w *win) screen() string { return w.tm.cmd("capture-pane", "-p", "-t", w.name) }
+func (w *win) screen() string { return w.tm.cmd("capture-pane", "-p", "-t", sessionTarget(w.name)) }
 
 // pid is the pid of the office client the session runs (env execs it).
 func (w *win) pid() int {
-	n, _ := strconv.Atoi(strings.TrimSpace(w.tm.cmd("display-message", "-p", "-t", w.name, "#{pane_pid}")))
+	n, _ := strconv.Atoi(strings.TrimSpace(w.tm.cmd("display-message", "-p", "-t", sessionTarget(w.name), "#{pane_pid}")))
 	return n
 }
 

@@ -34,7 +34,7 @@ command = ["bash", "-c", "printf 'alpha beta gamma\\nsecond row\\n'; exec sleep 
 // raw types bytes into the UI as the person's terminal would send them (a
 // mouse report, say), untouched by tmux's key parser.
 func (tm *tmux) raw(s string) {
-	args := []string{"send-keys", "-t", "office", "-H"}
+	args := []string{"send-keys", "-t", officeTarget, "-H"}
 	for i := 0; i < len(s); i++ {
 		args = append(args, fmt.Sprintf("%02x", s[i]))
 	}

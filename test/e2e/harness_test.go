@@ -380,16 +380,25 @@ func (tm *tmux) cmd(args ...string) string {
 	return string(out)
 }
 
+// sessionTarget names tmux session name's current pane unambiguously. A bare
+// name is looked up as a window name first, in tmux's current session: every
+// window running the office binary is named "office", so "-t office" can
+// pick another session's window (the most recently created one).
+func sessionTarget(name string) string { return "=" + name + ":" }
+
+// officeTarget is sessionTarget of the session startUI creates.
+const officeTarget = "=office:"
+
 // keys types literal text into the UI.
-func (tm *tmux) keys(text string) { tm.cmd("send-keys", "-t", "office", "-l", text) }
+func (tm *tmux) keys(text string) { tm.cmd("send-keys", "-t", officeTarget, "-l", text) }
 
 // key sends named keys (Enter, Escape, C-u, C-]).
 func (tm *tmux) key(names ...string) {
-	tm.cmd(append([]string{"send-keys", "-t", "office"}, names...)...)
+	tm.cmd(append([]string{"send-keys", "-t", officeTarget}, names...)...)
 }
 
 // screen returns the UI's visible text.
-func (tm *tmux) screen() string { return tm.cmd("capture-pane", "-p", "-t", "office") }
+func (tm *tmux) screen() string { return tm.cmd("capture-pane", "-p", "-t", officeTarget) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

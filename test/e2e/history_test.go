@@ -85,7 +85,7 @@ func TestHistoryAcrossResizeAndRestart(t *testing.T) {
 	})
 	o.waitFor(15*time.Second, "the agent to report its PTY size", func() bool { return ptyRows(t, o.dir) > 0 })
 	before := ptyRows(t, o.dir)
-	tm.cmd("resize-window", "-t", "office", "-x", "100", "-y", "16")
+	tm.cmd("resize-window", "-t", officeTarget, "-x", "100", "-y", "16")
 	o.waitFor(15*time.Second, "the agent's PTY to shrink", func() bool { return ptyRows(t, o.dir) < before })
 	if err := os.WriteFile(filepath.Join(o.dir, "go"), nil, 0o600); err != nil {
 		t.Fatal(err)

@@ -70,7 +70,7 @@ func BenchmarkUICPU16Idle8Spinning(b *testing.B) {
 		}
 		return true
 	})
-	pid, err := strconv.Atoi(strings.TrimSpace(tm.cmd("display-message", "-p", "-t", "office", "#{pane_pid}")))
+	pid, err := strconv.Atoi(strings.TrimSpace(tm.cmd("display-message", "-p", "-t", officeTarget, "#{pane_pid}")))
 	if err != nil {
 		b.Fatal(err)
 	}

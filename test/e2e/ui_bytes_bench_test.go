@@ -50,9 +50,9 @@ func uiBytes(b *testing.B, text string) {
 	b.ResetTimer()
 	for b.Loop() {
 		os.Remove(out)
-		tm.cmd("pipe-pane", "-o", "-t", "office", "cat >> "+out)
+		tm.cmd("pipe-pane", "-o", "-t", officeTarget, "cat >> "+out)
 		time.Sleep(window) // the measurement window itself, not a wait for a condition
-		tm.cmd("pipe-pane", "-t", "office")
+		tm.cmd("pipe-pane", "-t", officeTarget)
 		fi, err := os.Stat(out)
 		if err != nil {
 			b.Fatal(err)

@@ -59,7 +59,7 @@ func (o *office) startUIWith(cols, rows int, extra ...string) *tmux {
 
 // cursor returns tmux's cursor of the office pane: position and visibility.
 func (tm *tmux) cursor() (x, y int, visible bool) {
-	out := strings.TrimSpace(tm.cmd("display-message", "-p", "-t", "office", "#{cursor_x},#{cursor_y},#{cursor_flag}"))
+	out := strings.TrimSpace(tm.cmd("display-message", "-p", "-t", officeTarget, "#{cursor_x},#{cursor_y},#{cursor_flag}"))
 	f := strings.Split(out, ",")
 	if len(f) != 3 {
 		tm.t.Fatalf("tmux cursor: %q", out)
@@ -147,7 +147,7 @@ func TestUINoColorLeavesTheChromeWithoutColour(t *testing.T) {
 			}
 			tm := o.startUIWith(150, 40, extra...)
 			o.waitFor(30*time.Second, "the panes", func() bool { return strings.Contains(tm.screen(), "hidden cursor") })
-			styled := strings.Split(tm.cmd("capture-pane", "-p", "-e", "-t", "office"), "\n")
+			styled := strings.Split(tm.cmd("capture-pane", "-p", "-e", "-t", officeTarget), "\n")
 			chrome := styled[0] + styled[len(styled)-2] // the title row and the status line
 			if got := hasColour(chrome); got == noColor {
 				t.Fatalf("chrome coloured = %v with NO_COLOR %v: %q", got, noColor, chrome)

@@ -111,7 +111,7 @@ func TestUITypingZoomAndResize(t *testing.T) {
 	o.uiWaitSize("b", 100, 23)
 	o.waitFor(5*time.Second, "four panes on screen", func() bool { return strings.Count(tm.screen(), " · claude · ") == 4 })
 
-	tm.cmd("resize-window", "-t", "office", "-x", "160", "-y", "40")
+	tm.cmd("resize-window", "-t", officeTarget, "-x", "160", "-y", "40")
 	// 160×40: 39 rows split 19 + 20; 160 columns split 79 | 80.
 	o.uiWaitSize("a", 79, 18)
 	o.uiWaitSize("d", 80, 19)

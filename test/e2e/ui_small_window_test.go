@@ -20,7 +20,7 @@ func TestASmallerWindowShowsTheAgentsPromptBox(t *testing.T) {
 	envs := strings.Join(o.env(), " ")
 	big.cmd("new-session", "-d", "-x", "100", "-y", "20", "-s", "small",
 		fmt.Sprintf("env -i %s %s --config %s --state %s", envs, officeBin, o.config, o.state))
-	small := func() string { return big.cmd("capture-pane", "-p", "-t", "small") }
+	small := func() string { return big.cmd("capture-pane", "-p", "-t", sessionTarget("small")) }
 	o.waitFor(20*time.Second, "the small window attached", func() bool { return strings.Contains(small(), "a · claude") })
 	// The big window acts last: the agent takes its pane's size again.
 	big.keys("seen in both")
@@ -32,8 +32,14 @@ func TestASmallerWindowShowsTheAgentsPromptBox(t *testing.T) {
 		}
 		return false
 	})
+	var last string
+	defer func() {
+		if t.Failed() {
+			t.Logf("the small window:\n%s", last)
+		}
+	}()
 	o.waitFor(20*time.Second, "the prompt box in the small window", func() bool {
-		s := small()
-		return strings.Contains(s, "seen in both") && strings.Contains(s, "? for shortcuts")
+		last = small()
+		return strings.Contains(last, "seen in both") && strings.Contains(last, "? for shortcuts")
 	})
 }

@@ -31,7 +31,7 @@ func (tm *uiTmux) cmd(args ...string) string {
 	return string(out)
 }
 
-func (tm *uiTmux) screen() string { return tm.cmd("capture-pane", "-p", "-t", "office") }
+func (tm *uiTmux) screen() string { return tm.cmd("capture-pane", "-p", "-t", "=office:") }
 
 // startUI writes the rig's config and runs `office` on it under tmux, with
 // the sandbox's environment.
@@ -84,16 +84,16 @@ func TestUIShiftEnterIsANewline(t *testing.T) {
 				r.waitFor(10*time.Second, "the typed text in the pane", func() bool { return strings.Contains(tm.screen(), text) })
 				time.Sleep(300 * time.Millisecond) // a person's next key comes in its own read
 			}
-			tm.cmd("send-keys", "-t", "office", "-l", "first line here")
+			tm.cmd("send-keys", "-t", "=office:", "-l", "first line here")
 			shown("first line here")
-			tm.cmd("send-keys", "-t", "office", "-H", "1b", "5b", "31", "33", "3b", "32", "75")
+			tm.cmd("send-keys", "-t", "=office:", "-H", "1b", "5b", "31", "33", "3b", "32", "75")
 			time.Sleep(300 * time.Millisecond)
-			tm.cmd("send-keys", "-t", "office", "-l", "second line here")
+			tm.cmd("send-keys", "-t", "=office:", "-l", "second line here")
 			shown("second line here")
 			if n := r.countPrompts("first line here"); n != 0 {
 				t.Fatalf("Shift+Enter submitted: the model got %q\n%s", r.prompts(), tm.screen())
 			}
-			tm.cmd("send-keys", "-t", "office", "Enter")
+			tm.cmd("send-keys", "-t", "=office:", "Enter")
 			r.waitFor(30*time.Second, "the two-line prompt at the model", func() bool { return r.countPrompts("second line here") == 1 })
 			if p := r.lastPromptWith("second line here"); !strings.Contains(p, "first line here\nsecond line here") {
 				t.Fatalf("prompt arrived as %q\n%s", p, tm.screen())
