@@ -57,11 +57,12 @@ func exitedHeldNotice(agent string, m queue.Message, evidence string) string {
 	return fmt.Sprintf("message %d held: %s exited before its submit was seen; office queue release %d or rm %d\n"+
 		"Message %d for %s is held: %s. It is not typed again on its own and holds the rest of the queue until "+
 		"the agent runs again: `office queue release %d` types it again, `office queue rm %d` drops it.\nText: %s",
-		m.ID, agent, m.ID, m.ID, m.ID, agent, evidence, m.ID, m.ID, noticeText(m))
+		m.ID, agent, m.ID, m.ID, m.ID, agent, evidence, m.ID, m.ID, NoticeText(m))
 }
 
-// noticeText is m's text as a notice quotes it (bounded).
-func noticeText(m queue.Message) string {
+// NoticeText is m's text as a person's notice quotes it: trimmed and
+// bounded to maxNoticeText runes, an ellipsis marking a cut.
+func NoticeText(m queue.Message) string {
 	text := []rune(strings.TrimSpace(m.Text))
 	if len(text) > maxNoticeText {
 		text = append(text[:maxNoticeText], '…')
@@ -76,5 +77,5 @@ func exitedNotice(agent string, m queue.Message, evidence string) string {
 	return fmt.Sprintf("message %d set aside: %s exited before its submit was seen; office queue release %d or rm %d\n"+
 		"Message %d for %s was set aside: %s. It is not typed again on its own and does not hold the rest of the "+
 		"queue: `office queue release %d` types it again, `office queue rm %d` drops it.\nText: %s",
-		m.ID, agent, m.ID, m.ID, m.ID, agent, evidence, m.ID, m.ID, noticeText(m))
+		m.ID, agent, m.ID, m.ID, m.ID, agent, evidence, m.ID, m.ID, NoticeText(m))
 }

@@ -327,16 +327,12 @@ const handedReason = "handed over at a turn's end, not confirmed: the CLI's reco
 // handedNotice is the person's notice of a message handed over to agent and
 // not confirmed by its records.
 func handedNotice(agent string, m queue.Message) string {
-	text := []rune(strings.TrimSpace(m.Text))
-	if len(text) > maxNoticeText {
-		text = append(text[:maxNoticeText], '…')
-	}
 	return fmt.Sprintf("message %d held: handed over to %s, not confirmed; office queue rm %d or release %d\n"+
 		"Message %d was handed over to %s by its turn-end hook, but %s's own records never showed it: the hook may have "+
 		"answered too late, or the CLI ended the turn anyway. It is not handed over or typed again on its own, and "+
 		"nothing else is delivered to %s until you decide (other agents go on). Look at its pane: if it arrived, or you "+
 		"do not want it, `office queue rm %d`%s; `office queue release %d` types it again.\nText: %s",
-		m.ID, agent, m.ID, m.ID, m.ID, agent, agent, agent, m.ID, rmInbox(m), m.ID, string(text))
+		m.ID, agent, m.ID, m.ID, m.ID, agent, agent, agent, m.ID, rmInbox(m), m.ID, NoticeText(m))
 }
 
 // StopHookRan records that the agent's turn-end hook ran for its process

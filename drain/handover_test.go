@@ -182,13 +182,7 @@ func checkHandingMarks(t *testing.T, s *fakeStore, id int64) {
 func TestHandoverConfirmedByTheRecords(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ev := &fakeEvidence{keeps: true, proven: true}
-		h := evidenceHarness(t, ev)
-		h.agent("a").set(func(a *fakeAgent) { a.status = automation.StatusBusy })
-		id := h.store.enqueue("a", "hello")
-		got := h.d.Handover(context.Background(), "a", turnEnd)
-		if got.Text != "hello" || got.ID != id {
-			t.Fatalf("Handover = %+v", got)
-		}
+		h, id := handedHello(t, ev)
 		// A second Stop while the first is unconfirmed hands nothing over.
 		h.store.enqueue("a", "next")
 		if again := h.d.Handover(context.Background(), "a", drain.Turn{Channel: stopHook, PromptID: "p1", Continued: true}); again.Text != "" {
@@ -214,13 +208,7 @@ func TestHandoverConfirmedByTheRecords(t *testing.T) {
 func TestHandoverNeverRecordedIsHeld(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ev := &fakeEvidence{keeps: true, proven: true}
-		h := evidenceHarness(t, ev)
-		h.agent("a").set(func(a *fakeAgent) { a.status = automation.StatusBusy })
-		id := h.store.enqueue("a", "hello")
-		h.store.enqueue("a", "behind")
-		if got := h.d.Handover(context.Background(), "a", turnEnd); got.ID != id {
-			t.Fatalf("Handover = %+v", got)
-		}
+		h, id := handedHello(t, ev, "behind")
 		h.until(6 * time.Second)
 		h.agent("a").set(func(a *fakeAgent) { a.status = automation.StatusIdle })
 		h.d.Wake()
@@ -273,12 +261,7 @@ func TestStopHookSilentOncePerProcess(t *testing.T) {
 func TestHandoverRecordedLateIsDelivered(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ev := &fakeEvidence{keeps: true, proven: true}
-		h := evidenceHarness(t, ev)
-		h.agent("a").set(func(a *fakeAgent) { a.status = automation.StatusBusy })
-		id := h.store.enqueue("a", "hello")
-		if got := h.d.Handover(context.Background(), "a", turnEnd); got.ID != id {
-			t.Fatalf("Handover = %+v", got)
-		}
+		h, id := handedHello(t, ev)
 		h.until(6 * time.Second)
 		if holds := h.store.callsOf("Hold"); len(holds) != 1 {
 			t.Fatalf("holds %+v, want the hand-over held", holds)
@@ -358,12 +341,7 @@ func TestHandoverWhoseWordsJudgedOnTheStampedMessage(t *testing.T) {
 func TestHandoverStopReadsTheRecordsOnceMore(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ev := &fakeEvidence{keeps: true, proven: true}
-		h := evidenceHarness(t, ev)
-		h.agent("a").set(func(a *fakeAgent) { a.status = automation.StatusBusy })
-		id := h.store.enqueue("a", "hello")
-		if got := h.d.Handover(context.Background(), "a", turnEnd); got.ID != id {
-			t.Fatalf("Handover = %+v", got)
-		}
+		h, id := handedHello(t, ev)
 		h.until(300 * ms) // the confirmation sleeps between two polls
 		ev.hand("hello")  // recorded after the last poll, before the stop
 		h.stop()
@@ -431,4 +409,21 @@ func TestHandoverReportsErrors(t *testing.T) {
 		}
 		h.stop()
 	})
+}
+
+// handedHello is an evidence harness whose busy agent "a" has "hello" queued,
+// then each of behind, and has just handed "hello" over at a turn's end: it
+// fails the test unless the hand-over gave that message (id).
+func handedHello(t *testing.T, ev *fakeEvidence, behind ...string) (*harness, int64) {
+	t.Helper()
+	h := evidenceHarness(t, ev)
+	h.agent("a").set(func(a *fakeAgent) { a.status = automation.StatusBusy })
+	id := h.store.enqueue("a", "hello")
+	for _, text := range behind {
+		h.store.enqueue("a", text)
+	}
+	if got := h.d.Handover(context.Background(), "a", turnEnd); got.Text != "hello" || got.ID != id {
+		t.Fatalf("Handover = %+v", got)
+	}
+	return h, id
 }

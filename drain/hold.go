@@ -9,7 +9,6 @@ package drain
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"office/automation"
@@ -245,16 +244,12 @@ const heldReason = "the agent showed nothing after it was typed; it may still re
 // happened, what it holds and the one command for each way out. Its first
 // line says it all in short (a notice list shows that line).
 func heldNotice(agent string, m queue.Message) string {
-	text := []rune(strings.TrimSpace(m.Text))
-	if len(text) > maxNoticeText {
-		text = append(text[:maxNoticeText], '…')
-	}
 	return fmt.Sprintf("message %d held: %s drew nothing after it; office queue rm %d or release %d\n"+
 		"Message %d was typed into %s, which drew nothing at all afterwards: it may not be reading its input yet, and may "+
 		"still read the message later. It is not typed again on its own, and nothing else is typed into %s until you "+
 		"decide (other agents go on). Look at its pane: if the message arrived, or you do not want it, `office queue rm %d` "+
 		"drops it%s and the rest of the queue goes on; `office queue release %d` types it again.\nText: %s",
-		m.ID, agent, m.ID, m.ID, m.ID, agent, agent, m.ID, rmInbox(m), m.ID, string(text))
+		m.ID, agent, m.ID, m.ID, m.ID, agent, agent, m.ID, rmInbox(m), m.ID, NoticeText(m))
 }
 
 // BlockHold is the hold reason of an automation block (HoldNone for

@@ -469,14 +469,10 @@ func rmInbox(m queue.Message) string {
 // unconfirmedNotice is the person's notice of a message typed into agent and
 // not confirmed by its records.
 func unconfirmedNotice(agent string, m queue.Message) string {
-	text := []rune(strings.TrimSpace(m.Text))
-	if len(text) > maxNoticeText {
-		text = append(text[:maxNoticeText], '…')
-	}
 	return fmt.Sprintf("message %d held: typed into %s, not confirmed; office queue rm %d or release %d\n"+
 		"Message %d was typed into %s and its screen showed a submit, but %s's own records never showed the text: it may "+
 		"not have reached the model (a dialog, a screen office does not know), or may sit in the CLI's own queue. It is not "+
 		"typed again on its own, and nothing else is typed into %s until you decide (other agents go on). Look at its pane: "+
 		"if it arrived, or you do not want it, `office queue rm %d`%s; `office queue release %d` types it again.\nText: %s",
-		m.ID, agent, m.ID, m.ID, m.ID, agent, agent, agent, m.ID, rmInbox(m), m.ID, string(text))
+		m.ID, agent, m.ID, m.ID, m.ID, agent, agent, agent, m.ID, rmInbox(m), m.ID, NoticeText(m))
 }

@@ -73,6 +73,26 @@ func hostEnv() []string {
 	return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + os.TempDir(), "LANG=C.UTF-8", "SECRET_TOKEN=do-not-leak"}
 }
 
+// storeBeforeOpen makes a new state directory (in dir) and its store with
+// agents, as an office left it before a later open there: a test writes the
+// state it wants and closes s before it opens the office.
+func storeBeforeOpen(t *testing.T, agents ...string) (dir, state string, s *queue.Store) {
+	t.Helper()
+	dir = t.TempDir()
+	state = filepath.Join(dir, "state")
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s, err := queue.Open(filepath.Join(state, engine.StoreFile), queue.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EnsureAgents(context.Background(), agents); err != nil {
+		t.Fatal(err)
+	}
+	return dir, state, s
+}
+
 func open(t testing.TB, c *configs.Config, state string) *engine.Engine {
 	t.Helper()
 	e, err := engine.Open(engine.Options{Config: c, StateDir: state, HostEnv: hostEnv()})
@@ -238,21 +258,10 @@ func TestAgentThatCannotStartHoldsItsMessagesAsExited(t *testing.T) {
 // of the queue.
 func TestDeliveryInterruptedByAStopIsSettledFromEvidence(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	state := filepath.Join(dir, "state")
 	ctx := context.Background()
 	// The state a crash between stamping attempts and recording their
 	// outcome leaves behind.
-	if err := os.MkdirAll(state, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	s, err := queue.Open(filepath.Join(state, engine.StoreFile), queue.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.EnsureAgents(ctx, []string{"a0"}); err != nil {
-		t.Fatal(err)
-	}
+	dir, state, s := storeBeforeOpen(t, "a0")
 	typed, _ := s.Enqueue(ctx, "a0", "was being typed", queue.EnqueueOptions{})
 	stamped, _ := s.Enqueue(ctx, "a0", "stamped only", queue.EnqueueOptions{})
 	behind, _ := s.Enqueue(ctx, "a0", "queued behind", queue.EnqueueOptions{})

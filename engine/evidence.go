@@ -321,10 +321,6 @@ func (e *Engine) configAgent(name string) (*Agent, bool) {
 // noticeSetAside tells the person, durably (their inbox), about a message
 // set aside after a stop (typed when it came, or held before it).
 func (e *Engine) noticeSetAside(ctx context.Context, r queue.Recovered) {
-	text := []rune(strings.TrimSpace(r.Text))
-	if len(text) > 200 {
-		text = append(text[:200], '…')
-	}
 	what := "the office stopped while typing it"
 	if r.Interrupted {
 		what = "it was held (" + r.Agent + " drew nothing after it was typed), then the office stopped, which ended that process"
@@ -336,7 +332,7 @@ func (e *Engine) noticeSetAside(ctx context.Context, r queue.Recovered) {
 	}
 	body := fmt.Sprintf("Message %d for %s was set aside: %s, and %s. "+
 		"It is not typed again on its own and does not hold the rest of the queue: `office queue release %d` types it again, `office queue rm %d` %s.\nText: %s",
-		r.ID, r.Agent, what, r.Verdict.Evidence, r.ID, r.ID, rm, string(text))
+		r.ID, r.Agent, what, r.Verdict.Evidence, r.ID, r.ID, rm, drain.NoticeText(r.Message))
 	e.notice(drain.Notice{Agent: r.Agent, MsgID: r.ID, Kind: drain.NoticeSetAside, Text: body}) // durable (noticeHeld)
 }
 

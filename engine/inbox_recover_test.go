@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"office/drain"
-	"office/engine"
 	"office/inbox"
 	"office/queue"
 	"office/records"
@@ -25,19 +24,8 @@ import (
 // before (its items carry ids the agent can skip).
 func TestInterruptedInboxBatchTheRecordsShowIsNotTypedAgain(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	state := filepath.Join(dir, "state")
 	ctx := context.Background()
-	if err := os.MkdirAll(state, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	s, err := queue.Open(filepath.Join(state, engine.StoreFile), queue.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.EnsureAgents(ctx, []string{"a0", "a1"}); err != nil {
-		t.Fatal(err)
-	}
+	dir, state, s := storeBeforeOpen(t, "a0", "a1")
 	svc, err := inbox.Open(ctx, s, inbox.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -129,19 +117,8 @@ func TestInterruptedInboxBatchTheRecordsShowIsNotTypedAgain(t *testing.T) {
 // no typed prompt, so the typed evidence alone missed it.
 func TestInterruptedHandOverTheRecordsShowIsNotDeliveredAgain(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	state := filepath.Join(dir, "state")
 	ctx := context.Background()
-	if err := os.MkdirAll(state, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	s, err := queue.Open(filepath.Join(state, engine.StoreFile), queue.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.EnsureAgents(ctx, []string{"a0", "a1"}); err != nil {
-		t.Fatal(err)
-	}
+	dir, state, s := storeBeforeOpen(t, "a0", "a1")
 	svc, err := inbox.Open(ctx, s, inbox.Options{})
 	if err != nil {
 		t.Fatal(err)

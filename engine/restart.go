@@ -149,25 +149,10 @@ func (e *Engine) onExit(name string, t *pool.Terminal) {
 	if stopped {
 		return
 	}
-	fresh := &Agent{Config: a.Config, Profile: a.Profile}
-	e.spawn(fresh)
-	e.roster.mu.Lock()
-	cur, ok := e.roster.byName[name]
-	if e.roster.closing || !ok || cur != a {
-		e.roster.mu.Unlock()
-		if fresh.Term != nil {
-			fresh.Term.Close()
-		}
+	fresh, ok := e.respawn(name, a, t)
+	if !ok {
 		return
 	}
-	e.roster.byName[name] = fresh
-	for i, x := range e.roster.agents {
-		if x == a {
-			e.roster.agents[i] = fresh
-		}
-	}
-	e.restarts.forgetExit(t)
-	e.roster.mu.Unlock()
 	t.Close() // release the old PTY
 	e.checkExitedEarly(fresh)
 	e.drain.Wake()
@@ -197,6 +182,25 @@ func (e *Engine) RestartAgent(name string) error {
 		e.roster.mu.Unlock()
 		old.Close()
 	}
+	fresh, ok := e.respawn(name, a, old)
+	if !ok {
+		return fmt.Errorf("restart %q: the agent changed meanwhile", name)
+	}
+	e.log.Info("agent restarted by a client", "agent", name)
+	e.checkExitedEarly(fresh)
+	e.drain.Wake()
+	if s := e.serve.srv.Load(); s != nil {
+		s.Poke()
+	}
+	return nil
+}
+
+// respawn starts a fresh process for agent a (in the roster as name) and
+// puts it in a's place there, forgetting the exit mark of a's old terminal
+// old. When the office is closing, or a was replaced or removed meanwhile,
+// it closes the fresh process instead and reports false. roster.mu must not
+// be held.
+func (e *Engine) respawn(name string, a *Agent, old *pool.Terminal) (*Agent, bool) {
 	fresh := &Agent{Config: a.Config, Profile: a.Profile}
 	e.spawn(fresh)
 	e.roster.mu.Lock()
@@ -206,7 +210,7 @@ func (e *Engine) RestartAgent(name string) error {
 		if fresh.Term != nil {
 			fresh.Term.Close()
 		}
-		return fmt.Errorf("restart %q: the agent changed meanwhile", name)
+		return nil, false
 	}
 	e.roster.byName[name] = fresh
 	for i, x := range e.roster.agents {
@@ -216,13 +220,7 @@ func (e *Engine) RestartAgent(name string) error {
 	}
 	e.restarts.forgetExit(old)
 	e.roster.mu.Unlock()
-	e.log.Info("agent restarted by a client", "agent", name)
-	e.checkExitedEarly(fresh)
-	e.drain.Wake()
-	if s := e.serve.srv.Load(); s != nil {
-		s.Poke()
-	}
-	return nil
+	return fresh, true
 }
 
 // checkExitedEarly handles an exit that happened before a was published in

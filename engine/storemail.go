@@ -131,18 +131,28 @@ func mailFingerprint(req inbox.MailRequestArgs) string {
 // with key (its idempotency key; "" none). The caller pokes the office so
 // that it is delivered.
 func SendMail(ctx context.Context, s *queue.Store, svc *inbox.Service, req inbox.MailRequestArgs, key string) (Keyed, error) {
+	var fp string
+	if key != "" {
+		fp = mailFingerprint(req)
+	}
+	return keyedUpdate(ctx, s, key, fp, func(tx *queue.Tx) (string, error) { return svc.SendMailTx(tx, req) })
+}
+
+// keyedUpdate runs write in one transaction with idempotency key ("" none)
+// standing for fingerprint fp: when key is recorded already, it names the
+// earlier write's id (Keyed.Prev, queue.ErrKeyConflict for another fp) and
+// writes nothing; else the id write stored is recorded under key.
+func keyedUpdate(ctx context.Context, s *queue.Store, key, fp string, write func(tx *queue.Tx) (string, error)) (Keyed, error) {
 	var k Keyed
 	err := s.Update(ctx, func(tx *queue.Tx) error {
-		var fp string
 		if key != "" {
-			fp = mailFingerprint(req)
 			var err error
 			if k.Prev, err = tx.KeyedID(key, fp); err != nil || k.Prev != "" {
 				return err
 			}
 		}
 		var err error
-		if k.ID, err = svc.SendMailTx(tx, req); err != nil {
+		if k.ID, err = write(tx); err != nil {
 			return err
 		}
 		if key != "" {

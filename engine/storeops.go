@@ -140,30 +140,11 @@ func ClearQueue(ctx context.Context, s *queue.Store, agent string) (gone []queue
 // also (when set: run with the item's id; mail keeps this host's envelope
 // of it). The caller pokes the office so that the outbox is sent.
 func StashRemote(ctx context.Context, s *queue.Store, it cluster.Item, key, fp string, also func(tx *queue.Tx, id string) error) (Keyed, error) {
-	var k Keyed
-	err := s.Update(ctx, func(tx *queue.Tx) error {
-		if key != "" {
-			var err error
-			if k.Prev, err = tx.KeyedID(key, fp); err != nil || k.Prev != "" {
-				return err
-			}
+	return keyedUpdate(ctx, s, key, fp, func(tx *queue.Tx) (string, error) {
+		id, err := cluster.StashTx(tx, it)
+		if err != nil || also == nil {
+			return id, err
 		}
-		var err error
-		if k.ID, err = cluster.StashTx(tx, it); err != nil {
-			return err
-		}
-		if also != nil {
-			if err := also(tx, k.ID); err != nil {
-				return err
-			}
-		}
-		if key != "" {
-			return tx.RecordKey(key, fp, k.ID)
-		}
-		return nil
+		return id, also(tx, id)
 	})
-	if err != nil {
-		return Keyed{}, err
-	}
-	return k, nil
 }

@@ -111,18 +111,7 @@ func TestStoreOpsAreTheServersOps(t *testing.T) {
 func TestStoreQueueEditsAreTheServersOps(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
-	state := filepath.Join(dir, "state")
-	open(t, fakeConfig(t, dir, 2), state)
-	s, err := queue.Open(filepath.Join(state, engine.StoreFile), queue.Options{Existing: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	svc, err := inbox.Open(ctx, s, inbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	state, s, svc := storeBeside(t)
 	// The floor paused: the drain types none of them, so each stays
 	// queued until removed.
 	if err := engine.SetPause(ctx, s, "", true); err != nil {
@@ -210,18 +199,7 @@ func TestStoreQueueEditsAreTheServersOps(t *testing.T) {
 func TestStoreMailOpsAreTheServersOps(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
-	state := filepath.Join(dir, "state")
-	open(t, fakeConfig(t, dir, 2), state)
-	s, err := queue.Open(filepath.Join(state, engine.StoreFile), queue.Options{Existing: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	svc, err := inbox.Open(ctx, s, inbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	state, s, svc := storeBeside(t)
 	// Two requests of a0 to the person (the person's inbox holds them;
 	// no agent's prompt is typed into).
 	var reqs []string
@@ -329,18 +307,7 @@ func TestStoreMailOpsAreTheServersOps(t *testing.T) {
 func TestStoreOnlyMailBodies(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
-	state := filepath.Join(dir, "state")
-	open(t, fakeConfig(t, dir, 2), state)
-	s, err := queue.Open(filepath.Join(state, engine.StoreFile), queue.Options{Existing: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	svc, err := inbox.Open(ctx, s, inbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s, svc := storeBeside(t)
 	if err := cluster.Migrate(ctx, s); err != nil {
 		t.Fatal(err)
 	}
@@ -407,4 +374,25 @@ func TestStoreOnlyMailBodies(t *testing.T) {
 	if err := engine.Report(ctx, svc, "a0", "fine", ""); !errors.Is(err, inbox.ErrNotAllowed) {
 		t.Fatalf("Report of outcome fine: %v, want not allowed", err)
 	}
+}
+
+// storeBeside starts an office of two fake agents and opens, beside its
+// server, the office's store and the inbox on it as a store-only command
+// does; state is the office's state directory. The store closes before
+// the office at the test's end.
+func storeBeside(t *testing.T) (state string, s *queue.Store, svc *inbox.Service) {
+	t.Helper()
+	dir := t.TempDir()
+	state = filepath.Join(dir, "state")
+	open(t, fakeConfig(t, dir, 2), state)
+	s, err := queue.Open(filepath.Join(state, engine.StoreFile), queue.Options{Existing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	svc, err = inbox.Open(context.Background(), s, inbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return state, s, svc
 }

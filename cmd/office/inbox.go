@@ -60,10 +60,7 @@ func newInboxCmd(e *env, g *globals) *cobra.Command {
 			if f.person && len(args) == 1 {
 				return usagef("office inbox: give AGENT or --person, not both")
 			}
-			agent := ""
-			if len(args) == 1 {
-				agent = args[0]
-			}
+			agent := optionalArg(args)
 			return listInbox(c.Context(), e, g, agent, f)
 		},
 	}

@@ -34,10 +34,7 @@ unknown one). Needs a running office (exit 1 without one).`,
 		Args:              argsBetween(0, 1),
 		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
-			agent := ""
-			if len(args) == 1 {
-				agent = args[0]
-			}
+			agent := optionalArg(args)
 			return runNeeds(c.Context(), e, g, agent, asJSON)
 		},
 	}

@@ -34,10 +34,7 @@ func pauseCmd(e *env, g *globals, paused bool) *cobra.Command {
 			if all == (len(args) == 1) {
 				return usagef("office %s: give AGENT or --all (one of them)", verb)
 			}
-			agent := ""
-			if len(args) == 1 {
-				agent = args[0]
-			}
+			agent := optionalArg(args)
 			return setPause(c.Context(), e, g, verb, agent, paused)
 		},
 	}

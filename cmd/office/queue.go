@@ -29,10 +29,7 @@ each is held (the words of 'office status'); of one agent with AGENT.`,
 		Args:              argsBetween(0, 1),
 		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
-			agent := ""
-			if len(args) == 1 {
-				agent = args[0]
-			}
+			agent := optionalArg(args)
 			return listQueue(c.Context(), e, g, agent, asJSON)
 		},
 	}

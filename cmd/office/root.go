@@ -199,6 +199,15 @@ func groupCmd(c *cobra.Command) *cobra.Command {
 
 // ---- positional arguments ----
 
+// optionalArg is the one optional argument of a command whose Args is
+// argsBetween(0, 1), such as an AGENT: "" when absent.
+func optionalArg(args []string) string {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return ""
+}
+
 // argsBetween accepts from min to max positional arguments (max < 0: no
 // upper bound); any other count is a usage error.
 func argsBetween(min, max int) cobra.PositionalArgs {

@@ -33,10 +33,7 @@ An unknown AGENT is exit 2.`,
 		Args:              argsBetween(0, 1),
 		ValidArgsFunction: completeAgent(e, g),
 		RunE: func(c *cobra.Command, args []string) error {
-			agent := ""
-			if len(args) == 1 {
-				agent = args[0]
-			}
+			agent := optionalArg(args)
 			return runStatus(c.Context(), e, g, agent, asJSON, explain)
 		},
 	}

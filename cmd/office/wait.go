@@ -89,13 +89,8 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 	if err != nil {
 		return err
 	}
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var timedOut atomic.Bool
-	if timeout > 0 {
-		t := time.AfterFunc(timeout, func() { timedOut.Store(true); cancel() })
-		defer t.Stop()
-	}
+	wctx, timedOut, stop := waitContext(ctx, timeout)
+	defer stop()
 	fate := func(conn *client.Conn) (bool, error) {
 		f, err := conn.Message(wctx, msgID)
 		if err != nil {
@@ -166,7 +161,7 @@ func runWait(ctx context.Context, e *env, g *globals, agent, until string, timeo
 		return false, nil
 	}
 	result := followEvents(wctx, e, tr, []string{agent}, 0, false, fn, chk)
-	if timedOut.Load() {
+	if timedOut() {
 		if msgID != 0 {
 			return fmt.Errorf("wait: message %d was not delivered to %s within %v", msgID, agent, timeout)
 		}
@@ -261,4 +256,16 @@ func completeUntil(e *env, g *globals) cobra.CompletionFunc {
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// waitContext is ctx cancelled after timeout (never, for 0), with whether
+// it was the timeout that ended it; stop releases both, and must be called.
+func waitContext(ctx context.Context, timeout time.Duration) (wctx context.Context, timedOut func() bool, stop func()) {
+	wctx, cancel := context.WithCancel(ctx)
+	var expired atomic.Bool
+	if timeout <= 0 {
+		return wctx, expired.Load, cancel
+	}
+	t := time.AfterFunc(timeout, func() { expired.Store(true); cancel() })
+	return wctx, expired.Load, func() { t.Stop(); cancel() }
 }

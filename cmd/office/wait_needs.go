@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"office/client"
@@ -19,13 +18,8 @@ func runWaitNeeds(ctx context.Context, e *env, g *globals, agents []string, time
 	if err != nil {
 		return err
 	}
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var timedOut atomic.Bool
-	if timeout > 0 {
-		t := time.AfterFunc(timeout, func() { timedOut.Store(true); cancel() })
-		defer t.Stop()
-	}
+	wctx, timedOut, stop := waitContext(ctx, timeout)
+	defer stop()
 	check := func(conn *client.Conn) (bool, error) {
 		n, ok := firstNeed(conn.State().Needs, agents)
 		if ok {
@@ -35,7 +29,7 @@ func runWaitNeeds(ctx context.Context, e *env, g *globals, agents []string, time
 		return false, nil
 	}
 	result := followEvents(wctx, e, tr, agents, 0, false, func(*client.Conn, wire.Event) (bool, error) { return false, nil }, check)
-	if timedOut.Load() {
+	if timedOut() {
 		what := "anything"
 		if len(agents) == 1 {
 			what = agents[0]
