@@ -137,6 +137,14 @@ func waitingNotice(ctx context.Context, dir string, cfg *configs.Config) string 
 		return ""
 	}
 	defer s.Close()
+	return waitingIn(ctx, s, cfg)
+}
+
+// waitingIn is waitingNotice on an open store s: the server's own, once
+// it is open (opening the store a second time before the agents start
+// would put that open on their path). "" when there are none, or s cannot
+// be read.
+func waitingIn(ctx context.Context, s *queue.Store, cfg *configs.Config) string {
 	msgs, err := s.List(ctx, "")
 	if err != nil || len(msgs) == 0 {
 		return ""

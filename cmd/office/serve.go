@@ -36,7 +36,6 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 	if err != nil {
 		return nil, nil, "", err
 	}
-	notice = joinNotices(notice, waitingNotice(context.Background(), dir, cfg))
 	if err := engine.EnsureStateDir(dir); err != nil {
 		return nil, nil, "", err
 	}
@@ -66,6 +65,9 @@ func openEngine(e *env, g *globals, cols, rows int, opts func(*engine.Options)) 
 		}
 		return nil, nil, "", err
 	}
+	// Asked of the engine's store once it is open, not of a second open
+	// before it: that open was on the way to the first agent's process.
+	notice = joinNotices(notice, waitingIn(context.Background(), eng.Store(), cfg))
 	// The next start without --config runs this office again. Only an
 	// explicit --config changes the record: a remembered file missing for
 	// a moment ran the default, and is kept for when it is back.
