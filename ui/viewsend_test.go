@@ -41,3 +41,24 @@ func TestTheNewestViewIsToldLast(t *testing.T) {
 		t.Fatalf("the last view sent sizes %v; the panes are %v", got, wantPanes)
 	}
 }
+
+// A terminal resize told by a view that was never sent (a newer one
+// replaced it first) rides with the newer view: the server learns that this
+// client acted last, whichever layout's command runs.
+func TestAResizeNotYetToldRidesWithTheNewestView(t *testing.T) {
+	r := &fakeRemote{fakeOffice: newFakeOffice("a")}
+	var v viewSender
+	v.want(nil, &paneView{focus: "a", panes: map[string]PaneSize{"a": {Cols: 80, Rows: 23}}, resized: true})
+	v.want(nil, &paneView{focus: "a", panes: map[string]PaneSize{"a": {Cols: 100, Rows: 30}}})
+	if err := v.send(nil, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.send(nil, r); err != nil { // nothing new: nothing sent
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.views) != 1 || r.views[0]["a"] != (PaneSize{Cols: 100, Rows: 30}) || !r.resized[0] {
+		t.Fatalf("views sent %v, resized %v; want the newest once, resized", r.views, r.resized)
+	}
+}
