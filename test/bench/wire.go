@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -21,9 +22,23 @@ import (
 func (o *officeRun) wireClient(as []agent) (*client.Conn, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := client.Dial(ctx, client.Local(o.state), client.Options{Client: "bench", Screens: true, Subscribe: true})
-	if err != nil {
-		return nil, fmt.Errorf("attach a client: %w", err)
+	// The server opens its socket after its first agent starts (the start
+	// path), so the agent's "ready" can come first: wait for the socket.
+	var c *client.Conn
+	for {
+		var err error
+		c, err = client.Dial(ctx, client.Local(o.state), client.Options{Client: "bench", Screens: true, Subscribe: true})
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, client.ErrNoServer) || ctx.Err() != nil {
+			return nil, fmt.Errorf("attach a client: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("attach a client: %w", err)
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
 	panes := map[string]wire.Size{}
 	n := min(len(as), 9)
