@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -17,49 +18,72 @@ const (
 	warmup    = 10
 )
 
-// latencies types echoKey n times into t (after warm-up keys), each time
-// timing the write to the first read that carries the key back, then clears
-// the input and waits for the output to go quiet.
-func latencies(t *term, n int) ([]time.Duration, error) {
-	var ds []time.Duration
-	for i := 0; i < n+warmup; i++ {
-		t.drain(echoQuiet, time.Second)
-		start := time.Now()
-		if _, err := t.f.Write([]byte{echoKey}); err != nil {
-			return nil, err
-		}
-		timeout := time.After(3 * time.Second)
-	wait:
-		for {
-			select {
-			case b := <-t.out:
-				if bytes.IndexByte(b, echoKey) >= 0 {
-					break wait
-				}
-			case <-timeout:
-				return nil, fmt.Errorf("key %d: no echo in 3 s", i)
-			case <-t.done:
-				return nil, fmt.Errorf("key %d: the program exited", i)
-			}
-		}
-		if i >= warmup {
-			ds = append(ds, time.Since(start))
-		}
-		if _, err := t.f.Write([]byte{clearKey}); err != nil {
-			return nil, err
-		}
-		// The clear's redraw comes before the next key: on a loaded
-		// machine the agent could otherwise read the clear and the next
-		// key at once, find its line unchanged and echo nothing.
+// termKey types echoKey once into t and times the write to the first read
+// that carries the key back, then clears the input and waits for the
+// clear's redraw.
+func termKey(t *term) (time.Duration, error) {
+	t.drain(echoQuiet, time.Second)
+	start := time.Now()
+	if _, err := t.f.Write([]byte{echoKey}); err != nil {
+		return 0, err
+	}
+	timeout := time.After(3 * time.Second)
+wait:
+	for {
 		select {
-		case <-t.out:
-		case <-time.After(3 * time.Second):
-			return nil, fmt.Errorf("key %d: the clear drew nothing in 3 s", i)
+		case b := <-t.out:
+			if bytes.IndexByte(b, echoKey) >= 0 {
+				break wait
+			}
+		case <-timeout:
+			return 0, errors.New("no echo in 3 s")
 		case <-t.done:
-			return nil, fmt.Errorf("key %d: the program exited", i)
+			return 0, errors.New("the program exited")
 		}
 	}
-	return ds, nil
+	d := time.Since(start)
+	if _, err := t.f.Write([]byte{clearKey}); err != nil {
+		return 0, err
+	}
+	// The clear's redraw comes before the next key: on a loaded machine
+	// the agent could otherwise read the clear and the next key at once,
+	// find its line unchanged and echo nothing.
+	select {
+	case <-t.out:
+	case <-time.After(3 * time.Second):
+		return 0, errors.New("the clear drew nothing in 3 s")
+	case <-t.done:
+		return 0, errors.New("the program exited")
+	}
+	return d, nil
+}
+
+// echoPath is one way a key travels to the fake agent and back.
+type echoPath struct {
+	name  string
+	key   func() (time.Duration, error) // one key, timed
+	close func()
+	ds    []time.Duration
+}
+
+// interleave types n keys (after warm-up keys) into every path in turns,
+// one key per path per round, the first path of a round rotating: every
+// path sees the same moments of the machine, so a drift in its load moves
+// them all alike and the differences between them hold.
+func interleave(paths []*echoPath, n int) error {
+	for i := 0; i < n+warmup; i++ {
+		for j := range paths {
+			p := paths[(i+j)%len(paths)]
+			d, err := p.key()
+			if err != nil {
+				return fmt.Errorf("%s: key %d: %w", p.name, i, err)
+			}
+			if i >= warmup {
+				p.ds = append(p.ds, d)
+			}
+		}
+	}
+	return nil
 }
 
 // pct is the p-th percentile (0..100) of sorted ds in ms.
@@ -82,9 +106,13 @@ func row(name string, ds []time.Duration) echoRow {
 }
 
 func (e *env) echo() error {
-	fmt.Printf("## keystroke echo, fake agent at %d×%d, %d keys each (ms from writing the key to reading its echo)\n\n", cols, rows, e.samples)
-	missing := echoRow{p50: -1, p95: -1, p99: -1}
-	var direct, tm, of echoRow
+	fmt.Printf("## keystroke echo, fake agent at %d×%d, %d keys each, the paths in turns (ms from writing the key to reading its echo)\n\n", cols, rows, e.samples)
+	var paths []*echoPath
+	defer func() {
+		for _, p := range paths {
+			p.close()
+		}
+	}()
 	// The floor: the fake agent in a PTY of this program.
 	{
 		as := e.fakeAgents(mkdir(e.dir, "echo-pty"), "echo", 1)
@@ -92,109 +120,99 @@ func (e *env) echo() error {
 		if err != nil {
 			return err
 		}
+		paths = append(paths, &echoPath{name: "fake agent in a PTY (floor)", key: func() (time.Duration, error) { return termKey(t) }, close: t.close})
 		if err := waitLogged(as, "ready", 20*time.Second); err != nil {
-			t.close()
 			return err
 		}
-		ds, err := latencies(t, e.samples)
-		t.close()
-		if err != nil {
-			return fmt.Errorf("direct PTY: %w", err)
-		}
-		direct = row("fake agent in a PTY (floor)", ds)
 	}
-	tm = missing
+	var tmuxPath *echoPath
 	if e.tmux != "" {
 		as := e.fakeAgents(mkdir(e.dir, "echo-tmux"), "echo", 1)
 		t, err := e.newTmux("echo-tmux", as)
 		if err != nil {
 			return err
 		}
-		err = func() error {
-			if err := waitLogged(as, "ready", 20*time.Second); err != nil {
-				return err
-			}
-			if err := t.attach(); err != nil {
-				return err
-			}
-			t.client.drain(300*time.Millisecond, 5*time.Second)
-			ds, err := latencies(t.client, e.samples)
-			if err != nil {
-				return fmt.Errorf("tmux: %w", err)
-			}
-			tm = row("", ds)
-			return nil
-		}()
-		t.close()
-		if err != nil {
+		tmuxPath = &echoPath{name: "tmux, attached in an outer PTY", close: t.close}
+		paths = append(paths, tmuxPath)
+		if err := waitLogged(as, "ready", 20*time.Second); err != nil {
 			return err
 		}
+		if err := t.attach(); err != nil {
+			return err
+		}
+		t.client.drain(300*time.Millisecond, 5*time.Second)
+		tmuxPath.key = func() (time.Duration, error) { return termKey(t.client) }
 	}
-	sv := missing
 	{
 		as := e.fakeAgents(mkdir(e.dir, "echo-server"), "echo", 1)
 		o, err := e.newOffice("echo-server", as)
 		if err != nil {
 			return err
 		}
-		err = func() error {
-			if err := o.startServe(); err != nil {
-				return err
-			}
-			if err := waitLogged(as, "ready", 20*time.Second); err != nil {
-				return err
-			}
-			c, err := o.wireClient(as)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			ds, err := wireLatencies(c, as[0].name, e.samples)
-			if err != nil {
-				return fmt.Errorf("office server: %w", err)
-			}
-			sv = row("", ds)
-			return nil
-		}()
-		o.close()
+		p := &echoPath{name: "office server, a client in this process (socket, screen updates)", close: o.close}
+		paths = append(paths, p)
+		if err := o.startServe(); err != nil {
+			return err
+		}
+		if err := waitLogged(as, "ready", 20*time.Second); err != nil {
+			return err
+		}
+		c, err := o.wireClient(as)
 		if err != nil {
+			return err
+		}
+		p.close = func() { c.Close(); o.close() }
+		w := newWireKeys(c, as[0].name)
+		p.key = w.key
+	}
+	uiPath := func(name, title, bin string) (*echoPath, error) {
+		as := e.fakeAgents(mkdir(e.dir, name), "echo", 1)
+		o, err := e.newOffice(name, as)
+		if err != nil {
+			return nil, err
+		}
+		o.bin = bin
+		p := &echoPath{name: title, close: o.close}
+		paths = append(paths, p)
+		if err := o.startUI(); err != nil {
+			return nil, err
+		}
+		if err := waitLogged(as, "ready", 20*time.Second); err != nil {
+			return nil, err
+		}
+		o.ui.drain(300*time.Millisecond, 5*time.Second)
+		p.key = func() (time.Duration, error) { return termKey(o.ui) }
+		return p, nil
+	}
+	officePath, err := uiPath("echo-office", "office UI in an outer PTY", e.office)
+	if err != nil {
+		return err
+	}
+	var vsPath *echoPath
+	if e.vs != "" {
+		if vsPath, err = uiPath("echo-vs", "office UI, the -vs build", e.vs); err != nil {
 			return err
 		}
 	}
-	{
-		as := e.fakeAgents(mkdir(e.dir, "echo-office"), "echo", 1)
-		o, err := e.newOffice("echo-office", as)
-		if err != nil {
-			return err
-		}
-		err = func() error {
-			if err := o.startUI(); err != nil {
-				return err
-			}
-			if err := waitLogged(as, "ready", 20*time.Second); err != nil {
-				return err
-			}
-			o.ui.drain(300*time.Millisecond, 5*time.Second)
-			ds, err := latencies(o.ui, e.samples)
-			if err != nil {
-				return fmt.Errorf("office: %w", err)
-			}
-			of = row("", ds)
-			return nil
-		}()
-		o.close()
-		if err != nil {
-			return err
-		}
+	if err := interleave(paths, e.samples); err != nil {
+		return err
 	}
 	fmt.Println("| path | p50 | p95 | p99 |")
 	fmt.Println("|---|---|---|---|")
-	fmt.Printf("| %s | %s | %s | %s |\n", direct.name, num("%.2f", direct.p50), num("%.2f", direct.p95), num("%.2f", direct.p99))
-	fmt.Printf("| tmux, attached in an outer PTY | %s | %s | %s |\n", num("%.2f", tm.p50), num("%.2f", tm.p95), num("%.2f", tm.p99))
-	fmt.Printf("| office server, a client in this process (socket, screen updates) | %s | %s | %s |\n", num("%.2f", sv.p50), num("%.2f", sv.p95), num("%.2f", sv.p99))
-	fmt.Printf("| office UI in an outer PTY | %s | %s | %s |\n", num("%.2f", of.p50), num("%.2f", of.p95), num("%.2f", of.p99))
-	if tm.p50 >= 0 {
-		fmt.Printf("| office − tmux (target ≤ 5 / — / ≤ 10 ms) | %+.2f | %+.2f | %+.2f |\n", of.p50-tm.p50, of.p95-tm.p95, of.p99-tm.p99)
+	rows := map[*echoPath]echoRow{}
+	for _, p := range paths {
+		r := row(p.name, p.ds)
+		rows[p] = r
+		fmt.Printf("| %s | %s | %s | %s |\n", r.name, num("%.2f", r.p50), num("%.2f", r.p95), num("%.2f", r.p99))
+	}
+	diff := func(name string, a, b echoRow) {
+		fmt.Printf("| %s | %+.2f | %+.2f | %+.2f |\n", name, a.p50-b.p50, a.p95-b.p95, a.p99-b.p99)
+	}
+	if tmuxPath != nil {
+		diff("office − tmux (target ≤ +0.5 / — / ≤ +1 ms)", rows[officePath], rows[tmuxPath])
+	}
+	if vsPath != nil {
+		diff("office − the -vs build", rows[officePath], rows[vsPath])
 	}
 	fmt.Println()
 	return nil

@@ -51,6 +51,7 @@ type flags struct {
 	profile string
 	env     string
 	many    int
+	vs      string
 }
 
 func main() {
@@ -62,6 +63,7 @@ func main() {
 	flag.IntVar(&f.mb, "mb", 10, "size of the generated stream in MB")
 	flag.IntVar(&f.reps, "reps", 5, "stream runs per system and mode (best, median and the median of paired ratios are shown)")
 	flag.BoolVar(&f.noTmux, "no-tmux", false, "measure office only")
+	flag.StringVar(&f.vs, "vs", "", "another office binary whose UI the echo part times beside this build's, key for key (go build -o /tmp/office-main ./cmd/office on another checkout)")
 	flag.BoolVar(&f.keep, "keep", false, "keep the temporary directory (configs, state, logs)")
 	flag.StringVar(&f.profile, "pprof", "", "directory to save office's CPU and heap profiles in (OFFICE_PPROF is set for the office processes)")
 	flag.StringVar(&f.env, "env", "", "comma-separated KEY=VALUE pairs added to office's environment (e.g. GOGC=50,GOMEMLIMIT=64MiB)")
@@ -83,6 +85,7 @@ type env struct {
 	samples   int
 	profile   string
 	extraEnv  []string // -env: added to office's processes
+	vs        string   // -vs: another office binary, for the echo part
 	tmuxCount int
 }
 
@@ -115,6 +118,14 @@ func run(f flags) error {
 				return fmt.Errorf("-env: %q is not KEY=VALUE", kv)
 			}
 			e.extraEnv = append(e.extraEnv, strings.TrimSpace(kv))
+		}
+	}
+	if f.vs != "" {
+		if e.vs, err = filepath.Abs(f.vs); err == nil {
+			_, err = os.Stat(e.vs)
+		}
+		if err != nil {
+			return fmt.Errorf("-vs: %w", err)
 		}
 	}
 	if !f.noTmux {

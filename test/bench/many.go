@@ -79,7 +79,7 @@ func (e *env) manyOffice(n int) (r manyResult, err error) {
 	}
 	time.Sleep(manySettle)
 	r.idle = measure(o.pids, e.window)
-	if r.status, err = timed(statusRuns, o.env(), append([]string{o.e.office}, o.args("status")...)...); err != nil {
+	if r.status, err = timed(statusRuns, o.env(), append([]string{o.bin}, o.args("status")...)...); err != nil {
 		return r, err
 	}
 	for range 3 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -70,6 +71,22 @@ func byExe(exe string) []int {
 			continue
 		}
 		if p, err := os.Readlink(filepath.Join("/proc", d.Name(), "exe")); err == nil && p == exe {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// byExeArg is the processes of byExe(exe) with arg among their arguments:
+// one office's processes while others of the same binary run.
+func byExeArg(exe, arg string) []int {
+	var pids []int
+	for _, pid := range byExe(exe) {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+		if err != nil {
+			continue
+		}
+		if slices.Contains(strings.Split(string(b), "\x00"), arg) {
 			pids = append(pids, pid)
 		}
 	}

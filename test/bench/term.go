@@ -193,6 +193,7 @@ func waitLogged(as []agent, ev string, d time.Duration) error {
 // officeRun is one office: its config, state directory and processes.
 type officeRun struct {
 	e      *env
+	bin    string // the office binary: e.office, or -vs's
 	dir    string
 	config string
 	state  string
@@ -220,7 +221,7 @@ func (e *env) newOffice(name string, as []agent) (*officeRun, error) {
 		}
 		fmt.Fprintf(&b, "[[agent]]\nname = %q\nprofile = %q\ncommand = [%s]\n\n", a.name, profile, strings.Join(q, ", "))
 	}
-	o := &officeRun{e: e, dir: dir, config: filepath.Join(dir, "office.toml"), state: filepath.Join(dir, "state")}
+	o := &officeRun{e: e, bin: e.office, dir: dir, config: filepath.Join(dir, "office.toml"), state: filepath.Join(dir, "state")}
 	return o, os.WriteFile(o.config, []byte(b.String()), 0o600)
 }
 
@@ -238,7 +239,7 @@ func (o *officeRun) args(args ...string) []string {
 
 // startServe runs `office serve` (headless).
 func (o *officeRun) startServe() error {
-	cmd := exec.Command(o.e.office, o.args("serve")...)
+	cmd := exec.Command(o.bin, o.args("serve")...)
 	cmd.Env = o.env()
 	cmd.Dir = o.dir
 	logf, err := os.Create(filepath.Join(o.dir, "serve.out"))
@@ -257,7 +258,7 @@ func (o *officeRun) startServe() error {
 // startUI runs `office` (the UI) in an outer terminal. With a server running
 // it attaches to it, if this office can; callers check attachedUI.
 func (o *officeRun) startUI() error {
-	t, err := startTerm(o.env(), append([]string{o.e.office}, o.args()...)...)
+	t, err := startTerm(o.env(), append([]string{o.bin}, o.args()...)...)
 	if err != nil {
 		return err
 	}
@@ -285,7 +286,7 @@ func (o *officeRun) attachUI(beforeRestart func()) (restarted bool, err error) {
 }
 
 func (o *officeRun) send(agent, text string) error {
-	cmd := exec.Command(o.e.office, o.args("send", agent, text)...)
+	cmd := exec.Command(o.bin, o.args("send", agent, text)...)
 	cmd.Env = o.env()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("office send %s: %v: %s", agent, err, out)
@@ -293,7 +294,7 @@ func (o *officeRun) send(agent, text string) error {
 	return nil
 }
 
-func (o *officeRun) pids() []int { return byExe(o.e.office) }
+func (o *officeRun) pids() []int { return byExeArg(o.bin, o.state) }
 
 func (o *officeRun) stopServe() {
 	if o.serve == nil {
@@ -314,7 +315,7 @@ func (o *officeRun) close() {
 		o.ui = nil
 	}
 	o.stopServe()
-	cmd := exec.Command(o.e.office, o.args("stop")...)
+	cmd := exec.Command(o.bin, o.args("stop")...)
 	cmd.Env = o.env()
 	_ = cmd.Run()
 	for i := 0; i < 100 && len(o.pids()) > 0; i++ {

@@ -64,49 +64,54 @@ func (o *officeRun) wireClient(as []agent) (*client.Conn, error) {
 	return c, nil
 }
 
-// wireLatencies types echoKey into agent through c n times (after warm-up
-// keys), each time timing the Input to the first screen update that shows
-// it, then clears the input and waits for the update that shows it gone.
-func wireLatencies(c *client.Conn, agent string, n int) ([]time.Duration, error) {
-	var snap pool.Snapshot
-	has := func() bool {
-		c.Screen(agent, &snap)
-		return strings.ContainsRune(snap.Text(), echoKey)
-	}
-	wait := func(want bool) error {
-		timeout := time.After(3 * time.Second)
-		for has() != want {
-			select {
-			case <-c.Changed():
-			case <-c.Done():
-				return c.Err()
-			case <-timeout:
-				return fmt.Errorf("no echo in 3 s")
-			}
-		}
-		return nil
-	}
-	var ds []time.Duration
-	for i := 0; i < n+warmup; i++ {
-		if err := wait(false); err != nil {
-			return nil, err
-		}
-		time.Sleep(echoQuiet) // keys typed by a person, not a paste
-		start := time.Now()
-		if err := c.Input(agent, []byte{echoKey}); err != nil {
-			return nil, err
-		}
-		if err := wait(true); err != nil {
-			return nil, fmt.Errorf("key %d: %w", i, err)
-		}
-		if i >= warmup {
-			ds = append(ds, time.Since(start))
-		}
-		if err := c.Input(agent, []byte{clearKey}); err != nil {
-			return nil, err
+// wireKeys types echoKey into one agent through a client of this process.
+type wireKeys struct {
+	c     *client.Conn
+	agent string
+	snap  pool.Snapshot
+}
+
+func newWireKeys(c *client.Conn, agent string) *wireKeys {
+	return &wireKeys{c: c, agent: agent}
+}
+
+// has reports whether the agent's screen shows echoKey.
+func (w *wireKeys) has() bool {
+	w.c.Screen(w.agent, &w.snap)
+	return strings.ContainsRune(w.snap.Text(), echoKey)
+}
+
+// wait waits until has is want.
+func (w *wireKeys) wait(want bool) error {
+	timeout := time.After(3 * time.Second)
+	for w.has() != want {
+		select {
+		case <-w.c.Changed():
+		case <-w.c.Done():
+			return w.c.Err()
+		case <-timeout:
+			return fmt.Errorf("no echo in 3 s")
 		}
 	}
-	return ds, nil
+	return nil
+}
+
+// key types echoKey once, timing the Input to the first screen update that
+// shows it, then clears the input.
+func (w *wireKeys) key() (time.Duration, error) {
+	if err := w.wait(false); err != nil {
+		return 0, err
+	}
+	time.Sleep(echoQuiet) // keys typed by a person, not a paste
+	start := time.Now()
+	if err := w.c.Input(w.agent, []byte{echoKey}); err != nil {
+		return 0, err
+	}
+	if err := w.wait(true); err != nil {
+		return 0, err
+	}
+	d := time.Since(start)
+	return d, w.c.Input(w.agent, []byte{clearKey})
 }
 
 // extraClients is how many more wire clients officeRun.furtherClients
