@@ -270,7 +270,10 @@ func (e *Engine) terminalEvent(ev pool.Event) {
 	if ev.Kind != pool.EventOutput && e.drain != nil {
 		e.drain.Wake()
 	}
-	if ev.Kind != pool.EventOutput {
+	// A draft or picker changing (the person's first key of a line)
+	// changes nothing the needs-you list or the inbox reads: waking the
+	// notifier for it read the store beside the key's echo.
+	if ev.Kind != pool.EventOutput && ev.Kind != pool.EventGate {
 		e.needsEvent(ev)
 		e.pokeNotify()
 		e.inboxEvent(ev)

@@ -22,11 +22,13 @@ func (s *Server) loop() {
 	defer timer.Stop()
 	var st loopState
 	for {
+		timed := false
 		select {
 		case <-s.done:
 			return
-		case <-s.wake:
+		case <-s.wake.ch:
 		case <-timer.C:
+			timed = true
 		}
 		s.mu.Lock()
 		n := len(s.clients)
@@ -42,7 +44,10 @@ func (s *Server) loop() {
 			continue
 		}
 		now := time.Now()
-		if s.pass(&st) {
+		// The store is read when someone said it changed, at every tick
+		// (a change nobody announced) and when the last read failed.
+		store := s.wake.store.Swap(false) || timed || st.state == nil
+		if s.pass(&st, store) {
 			st.changed = now
 		}
 		timer.Reset(passInterval(st.last, now.Sub(st.changed)))
@@ -80,24 +85,36 @@ type loopState struct {
 	needs map[string]wire.Need // the needs-you list last read, by key
 }
 
-// pass does one round of the loop. It reports whether the roster, the
-// state or the event stream had anything new.
-func (s *Server) pass(st *loopState) bool {
+// pass does one round of the loop; without store it reads neither the
+// store's log nor its figures (Office.Restate). It reports whether the
+// roster, the state or the event stream had anything new.
+func (s *Server) pass(st *loopState, store bool) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), OpTimeout)
 	defer cancel()
 	roster, insts := s.roster()
 	rb, _ := json.Marshal(roster)
 	rosterChanged := string(rb) != string(st.roster)
 	st.roster = rb
-	after, stored, err := s.storeEvents(ctx)
-	if err != nil {
-		s.log.Warn("reading the event log", "err", err)
-	}
-	// The state is read after the log: what the log says happened comes
-	// first in the stream.
-	state, err := s.office.State(ctx)
-	if err != nil {
-		s.log.Warn("reading the office's state", "err", err)
+	var (
+		after  int64
+		stored []wire.Event
+		state  wire.State
+		err    error
+	)
+	if store {
+		if after, stored, err = s.storeEvents(ctx); err != nil {
+			s.log.Warn("reading the event log", "err", err)
+		}
+		// The state is read after the log: what the log says happened
+		// comes first in the stream.
+		if state, err = s.office.State(ctx); err != nil {
+			s.log.Warn("reading the office's state", "err", err)
+		}
+	} else {
+		s.mu.Lock()
+		after = s.seq
+		s.mu.Unlock()
+		state = s.office.Restate(st.last)
 	}
 	sb, _ := json.Marshal(state)
 	stateChanged := err == nil && string(sb) != string(st.state)

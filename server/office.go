@@ -36,6 +36,10 @@ type Office interface {
 	Agent(name string) (*Agent, bool)
 	// State reads the office's live state (wire.State, T set).
 	State(ctx context.Context) (wire.State, error)
+	// Restate is last (a State) with every agent's terminal state read
+	// again, without reading the store: what only the store knows stays
+	// last's.
+	Restate(last wire.State) wire.State
 	// LastEvent is the seq of the store's last logged event (0: none).
 	LastEvent(ctx context.Context) (int64, error)
 	// Events reads at most limit of the store's logged events after seq

@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"office/pool"
@@ -87,10 +88,19 @@ type Server struct {
 	closed   bool
 	last     lastPass
 
-	wake chan struct{}
+	wake loopWake
 	stop stopRequest
 	done chan struct{}
 	wg   sync.WaitGroup
+}
+
+// loopWake wakes the state loop. store says whether the store may have
+// changed since the loop's last read of it: a pass woken only by a
+// terminal's draft or picker (Server.TerminalEvent) reads the terminals
+// alone (Office.Restate).
+type loopWake struct {
+	ch    chan struct{}
+	store atomic.Bool
 }
 
 // listening is the clients' socket: its listener and the identity of its
@@ -137,7 +147,7 @@ func Start(o Options) (*Server, error) {
 	}
 	s := &Server{office: o.Office, opts: o, sock: listening{ln: ln, id: id}, log: log, uid: os.Getuid(),
 		clients: map[int64]*client{}, inst: instances{of: map[*pool.Terminal]int64{}},
-		wake: make(chan struct{}, 1), stop: stopRequest{req: make(chan struct{})}, done: make(chan struct{})}
+		wake: loopWake{ch: make(chan struct{}, 1)}, stop: stopRequest{req: make(chan struct{})}, done: make(chan struct{})}
 	// No deadline of its own: the store's busy timeout bounds the read.
 	if s.seq, err = o.Office.LastEvent(context.Background()); err != nil {
 		ln.Close()
@@ -191,21 +201,33 @@ func (s *Server) Close(bye wire.Bye) {
 }
 
 // Poke wakes the state loop (the office changed: clients hear of it now,
-// not at the loop's next tick).
+// not at the loop's next tick), which reads the store again.
 func (s *Server) Poke() {
+	s.wake.store.Store(true)
+	s.pokeTerminals()
+}
+
+// pokeTerminals wakes the state loop for a change only the terminals know.
+func (s *Server) pokeTerminals() {
 	select {
-	case s.wake <- struct{}{}:
+	case s.wake.ch <- struct{}{}:
 	default:
 	}
 }
 
-// TerminalEvent is told every terminal change; it does not block.
+// TerminalEvent is told every terminal change; it does not block. A
+// screen marks the clients' copies dirty; a draft or picker changing
+// (EventGate: the person's first key of a line) changes no stored figure
+// and wakes the loop without a store read; the rest wake it with one.
 func (s *Server) TerminalEvent(ev pool.Event) {
-	if ev.Kind == pool.EventOutput {
+	switch ev.Kind {
+	case pool.EventOutput:
 		s.markDirty(ev.Agent)
-		return
+	case pool.EventGate:
+		s.pokeTerminals()
+	default:
+		s.Poke()
 	}
-	s.Poke()
 }
 
 // AddLive queues ev for every client that follows events (dropped when

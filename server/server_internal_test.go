@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"office/pool"
 	"office/wire"
 )
 
@@ -81,7 +82,7 @@ func TestFocusedScreenSkipsTheFramePace(t *testing.T) {
 // pass's roster and state at register, before any pass of its own; one that
 // acts on the state (events, office wait) gets nothing until a fresh pass.
 func TestNewDrawingClientGetsTheLastPass(t *testing.T) {
-	s := &Server{office: noAgents{}, clients: map[int64]*client{}, wake: make(chan struct{}, 1)}
+	s := &Server{office: noAgents{}, clients: map[int64]*client{}, wake: loopWake{ch: make(chan struct{}, 1)}}
 	// No pass yet: nothing to hand over.
 	if c := s.register(nil, nil, wire.Hello{Screens: true, Subscribe: true}, 0); c.out.roster != nil || c.out.state != nil {
 		t.Fatalf("before any pass a client got roster %q, state %q", c.out.roster, c.out.state)
@@ -96,7 +97,7 @@ func TestNewDrawingClientGetsTheLastPass(t *testing.T) {
 		t.Errorf("an events-only client got the last pass's roster %q and state %q; it must wait for a fresh pass", w.out.roster, w.out.state)
 	}
 	select {
-	case <-s.wake:
+	case <-s.wake.ch:
 	default:
 		t.Error("register did not poke the loop for a fresh pass")
 	}
@@ -108,6 +109,7 @@ type noAgents struct{}
 func (noAgents) Agents() []*Agent                                         { return nil }
 func (noAgents) Agent(string) (*Agent, bool)                              { return nil, false }
 func (noAgents) State(context.Context) (wire.State, error)                { return wire.State{T: wire.TState}, nil }
+func (noAgents) Restate(wire.State) wire.State                            { return wire.State{T: wire.TState} }
 func (noAgents) LastEvent(context.Context) (int64, error)                 { return 0, nil }
 func (noAgents) Events(context.Context, int64, int) ([]wire.Event, error) { return nil, nil }
 func (noAgents) Call(Request) (any, error)                                { return nil, nil }
@@ -150,4 +152,75 @@ func TestCheckSocketKeepsAGoodListener(t *testing.T) {
 	if st.Mode()&os.ModeSocket == 0 || st.Mode().Perm() != 0o600 {
 		t.Errorf("after the check: %v, want a 0600 socket", st.Mode())
 	}
+}
+
+// TestAGateChangeIsPassedWithoutAStoreRead: a terminal's draft or picker
+// changing (the person's first key of a line) wakes the state loop without
+// marking the store changed, and such a pass takes the terminals' state
+// from Restate and reads nothing of the store; a status change, or a
+// poke, marks the store for the next pass.
+func TestAGateChangeIsPassedWithoutAStoreRead(t *testing.T) {
+	t.Parallel()
+	o := &countingOffice{}
+	s := &Server{office: o, clients: map[int64]*client{}, wake: loopWake{ch: make(chan struct{}, 1)}}
+	woken := func() bool {
+		select {
+		case <-s.wake.ch:
+			return true
+		default:
+			return false
+		}
+	}
+	s.TerminalEvent(pool.Event{Agent: "a", Kind: pool.EventGate})
+	if !woken() || s.wake.store.Load() {
+		t.Fatalf("a gate change: the store marked %v; want the loop woken, the store not marked", s.wake.store.Load())
+	}
+	var st loopState
+	st.state, st.last = []byte(`{"t":"state"}`), wire.State{T: wire.TState, Agents: []wire.AgentState{{Name: "a", Queued: 2}}}
+	s.pass(&st, false)
+	if o.states != 0 || o.events != 0 || o.restates != 1 {
+		t.Errorf("a pass without the store: State %d, Events %d, Restate %d calls; want 0, 0, 1", o.states, o.events, o.restates)
+	}
+	if len(o.restated.Agents) != 1 || o.restated.Agents[0].Queued != 2 {
+		t.Errorf("Restate was given %+v, want the last state read", o.restated)
+	}
+	for _, kind := range []pool.EventKind{pool.EventStatus, pool.EventExit, pool.EventTurnEnd} {
+		s.wake.store.Store(false)
+		s.TerminalEvent(pool.Event{Agent: "a", Kind: kind})
+		if !woken() || !s.wake.store.Load() {
+			t.Errorf("terminal event %d: the loop woken without the store marked", kind)
+		}
+	}
+	s.wake.store.Store(false)
+	s.Poke()
+	if !woken() || !s.wake.store.Swap(false) {
+		t.Error("a poke did not mark the store")
+	}
+	s.pass(&st, true)
+	if o.states != 1 || o.events != 1 {
+		t.Errorf("a pass with the store: State %d, Events %d calls; want 1 each", o.states, o.events)
+	}
+}
+
+// countingOffice is noAgents counting the reads a pass makes.
+type countingOffice struct {
+	noAgents
+	states, events, restates int
+	restated                 wire.State
+}
+
+func (o *countingOffice) State(context.Context) (wire.State, error) {
+	o.states++
+	return wire.State{T: wire.TState}, nil
+}
+
+func (o *countingOffice) Events(context.Context, int64, int) ([]wire.Event, error) {
+	o.events++
+	return nil, nil
+}
+
+func (o *countingOffice) Restate(last wire.State) wire.State {
+	o.restates++
+	o.restated = last
+	return last
 }
