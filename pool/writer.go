@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -47,7 +48,7 @@ type writeQueue struct {
 	done, closed <-chan struct{} // the child reaped; the terminal closed
 	mu           sync.Mutex
 	reqs         []*writeReq
-	running      bool // a goroutine is serving reqs
+	running      bool // a goroutine is serving reqs, or enqueueInput is writing
 	// input is the bytes of the person's keys reserved, queued or being
 	// written (at most MaxQueuedInput); room, when not nil, is closed the
 	// next time some of them are written.
@@ -115,8 +116,63 @@ func (q *writeQueue) reserveInput(ctx context.Context, n int) error {
 
 // enqueueInput queues the person's keys p, whose length reserveInput
 // reserved; the reservation is given back once they are written (or fail).
+// With nothing queued or being written they are written at once, on the
+// caller's goroutine and without waiting for the PTY to take them: a key's
+// echo then does not wait for the queue's goroutine to be scheduled, behind
+// whatever else the key woke (the line model's timers, the drain, the
+// clients' state). What the PTY does not take at once is queued, ahead of
+// anything queued meanwhile.
 func (q *writeQueue) enqueueInput(p []byte) {
-	q.add(&writeReq{data: append([]byte(nil), p...), input: true})
+	q.mu.Lock()
+	if q.running {
+		q.mu.Unlock()
+		q.add(&writeReq{data: append([]byte(nil), p...), input: true})
+		return
+	}
+	q.running = true // this goroutine writes: a write queued meanwhile waits for it
+	q.mu.Unlock()
+	n := q.writeNow(p)
+	q.mu.Lock()
+	q.releaseLocked(n)
+	if n < len(p) {
+		q.reqs = append([]*writeReq{{data: append([]byte(nil), p[n:]...), input: true}}, q.reqs...)
+	}
+	start := len(q.reqs) > 0
+	q.running = start
+	q.mu.Unlock()
+	if start {
+		go q.run()
+	}
+}
+
+// writeNow writes what of p the PTY takes at once, without waiting, and
+// returns how much that was (all of p when the child is gone or the
+// terminal closed: a queued write would fail and be dropped too). Anything
+// short of p, an error included, is left to the queue, whose write says
+// what became of it.
+func (q *writeQueue) writeNow(p []byte) int {
+	select {
+	case <-q.closed:
+		return len(p)
+	case <-q.done:
+		return len(p)
+	default:
+	}
+	rc, err := q.f.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	if err := rc.Write(func(fd uintptr) bool {
+		m, err := syscall.Write(int(fd), p)
+		if err == nil {
+			n = m
+		}
+		return true // one attempt: never wait for the PTY here
+	}); err != nil {
+		return 0
+	}
+	return n
 }
 
 // releaseLocked gives back n bytes of input reservation and wakes the
