@@ -47,6 +47,14 @@ func (s *Server) loop() {
 		// The store is read when someone said it changed, at every tick
 		// (a change nobody announced) and when the last read failed.
 		store := s.wake.store.Swap(false) || timed || st.state == nil
+		if !store {
+			select {
+			case <-s.done:
+				return
+			case <-time.After(gateLag):
+			}
+			store = s.wake.store.Swap(false) // a poke meanwhile: read the store too
+		}
 		if s.pass(&st, store) {
 			st.changed = now
 		}
