@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"os/exec"
 	"sync"
 	"sync/atomic"
@@ -363,6 +364,10 @@ func (t *Terminal) readLoop() {
 				buf = nil
 				if unsignalled > 0 {
 					unsignalled = 0
+					// The clients' writers this read woke (a key's echo)
+					// run first: the monitor readied now would be run
+					// before them, its judge ahead of the flush.
+					runtime.Gosched()
 					t.signalOutput()
 				}
 				return false
