@@ -149,7 +149,9 @@ func (a *App) Run(ctx context.Context) error {
 	// a second were 1.2 % of a core for an idle attached UI (test/bench
 	// idle part). Once a second is enough should a command ever queue one
 	// (the clipboard, too, is written by office directly).
-	prog := tea.NewProgram(m, tea.WithInput(a.opts.In), tea.WithOutput(a.opts.Out), tea.WithoutRenderer(), tea.WithFPS(1),
+	in, stopInput := pollableInput(a.opts.In)
+	defer stopInput()
+	prog := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(a.opts.Out), tea.WithoutRenderer(), tea.WithFPS(1),
 		tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithWindowSize(cols, rows), tea.WithEnvironment(a.opts.Env),
 		tea.WithColorProfile(profile))
 	m.notify = newNotifier(func(c changedMsg) { prog.Send(c) })
