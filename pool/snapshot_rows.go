@@ -5,6 +5,8 @@ package pool
 // reader that keeps a copy per screen, such as the server's copy of what
 // each client has.
 
+import "slices"
+
 // SnapshotRows brings dst up to the screen of now, copying only the rows
 // whose generation moved: gens holds, per row, the generation dst's row was
 // copied at, and is updated. dst must hold what this Screen's Snapshot or
@@ -56,4 +58,20 @@ func (s *Screen) SnapshotRows(dst *Snapshot, gens *[]uint64) int {
 // SnapshotRows is Screen.SnapshotRows of the Terminal's screen.
 func (t *Terminal) SnapshotRows(dst *Snapshot, gens *[]uint64) int {
 	return t.screen.SnapshotRows(dst, gens)
+}
+
+// RowsChanged marks, in dst (grown to fit), the rows that may differ
+// between two snapshots of one screen whose row generations (as
+// SnapshotRows keeps them) are was and now: a row copied at the same
+// generation is the same row; one copied at none (0) may be anything. It
+// returns nil when the generations cannot tell (of different heights).
+func RowsChanged(dst []bool, was, now []uint64) []bool {
+	if len(was) != len(now) {
+		return nil
+	}
+	dst = slices.Grow(dst[:0], len(now))[:len(now)]
+	for y, g := range now {
+		dst[y] = g == 0 || g != was[y]
+	}
+	return dst
 }

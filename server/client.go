@@ -77,6 +77,7 @@ type writerState struct {
 	sent      map[string]*sentScreen
 	cur       pool.Snapshot
 	curGens   []uint64
+	changed   []bool // which rows of cur may differ from sent (pool.RowsChanged)
 	lastFlush time.Time
 }
 
@@ -389,7 +390,8 @@ func (c *client) screens(dirty map[string]bool) error {
 		c.wr.cur.Cols, c.wr.cur.Rows = ss.snap.Cols, ss.snap.Rows
 		c.wr.curGens = append(c.wr.curGens[:0], ss.gens...)
 		a.Term.SnapshotRows(&c.wr.cur, &c.wr.curGens)
-		ups := wire.Diff(name, inst, &ss.snap, &c.wr.cur)
+		c.wr.changed = pool.RowsChanged(c.wr.changed, ss.gens, c.wr.curGens)
+		ups := wire.DiffRows(name, inst, &ss.snap, &c.wr.cur, c.wr.changed)
 		if u := ups[0]; len(ups) == 1 && !u.Full && u.Scroll == 0 && len(u.Lines) == 0 && u.Cursor == nil && u.Title == nil && u.Modes == nil {
 			ss.snap.Generation = c.wr.cur.Generation
 			ss.gens, c.wr.curGens = c.wr.curGens, ss.gens

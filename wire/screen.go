@@ -272,6 +272,18 @@ const maxSplit = 1 << 20
 // whatever changed; a screen that moved up by k rows is sent as Scroll k
 // and the rows that are new.
 func Diff(agent string, instance int64, prev, cur *pool.Snapshot) []Screen {
+	return DiffRows(agent, instance, prev, cur, nil)
+}
+
+// DiffRows is Diff told which rows may differ: changed[y] false promises
+// that row y of cur is row y of prev, so it is not compared (a key's echo
+// changes one row of forty, and comparing the rest cell by cell was most
+// of a client's update). A nil changed, or one not of cur's height,
+// promises nothing. A scroll is still looked for, and judged, cell by cell.
+func DiffRows(agent string, instance int64, prev, cur *pool.Snapshot, changed []bool) []Screen {
+	if len(changed) != cur.Rows {
+		changed = nil
+	}
 	s := Screen{T: TScreen, Agent: agent, Instance: instance, Gen: cur.Generation, Cols: cur.Cols, Rows: cur.Rows}
 	full := prev.Cols != cur.Cols || prev.Rows != cur.Rows || len(prev.Cells) != len(cur.Cells)
 	var out []Screen
@@ -299,11 +311,14 @@ func Diff(agent string, instance int64, prev, cur *pool.Snapshot) []Screen {
 		}
 	} else {
 		k := 0
-		if changedRows(prev, cur, 3) >= 3 {
+		if changedRows(prev, cur, changed, 3) >= 3 {
 			k = bestScroll(prev, cur)
 		}
 		s.Scroll = k
 		for y := 0; y < cur.Rows; y++ {
+			if k == 0 && changed != nil && !changed[y] {
+				continue
+			}
 			var was []pool.Cell
 			if y+k < cur.Rows {
 				was = row(prev, y+k)
@@ -335,12 +350,16 @@ func Diff(agent string, instance int64, prev, cur *pool.Snapshot) []Screen {
 }
 
 // changedRows counts the rows that differ between prev and cur (of one
-// size), stopping at limit. Fewer than 3 changed rows cannot make a scroll
-// win: bestScroll asks a shift to match more than one row more than no
-// shift does, and a shift by k matches at most Rows-k rows.
-func changedRows(prev, cur *pool.Snapshot, limit int) int {
+// size), stopping at limit; rows changed (if not nil) promises equal are
+// not compared. Fewer than 3 changed rows cannot make a scroll win:
+// bestScroll asks a shift to match more than one row more than no shift
+// does, and a shift by k matches at most Rows-k rows.
+func changedRows(prev, cur *pool.Snapshot, changed []bool, limit int) int {
 	cols, n := cur.Cols, 0
 	for y := 0; y < cur.Rows && n < limit; y++ {
+		if changed != nil && !changed[y] {
+			continue
+		}
 		if !slices.Equal(prev.Cells[y*cols:(y+1)*cols], cur.Cells[y*cols:(y+1)*cols]) {
 			n++
 		}

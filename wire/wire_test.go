@@ -220,3 +220,66 @@ func TestDiffScrollByOne(t *testing.T) {
 	roundTrip(t, &client, ups)
 	sameCells(t, c, &client)
 }
+
+// TestDiffRowsByGenerations updates a client the server's way: the copy of
+// what the client has brought up to date by SnapshotRows, the rows that may
+// differ told by their generations (pool.RowsChanged), DiffRows of those.
+// After every kind of change the client's copy equals the screen, and the
+// update holds the same lines as comparing every row would.
+func TestDiffRowsByGenerations(t *testing.T) {
+	steps := []string{
+		"\x1b]0;title\x07hello \x1b[1;31mred\x1b[0m world\r\n中文 wide 字\r\n> ",
+		"x",                       // a key's echo: one row
+		"\x08 \x08",               // and its erasure
+		"\x1b[3;1H\x1b[7mreverse", // another row, recoloured
+		strings.Repeat("scrolling line\r\n", 14),
+		"\x1b[?1049h\x1b[Halt screen\x1b[?25l",
+		"\x1b[5;2Hone cell",
+		"\x1b[?1049l\x1b]0;back\x07",
+		"\x1b[2J\x1b[Hcleared",
+		"\x1b[1;5r\x1b[5;1H\n\n\x1b[r", // a region scrolled
+		"\x1b[4;1H\x1b[2K\x1b[4;1Hrow four again",
+	}
+	sc := pool.NewScreen(40, 12, nil)
+	var sent, cur, fresh, client pool.Snapshot
+	var gens, curGens []uint64
+	var changed []bool
+	for i, step := range steps {
+		sc.Feed([]byte(step))
+		cur.Cells = append(cur.Cells[:0], sent.Cells...)
+		cur.Cols, cur.Rows = sent.Cols, sent.Rows
+		curGens = append(curGens[:0], gens...)
+		sc.SnapshotRows(&cur, &curGens)
+		changed = pool.RowsChanged(changed, gens, curGens)
+		if i > 0 && changed == nil {
+			t.Fatalf("step %d: the generations told nothing", i)
+		}
+		ups := wire.DiffRows("a", 1, &sent, &cur, changed)
+		all := wire.Diff("a", 1, &sent, &cur)
+		if len(ups) != len(all) || len(ups[0].Lines) != len(all[0].Lines) || ups[0].Scroll != all[0].Scroll {
+			t.Fatalf("step %d: %d lines (scroll %d), comparing every row gives %d (scroll %d)",
+				i, len(ups[0].Lines), ups[0].Scroll, len(all[0].Lines), all[0].Scroll)
+		}
+		roundTrip(t, &client, ups)
+		sc.Snapshot(&fresh)
+		sameCells(t, &fresh, &client)
+		sent, cur = cur, sent
+		gens, curGens = curGens, gens
+	}
+}
+
+// TestDiffRowsComparesOnlyTheRowsItIsTold: a row promised unchanged is not
+// compared, so the promise is what saves the work (and a wrong one shows).
+func TestDiffRowsComparesOnlyTheRowsItIsTold(t *testing.T) {
+	a := screenOf(t, 80, 24, "one\r\ntwo\r\nthree")
+	b := screenOf(t, 80, 24, "ONE\r\nTWO\r\nthree")
+	changed := make([]bool, 24)
+	changed[1] = true
+	ups := wire.DiffRows("a", 1, a, b, changed)
+	if len(ups) != 1 || len(ups[0].Lines) != 1 || ups[0].Lines[0].Y != 1 {
+		t.Fatalf("diff = %+v, want row 1 alone", ups)
+	}
+	if ups := wire.DiffRows("a", 1, a, b, changed[:3]); len(ups[0].Lines) != 2 {
+		t.Fatalf("a mask of the wrong height: %d lines, want both changed rows", len(ups[0].Lines))
+	}
+}
