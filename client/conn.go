@@ -11,6 +11,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"office/pool"
@@ -55,6 +56,7 @@ const handshakeTimeout = 10 * time.Second
 // concurrent use.
 type Conn struct {
 	rw      io.ReadWriteCloser
+	raw     syscall.RawConn // rw's descriptor for TryInput, or nil
 	welcome wire.Welcome
 
 	wmu sync.Mutex
@@ -95,7 +97,7 @@ func Dial(ctx context.Context, tr Transport, o Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Conn{rw: rw, w: wire.NewWriter(rw), screens: map[string]*screen{}, calls: map[int64]chan wire.Reply{}, watchers: map[int]func(Change){},
+	c := &Conn{rw: rw, raw: rawConn(rw), w: wire.NewWriter(rw), screens: map[string]*screen{}, calls: map[int64]chan wire.Reply{}, watchers: map[int]func(Change){},
 		changed: make(chan struct{}, 1), done: make(chan struct{}), closing: make(chan struct{}), sendTimeout: o.SendTimeout}
 	if o.Events && !o.EventsByWatch {
 		n := o.EventBuffer

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -160,17 +161,27 @@ func (t sshTransport) Dial(ctx context.Context) (io.ReadWriteCloser, error) {
 		// cannot prompt on the terminal the UI holds.
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	}
-	stdin, err := cmd.StdinPipe()
+	// ssh's stdin is a pipe of office's own (not exec's StdinPipe) so
+	// that its end here is an *os.File the runtime polls: the person's
+	// keys are written on the UI's goroutine when the pipe has room
+	// (Conn.TryInput).
+	inR, stdin, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("run %s: a pipe for its input: %w", t.r.Command[0], err)
 	}
+	cmd.Stdin = inR
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		inR.Close()
+		stdin.Close()
 		return nil, err
 	}
 	var stderr tail
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	inR.Close() // ssh has its copy
+	if err != nil {
+		stdin.Close()
 		return nil, fmt.Errorf("run %s: %w", t.r.Command[0], err)
 	}
 	p := &sshPipe{cmd: cmd, in: stdin, out: stdout, stderr: &stderr, waited: make(chan struct{})}
@@ -188,7 +199,7 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // sshPipe is a running ssh as a byte stream.
 type sshPipe struct {
 	cmd    *exec.Cmd
-	in     io.WriteCloser
+	in     *os.File
 	out    io.ReadCloser
 	stderr *tail
 	waited chan struct{}
@@ -211,6 +222,9 @@ func (p *sshPipe) Write(b []byte) (int, error) {
 	}
 	return n, nil
 }
+
+// SyscallConn is ssh's stdin pipe's, for Conn.TryInput's writes.
+func (p *sshPipe) SyscallConn() (syscall.RawConn, error) { return p.in.SyscallConn() }
 
 // failure is the error of a read or write that found ssh's pipes closed: ssh
 // is exiting, and what it said on stderr (host unreachable, no office there)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"office/automation"
@@ -58,9 +59,10 @@ type Office struct {
 	goneT    *time.Timer
 	hist     map[string]map[int64][]byte // history lines fetched, by agent and number (History)
 
-	input chan wire.Input
-	quit  chan struct{}
-	once  sync.Once
+	input  chan wire.Input
+	queued atomic.Int64 // keys in input or being written by writeInput
+	quit   chan struct{}
+	once   sync.Once
 }
 
 // New returns the office seen through s. Close it (it does not close s).
@@ -102,7 +104,10 @@ func (r *Office) writeInput() {
 		case <-r.quit:
 			return
 		case m := <-r.input:
-			if c := r.s.Conn(); c.Input(m.Agent, m.Data) != nil && told != c {
+			c := r.s.Conn()
+			err := c.Input(m.Agent, m.Data)
+			r.queued.Add(-1)
+			if err != nil && told != c {
 				told = c
 				r.emit(ui.Change{Kind: ui.ChangeNotice, Agent: m.Agent, Notice: ui.Notice{At: time.Now(), Agent: m.Agent,
 					Kind: "keys", Text: "keys not sent: the connection to " + r.o.Where + " dropped"}})
@@ -368,21 +373,30 @@ func (r *Office) Queue(ctx context.Context, agent string) (ui.QueueListing, erro
 // they come (the connection is stalled).
 var ErrInputFull = errors.New("the office's server is not reading keys; this one was dropped")
 
-// Input implements ui.Office: the keys are written in order off the caller's
-// goroutine; it never blocks.
+// Input implements ui.Office: the keys are written in order, on the
+// caller's goroutine when nothing is queued and the stream takes them at
+// once (client.Conn.TryInput), else off it; it never blocks. Keys come from
+// one goroutine (the UI's loop), so none can be queued between the check
+// and the write.
 func (r *Office) Input(agent string, p []byte) error {
+	c := r.s.Conn()
 	select {
-	case <-r.s.Conn().Done():
+	case <-c.Done():
 		// Keys typed at a screen that stopped moving are not kept for
 		// later: replayed after a reconnect they would land on whatever
 		// the agent shows by then, unseen.
 		return fmt.Errorf("%s is unreachable: keys not sent", r.o.Where)
 	default:
 	}
+	if r.queued.Load() == 0 && c.TryInput(agent, p) {
+		return nil
+	}
+	r.queued.Add(1)
 	select {
 	case r.input <- wire.Input{Agent: agent, Data: append([]byte(nil), p...)}:
 		return nil
 	default:
+		r.queued.Add(-1)
 		return ErrInputFull
 	}
 }

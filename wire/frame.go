@@ -131,6 +131,19 @@ func (w *Writer) WriteRaw(payload []byte) error {
 	return err
 }
 
+// AppendFrame appends payload, one JSON object, to dst as one frame (what
+// WriteRaw writes), for a caller that writes the stream itself.
+func AppendFrame(dst, payload []byte) ([]byte, error) {
+	if len(payload) == 0 {
+		return dst, ErrEmptyFrame
+	}
+	if uint64(len(payload)) > 0xffffffff {
+		return dst, ErrFrameTooLarge
+	}
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(payload)))
+	return append(dst, payload...), nil
+}
+
 // Flush sends the buffered frames.
 func (w *Writer) Flush() error { return w.w.Flush() }
 
