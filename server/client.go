@@ -74,9 +74,18 @@ type outbox struct {
 // writerState is the writer goroutine's own: what the client has of each
 // screen, the snapshot being diffed, and when it last flushed.
 type writerState struct {
-	sent      map[string]*sentScreen
-	cur       pool.Snapshot
-	curGens   []uint64
+	sent map[string]*sentScreen
+	// cur is the update being made of a screen other than the focused
+	// one: a copy of what the client has, brought up to the screen.
+	cur sentScreen
+	// spare is the focused agent's second copy (spareOf names it): what
+	// the client had of it an update or more ago, with the generations its
+	// rows were copied at. Its next update starts from it, so that it
+	// copies from the screen only the rows changed since (a key's echo:
+	// one or two rows), instead of starting from a copy of all of sent
+	// (40 rows, 77 KB at 120×40, on every key's way).
+	spare     sentScreen
+	spareOf   string
 	changed   []bool // which rows of cur may differ from sent (pool.RowsChanged)
 	lastFlush time.Time
 }
@@ -309,6 +318,7 @@ func (c *client) flush() (closing bool, err error) {
 	subs, fresh := c.scr.subs, c.scr.fresh
 	c.scr.fresh = nil
 	closing = c.out.closing
+	focus := c.shows.focus
 	s.mu.Unlock()
 	// What the client no longer subscribes to is forgotten (it drops its
 	// copy too); the newly subscribed start from a full screen.
@@ -349,7 +359,7 @@ func (c *client) flush() (closing bool, err error) {
 		}
 	}
 	if len(dirty) > 0 && !closing {
-		if err := c.screens(dirty); err != nil {
+		if err := c.screens(dirty, focus); err != nil {
 			return false, err
 		}
 	}
@@ -367,10 +377,10 @@ func (c *client) forget(insts map[string]int64) {
 	}
 }
 
-// screens writes the changes of the dirty agents' screens. Each frame is
-// flushed to the socket as it is encoded, so a large update does not pile
-// up in memory.
-func (c *client) screens(dirty map[string]bool) error {
+// screens writes the changes of the dirty agents' screens (focus is the
+// agent the client shows focused). Each frame is flushed to the socket as
+// it is encoded, so a large update does not pile up in memory.
+func (c *client) screens(dirty map[string]bool, focus string) error {
 	for _, a := range c.s.office.Agents() {
 		name := a.Config.Name
 		if !dirty[name] || a.Term == nil {
@@ -384,17 +394,30 @@ func (c *client) screens(dirty map[string]bool) error {
 			ss = &sentScreen{instance: inst}
 			c.wr.sent[name] = ss
 		}
-		// c.wr.cur starts as what the client has and takes from the screen
-		// only the rows that changed since (a spinner: one row, not 40).
-		c.wr.cur.Cells = append(c.wr.cur.Cells[:0], ss.snap.Cells...)
-		c.wr.cur.Cols, c.wr.cur.Rows = ss.snap.Cols, ss.snap.Rows
-		c.wr.curGens = append(c.wr.curGens[:0], ss.gens...)
-		a.Term.SnapshotRows(&c.wr.cur, &c.wr.curGens)
-		c.wr.changed = pool.RowsChanged(c.wr.changed, ss.gens, c.wr.curGens)
-		ups := wire.DiffRows(name, inst, &ss.snap, &c.wr.cur, c.wr.changed)
+		// cur starts as a copy of this screen the client had (what it has,
+		// or for the focused agent the spare, an update or more behind) and
+		// takes from the screen only the rows that changed since (a
+		// spinner: one row, not 40).
+		cur := &c.wr.cur
+		if name == focus && c.wr.spareOf == name && c.wr.spare.instance == inst {
+			cur = &c.wr.spare
+		} else {
+			if name == focus {
+				c.wr.spareOf, c.wr.spare.instance = name, inst
+				cur = &c.wr.spare
+			}
+			cur.snap.Cells = append(cur.snap.Cells[:0], ss.snap.Cells...)
+			cur.snap.Cols, cur.snap.Rows = ss.snap.Cols, ss.snap.Rows
+			cur.gens = append(cur.gens[:0], ss.gens...)
+		}
+		a.Term.SnapshotRows(&cur.snap, &cur.gens)
+		c.wr.changed = pool.RowsChanged(c.wr.changed, ss.gens, cur.gens)
+		ups := wire.DiffRows(name, inst, &ss.snap, &cur.snap, c.wr.changed)
+		// Either way the client's copy becomes cur (equal to what it has
+		// when nothing it can see changed) and cur what the client had.
+		ss.snap, cur.snap = cur.snap, ss.snap
+		ss.gens, cur.gens = cur.gens, ss.gens
 		if u := ups[0]; len(ups) == 1 && !u.Full && u.Scroll == 0 && len(u.Lines) == 0 && u.Cursor == nil && u.Title == nil && u.Modes == nil {
-			ss.snap.Generation = c.wr.cur.Generation
-			ss.gens, c.wr.curGens = c.wr.curGens, ss.gens
 			continue // nothing the client can see changed
 		}
 		for i := range ups {
@@ -402,8 +425,6 @@ func (c *client) screens(dirty map[string]bool) error {
 				return err
 			}
 		}
-		ss.snap, c.wr.cur = c.wr.cur, ss.snap
-		ss.gens, c.wr.curGens = c.wr.curGens, ss.gens
 	}
 	return nil
 }
