@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -47,6 +48,11 @@ type Options struct {
 	// input) gets the connection closed after it, and the write fails,
 	// instead of holding the caller and every other sender for ever.
 	SendTimeout time.Duration
+
+	// rowsFrom is where the connection's row generations start (Session:
+	// past the last connection's, so that a copy kept across a reconnect
+	// never takes a row of the old connection for one of the new).
+	rowsFrom uint64
 }
 
 // handshakeTimeout bounds Dial's handshake.
@@ -72,6 +78,7 @@ type Conn struct {
 
 	watchers map[int]func(Change)
 	nextW    int
+	rowGen   uint64 // the last row generation given (screen.rows), guarded by mu
 
 	sendTimeout time.Duration
 
@@ -87,7 +94,10 @@ type Conn struct {
 type screen struct {
 	instance int64
 	snap     pool.Snapshot
-	partial  bool // a split update is under way
+	// rows holds, per row of snap, the generation of the update that last
+	// changed it (Conn.rowGen), for ScreenRows.
+	rows    []uint64
+	partial bool // a split update is under way
 }
 
 // Dial connects through tr and completes the handshake. A server that
@@ -98,7 +108,7 @@ func Dial(ctx context.Context, tr Transport, o Options) (*Conn, error) {
 		return nil, err
 	}
 	c := &Conn{rw: rw, raw: rawConn(rw), w: wire.NewWriter(rw), screens: map[string]*screen{}, calls: map[int64]chan wire.Reply{}, watchers: map[int]func(Change){},
-		changed: make(chan struct{}, 1), done: make(chan struct{}), closing: make(chan struct{}), sendTimeout: o.SendTimeout}
+		changed: make(chan struct{}, 1), done: make(chan struct{}), closing: make(chan struct{}), sendTimeout: o.SendTimeout, rowGen: o.rowsFrom}
 	if o.Events && !o.EventsByWatch {
 		n := o.EventBuffer
 		if n <= 0 {
@@ -240,6 +250,44 @@ func (c *Conn) Screen(agent string, dst *pool.Snapshot) bool {
 	*dst = s.snap
 	dst.Cells = cells
 	return true
+}
+
+// ScreenRows brings dst up to agent's screen, copying only the rows that
+// changed: rows holds, per row, the generation dst's row was copied at, and
+// is updated. dst must hold what this connection's Screen or ScreenRows put
+// there when rows was recorded; an empty rows, or a size that changed,
+// copies every row. It reports whether there is a screen (false leaves dst
+// and rows alone).
+func (c *Conn) ScreenRows(agent string, dst *pool.Snapshot, rows *[]uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.screens[agent]
+	if s == nil || s.snap.Cols == 0 || len(s.rows) != s.snap.Rows {
+		return false
+	}
+	cols, n := s.snap.Cols, s.snap.Rows
+	cells := dst.Cells
+	if all := dst.Cols != cols || dst.Rows != n || len(cells) != cols*n || len(*rows) != n; all {
+		cells = append(cells[:0], s.snap.Cells...)
+		*rows = append((*rows)[:0], s.rows...)
+	} else {
+		for y, g := range s.rows {
+			if (*rows)[y] != g {
+				copy(cells[y*cols:(y+1)*cols], s.snap.Cells[y*cols:(y+1)*cols])
+				(*rows)[y] = g
+			}
+		}
+	}
+	*dst = s.snap
+	dst.Cells = cells
+	return true
+}
+
+// rowsNow is the last row generation this connection gave.
+func (c *Conn) rowsNow() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rowGen
 }
 
 // ChangeKind says what changed.
@@ -441,6 +489,19 @@ func (c *Conn) applyScreen(m *wire.Screen) (done bool, err error) {
 	}
 	if err := wire.Apply(&s.snap, m); err != nil {
 		return false, err
+	}
+	// The rows this update replaced take a new generation; a full or
+	// scrolled screen's every row does.
+	c.rowGen++
+	if n := s.snap.Rows; m.Full || m.Scroll != 0 || len(s.rows) != n {
+		s.rows = slices.Grow(s.rows[:0], n)[:n]
+		for y := range s.rows {
+			s.rows[y] = c.rowGen
+		}
+	} else {
+		for _, l := range m.Lines {
+			s.rows[l.Y] = c.rowGen // Apply checked l.Y
+		}
 	}
 	s.partial = m.More
 	if !m.More {

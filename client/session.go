@@ -220,7 +220,9 @@ func (s *Session) redial() (*Conn, error) {
 		o := s.o
 		s.mu.Lock()
 		o.Since = s.since
+		last := s.cur
 		s.mu.Unlock()
+		o.rowsFrom = last.rowsNow()
 		c, err := Dial(s.ctx, Quiet(s.tr), o) // the UI may hold the terminal: ask nothing
 		if err == nil {
 			return c, nil

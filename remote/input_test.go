@@ -51,7 +51,7 @@ func TestKeysArriveInOrderWrittenNowOrQueued(t *testing.T) {
 	w := watch(r)
 	var snap ui.Screen
 	w.until(t, "the recorder ready", func() bool {
-		r.Screen("rec", &snap)
+		r.Screen("rec", &snap, nil)
 		return strings.Contains(snap.Text(), "ready")
 	})
 	for i, k := range typed {
@@ -60,7 +60,7 @@ func TestKeysArriveInOrderWrittenNowOrQueued(t *testing.T) {
 		}
 	}
 	w.until(t, "every byte read", func() bool {
-		r.Screen("rec", &snap)
+		r.Screen("rec", &snap, nil)
 		return strings.Contains(snap.Text(), "all read")
 	})
 	got, err := os.ReadFile(out)

@@ -308,12 +308,12 @@ func (m *Multi) Agents() []ui.AgentInfo {
 }
 
 // Screen implements ui.Office.
-func (m *Multi) Screen(agent string, dst *ui.Screen) bool {
+func (m *Multi) Screen(agent string, dst *ui.Screen, rows *[]uint64) bool {
 	mb, a, err := m.owner(agent)
 	if err != nil {
 		return false
 	}
-	return mb.office.Screen(a, dst)
+	return mb.office.Screen(a, dst, rows)
 }
 
 // History implements ui.Office.

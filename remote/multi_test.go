@@ -62,8 +62,8 @@ func TestMultiMergesTwoServersAndRoutesToTheOwner(t *testing.T) {
 	w := watch(m)
 	var sa, sb ui.Screen
 	w.until(t, "both a's prompts", func() bool {
-		m.Screen("a@a", &sa)
-		m.Screen("a@b", &sb)
+		m.Screen("a@a", &sa, nil)
+		m.Screen("a@b", &sb, nil)
 		return strings.Contains(sa.Text(), "? for shortcuts") && strings.Contains(sb.Text(), "? for shortcuts") &&
 			info(m, "a@a").Status == "idle" && info(m, "a@b").Status == "idle"
 	})
@@ -79,10 +79,10 @@ func TestMultiMergesTwoServersAndRoutesToTheOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.until(t, "the draft on b's a", func() bool {
-		m.Screen("a@b", &sb)
+		m.Screen("a@b", &sb, nil)
 		return info(m, "a@b").Draft && strings.Contains(sb.Text(), "typed for b")
 	})
-	m.Screen("a@a", &sa)
+	m.Screen("a@a", &sa, nil)
 	if info(m, "a@a").Draft || strings.Contains(sa.Text(), "typed for b") {
 		t.Fatalf("a's a got b's keys:\n%s", sa.Text())
 	}
@@ -114,8 +114,8 @@ func TestMultiMergesTwoServersAndRoutesToTheOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.until(t, "both sizes", func() bool {
-		m.Screen("a@a", &sa)
-		m.Screen("a@b", &sb)
+		m.Screen("a@a", &sa, nil)
+		m.Screen("a@b", &sb, nil)
 		return sb.Cols == 70 && sb.Rows == 20 && sa.Cols == 50 && sa.Rows == 15
 	})
 
@@ -145,7 +145,7 @@ func TestMultiMergesTwoServersAndRoutesToTheOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.until(t, "a's a takes keys with b down", func() bool {
-		m.Screen("a@a", &sa)
+		m.Screen("a@a", &sa, nil)
 		return strings.Contains(sa.Text(), "still here")
 	})
 	if f := m.Floor(); f.Paused {
@@ -160,7 +160,7 @@ func TestMultiMergesTwoServersAndRoutesToTheOwner(t *testing.T) {
 	})
 	sb.Generation = 0
 	w.until(t, "b's screen again, with the draft", func() bool {
-		return m.Screen("a@b", &sb) && strings.Contains(sb.Text(), "typed for b")
+		return m.Screen("a@b", &sb, nil) && strings.Contains(sb.Text(), "typed for b")
 	})
 
 	// Pausing pauses every host.
@@ -249,7 +249,7 @@ func TestMultiSubscribesEachHostToItsOwnPanes(t *testing.T) {
 	w := watch(m)
 	has := func(agent string) bool {
 		var s ui.Screen
-		return m.Screen(agent, &s) && s.Cols > 0
+		return m.Screen(agent, &s, nil) && s.Cols > 0
 	}
 	if err := m.Subscribe([]string{"a@b"}); err != nil {
 		t.Fatal(err)

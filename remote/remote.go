@@ -316,14 +316,18 @@ func (r *Office) Agents() []ui.AgentInfo {
 }
 
 // Screen implements ui.Office.
-func (r *Office) Screen(agent string, dst *ui.Screen) bool {
+func (r *Office) Screen(agent string, dst *ui.Screen, rows *[]uint64) bool {
 	r.mu.Lock()
 	g, ok := r.gens[agent]
 	r.mu.Unlock()
 	if !ok || g == dst.Generation {
 		return false
 	}
-	if !r.s.Conn().Screen(agent, dst) {
+	if rows == nil {
+		if !r.s.Conn().Screen(agent, dst) {
+			return false
+		}
+	} else if !r.s.Conn().ScreenRows(agent, dst, rows) {
 		return false
 	}
 	dst.Generation = g

@@ -140,13 +140,13 @@ func TestRemoteShowsTheServersOfficeAndCarriesTheKeys(t *testing.T) {
 	w := watch(r)
 	var snap ui.Screen
 	w.until(t, "a idle with its prompt", func() bool {
-		r.Screen("a", &snap)
+		r.Screen("a", &snap, nil)
 		return info(r, "a").Status == "idle" && strings.Contains(snap.Text(), "? for shortcuts")
 	})
 	if got := r.Agents(); len(got) != 2 || got[0].Name != "a" || got[0].Profile != "claude" || got[0].Started.IsZero() {
 		t.Fatalf("roster %+v", got)
 	}
-	if r.Screen("a", &snap) && info(r, "a").Generation == snap.Generation {
+	if r.Screen("a", &snap, nil) && info(r, "a").Generation == snap.Generation {
 		t.Fatal("Screen copied again with no change")
 	}
 
@@ -154,7 +154,7 @@ func TestRemoteShowsTheServersOfficeAndCarriesTheKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.until(t, "the draft on a's screen and in its info", func() bool {
-		r.Screen("a", &snap)
+		r.Screen("a", &snap, nil)
 		return info(r, "a").Draft && strings.Contains(snap.Text(), "my words")
 	})
 	ctx := context.Background()
@@ -177,7 +177,7 @@ func TestRemoteShowsTheServersOfficeAndCarriesTheKeys(t *testing.T) {
 	if err := r.SetView("a", map[string]ui.PaneSize{"a": {Cols: 70, Rows: 20}}, true); err != nil {
 		t.Fatal(err)
 	}
-	w.until(t, "a at 70x20", func() bool { r.Screen("a", &snap); return snap.Cols == 70 && snap.Rows == 20 })
+	w.until(t, "a at 70x20", func() bool { r.Screen("a", &snap, nil); return snap.Cols == 70 && snap.Rows == 20 })
 
 	if err := touch(filepath.Join(filepath.Dir(state), "gate")); err != nil {
 		t.Fatal(err)
@@ -235,7 +235,7 @@ func TestRemoteShowsScreensThatCameBeforeIt(t *testing.T) {
 	r := remote.New(s, remote.Options{})
 	defer r.Close()
 	var snap ui.Screen
-	if !r.Screen("x", &snap) || !strings.Contains(snap.Text(), "waiting") {
+	if !r.Screen("x", &snap, nil) || !strings.Contains(snap.Text(), "waiting") {
 		t.Fatalf("x's screen is not shown until it changes: %q", snap.Text())
 	}
 }
@@ -288,7 +288,7 @@ func TestRemoteHistoryOverTheConnection(t *testing.T) {
 	_, r := open(t, client.Local(state), remote.Options{})
 	w := watch(r)
 	var snap ui.Screen
-	w.until(t, "the last line on screen", func() bool { r.Screen("h", &snap); return strings.Contains(snap.Text(), "n 300") })
+	w.until(t, "the last line on screen", func() bool { r.Screen("h", &snap, nil); return strings.Contains(snap.Text(), "n 300") })
 	b, rows, err := r.History(ctx, "h", 280, 282, nil)
 	if err != nil || b.First != 241 || b.Total != 291 || !b.Live || len(rows) != 2 || rows[1].Seq != 281 ||
 		string(pool.AppendText(nil, rows[1].Cells)) != "n 282" {
@@ -404,7 +404,7 @@ func TestRemoteSaysTheServerIsGoneAndStartsIt(t *testing.T) {
 	}})
 	w := watch(r)
 	var snap ui.Screen
-	w.until(t, "a's prompt", func() bool { r.Screen("a", &snap); return strings.Contains(snap.Text(), "? for shortcuts") })
+	w.until(t, "a's prompt", func() bool { r.Screen("a", &snap, nil); return strings.Contains(snap.Text(), "? for shortcuts") })
 	tr.set(true)
 	w.until(t, "the server said gone", func() bool { reason, _ := r.Gone(); return reason != "" })
 	if reason, ended := r.Gone(); !strings.HasPrefix(reason, "the test server is gone") || ended {
@@ -415,7 +415,7 @@ func TestRemoteSaysTheServerIsGoneAndStartsIt(t *testing.T) {
 	}
 	w.until(t, "connected again", func() bool { reason, _ := r.Gone(); return reason == "" })
 	snap.Generation = 0
-	w.until(t, "a's screen again", func() bool { return r.Screen("a", &snap) && strings.Contains(snap.Text(), "? for shortcuts") })
+	w.until(t, "a's screen again", func() bool { return r.Screen("a", &snap, nil) && strings.Contains(snap.Text(), "? for shortcuts") })
 	if w.count(ui.ChangeConnection) < 2 {
 		t.Fatalf("%d connection changes, want gone and back", w.count(ui.ChangeConnection))
 	}

@@ -122,7 +122,7 @@ func (m *model) enterCopy(p *pane, auto bool) bool {
 			return false
 		}
 		snap.Generation = ^uint64(0)
-		if !m.office.Screen(name, &snap) {
+		if !m.office.Screen(name, &snap, nil) {
 			return false
 		}
 		b, _, _ = historyOf(m.office, name, 0, 0, nil)

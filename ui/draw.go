@@ -112,9 +112,19 @@ func (m *model) compose() {
 		}
 		if p.drawnGen != shown.Generation || p.drawnEpoch != f.epoch || p.drawnBody != body || p.drawnTop != top {
 			// Only a screen that changed, or a frame drawn afresh, is
-			// compared cell by cell.
-			f.body(shown, top, body, box)
+			// compared cell by cell; of a screen that changed in the
+			// place it was drawn, only the rows that moved.
+			var drawn []uint64
+			if p.cm == nil && p.drawnEpoch == f.epoch && p.drawnBody == body && p.drawnTop == top &&
+				len(p.drawnRows) == len(p.rows) && len(p.rows) == shown.Rows {
+				drawn = p.drawnRows
+			}
+			f.body(shown, top, body, box, drawn, p.rows)
 			p.drawnGen, p.drawnEpoch, p.drawnBody, p.drawnTop = shown.Generation, f.epoch, body, top
+			p.drawnRows = append(p.drawnRows[:0], p.rows...)
+			if p.cm != nil {
+				p.drawnRows = p.drawnRows[:0] // the view is copy mode's, not snap's
+			}
 		}
 		if b.X > 0 && !f.placedAgain(&p.sep, blank, b.X-1, b.Y, b.H, box) {
 			// The separator to the left of the pane.
@@ -205,7 +215,7 @@ func (f *frame) chromeRange(src *uv.Buffer, x, y, h int, cover rect) {
 
 // clearArea blanks r (outside cover).
 func (f *frame) clearArea(r, cover rect) {
-	f.body(&Screen{}, 0, r, cover)
+	f.body(&Screen{}, 0, r, cover, nil, nil)
 }
 
 // cursor is where the person's cursor goes: the open box's text field, or

@@ -137,12 +137,16 @@ func (o *fakeOffice) Agents() []AgentInfo {
 	return out
 }
 
-func (o *fakeOffice) Screen(agent string, dst *Screen) bool {
+func (o *fakeOffice) Screen(agent string, dst *Screen, rows *[]uint64) bool {
 	a := o.agent(agent)
 	if a == nil || a.info.SpawnErr != "" || a.scr.Generation() == dst.Generation {
 		return false
 	}
-	a.scr.Snapshot(dst)
+	if rows == nil {
+		a.scr.Snapshot(dst)
+	} else {
+		a.scr.SnapshotRows(dst, rows)
+	}
 	return true
 }
 

@@ -241,7 +241,7 @@ func (m *model) dropHidden() {
 	}
 	for i, p := range m.panes {
 		if !shown[i] && p.snap.Cells != nil {
-			p.snap = Screen{}
+			p.snap, p.rows = Screen{}, nil
 			p.drawnGen, p.drawnEpoch = 0, ^uint64(0)
 		}
 	}

@@ -318,9 +318,10 @@ func (m *model) readScreens(all bool) {
 		}
 		if p.stale {
 			p.snap.Generation = ^uint64(0)
+			p.rows = p.rows[:0] // every row again
 			p.stale = false
 		}
-		if m.office.Screen(p.info.Name, &p.snap) {
+		if m.office.Screen(p.info.Name, &p.snap, &p.rows) {
 			m.dirty = true
 		}
 	}

@@ -22,7 +22,12 @@ type Office interface {
 	// Screen copies agent's screen into dst (reusing dst.Cells) when its
 	// generation differs from dst.Generation, and reports whether it did.
 	// An unknown or unstarted agent leaves dst alone and returns false.
-	Screen(agent string, dst *Screen) bool
+	// rows, when not nil, holds per row the generation dst's row was
+	// copied at (as Screen keeps them; empty: none) and is updated: only the
+	// rows whose generation moved are copied, so a key's echo copies one
+	// row, and the caller learns which rows may have changed (those whose
+	// generation moved). A row of the same generation is the same row.
+	Screen(agent string, dst *Screen, rows *[]uint64) bool
 	// History returns which history lines agent's office holds (lines
 	// that scrolled off the top of its screen, numbered for the agent's
 	// life and never changed once numbered) and whether its screen is

@@ -18,7 +18,8 @@ import (
 type pane struct {
 	info  AgentInfo
 	snap  Screen
-	stale bool // copy the screen again whatever its generation (new box)
+	rows  []uint64 // per row of snap, the generation it was copied at (Office.Screen)
+	stale bool     // copy the screen again whatever its generation (new box)
 	// graceNoticed: the person was told the agent is past its boot grace.
 	graceNoticed bool
 	// What of snap the frame holds: its generation, in which frame epoch,
@@ -27,6 +28,7 @@ type pane struct {
 	drawnEpoch uint64
 	drawnBody  rect
 	drawnTop   int       // the first row of snap drawn (viewTop)
+	drawnRows  []uint64  // rows as the frame drew them: only rows that moved since are compared
 	box        rect      // whole box including the title row; zero when off screen
 	cm         *copyMode // copy mode (copymode.go); nil: the agent's screen is shown
 

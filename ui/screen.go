@@ -236,10 +236,13 @@ var blankBody = pool.Cell{Rune: ' ', Width: 1, FG: pool.DefaultFG, BG: pool.Defa
 // skipping cells under cover (an open box). A row whose cells are those the
 // frame already holds costs one comparison of the row; in a changed row only
 // the cells that changed are converted and touched.
-func (f *frame) body(snap *Screen, top int, r, cover rect) {
+func (f *frame) body(snap *Screen, top int, r, cover rect, drawn, now []uint64) {
 	x0, x1 := max(r.X, 0), min(r.X+r.W, f.w)
 	if x0 >= x1 {
 		return
+	}
+	if len(drawn) != snap.Rows || len(now) != snap.Rows {
+		drawn, now = nil, nil
 	}
 	for y := 0; y < r.H; y++ {
 		fy := r.Y + y
@@ -248,6 +251,9 @@ func (f *frame) body(snap *Screen, top int, r, cover rect) {
 		}
 		var row []pool.Cell
 		if sy := top + y; sy < snap.Rows && (sy+1)*snap.Cols <= len(snap.Cells) {
+			if drawn != nil && drawn[sy] == now[sy] && now[sy] != 0 {
+				continue // the row the frame holds
+			}
 			row = snap.Cells[sy*snap.Cols : (sy+1)*snap.Cols]
 		}
 		if cover.W > 0 && fy >= cover.Y && fy < cover.Y+cover.H {

@@ -40,11 +40,11 @@ func (s *fakeSubscriber) last() []string {
 	return s.subs[len(s.subs)-1]
 }
 
-func (s *fakeSubscriber) Screen(agent string, dst *Screen) bool {
+func (s *fakeSubscriber) Screen(agent string, dst *Screen, rows *[]uint64) bool {
 	s.smu.Lock()
 	ok := s.have[agent]
 	s.smu.Unlock()
-	return ok && s.fakeOffice.Screen(agent, dst)
+	return ok && s.fakeOffice.Screen(agent, dst, rows)
 }
 
 // arrive makes the subscribed agents' screens come, as the server's full
