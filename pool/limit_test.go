@@ -83,6 +83,9 @@ func TestBannerHoldsTheTerminal(t *testing.T) {
 	// A second refusal: one more banner row.
 	input(t, term, "again\r")
 	waitFor(t, 5*time.Second, "held again", func() bool { return term.Status() == automation.StatusLimited })
+	// The judgment's event follows the status it adopted.
+	waitFor(t, 5*time.Second, "the second banner's limit event", func() bool { return events.Load() >= 2 })
+	time.Sleep(300 * time.Millisecond) // more judgments of the same screen
 	if n := events.Load(); n != 2 {
 		t.Fatalf("%d limit events after the second banner, want 2", n)
 	}

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -31,6 +30,18 @@ const readBufSize = 32 * 1024
 // vt10x's parsing). Otherwise the monitor is woken once the PTY has nothing
 // more to read, not after every read (readLoop).
 const monitorBytes = 64 * 1024
+
+// judgeLag is how long after a burst of output ends the monitor is woken to
+// judge it, so that the clients' writers the same output woke (a key's
+// echo: the focused pane's flush) run first. Woken at once, the monitor
+// took the other CPU of a 2-core machine, and the screen's lock, while they
+// copied the screen: the echo's flush waited for it in a quarter of the
+// keys (70 µs when it did). Status, readiness and the prompt's reading
+// follow the screen this much later; every rule that reads them waits
+// hundreds of milliseconds, and the drain reads the prompt row itself
+// before it types (Block). It is real time, not the Clock's: an order of
+// work, not a rule.
+const judgeLag = time.Millisecond
 
 // Behavior is how to read one kind of agent's screen: where its prompt is, what
 // busy, idle and waiting look like, and when it is ready. It is data from the
@@ -189,6 +200,8 @@ type Terminal struct {
 	readDone  chan struct{} // closed when the reader returns
 	closeOnce sync.Once
 	outputSig chan struct{} // reader → monitor, size 1
+	lag       *time.Timer   // signals outputSig judgeLag after a burst (signalOutputLater)
+	lagArmed  atomic.Bool   // lag is set and has not fired
 
 	lastOutput atomic.Int64  // unix nanos
 	judgments  atomic.Uint64 // how many times the monitor judged
@@ -256,6 +269,11 @@ func Start(o Options) (*Terminal, error) {
 		outputSig: make(chan struct{}, 1),
 		status:    automation.StatusStarting,
 	}
+	t.lag = time.AfterFunc(time.Hour, func() {
+		t.lagArmed.Store(false)
+		t.signalOutput()
+	})
+	t.lag.Stop()
 	if t.behavior.ShellPoll <= 0 || t.behavior.ShellPromptQuiet <= 0 {
 		d := configs.Defaults()
 		t.behavior.ShellPoll = orDefault(t.behavior.ShellPoll, d.ShellPoll)
@@ -331,10 +349,11 @@ func (t *Terminal) readLoop() {
 	defer t.screen.retireHistory()
 	// unsignalled counts the bytes fed since the monitor was last woken.
 	// The monitor judges the screen as it is when it runs, so one wakeup
-	// for a burst of reads is one judgment of its end: it is woken when
-	// the PTY has nothing more to read (EAGAIN, before waiting) or after
-	// monitorBytes, instead of after each read (a wakeup per 4 KiB read
-	// was a goroutine switch and a contended screen lock each).
+	// for a burst of reads is one judgment of its end: it is woken
+	// judgeLag after the PTY has nothing more to read (EAGAIN, before
+	// waiting), or at once after monitorBytes, instead of after each read
+	// (a wakeup per 4 KiB read was a goroutine switch and a contended
+	// screen lock each).
 	unsignalled := 0
 	defer func() {
 		if unsignalled > 0 {
@@ -364,11 +383,7 @@ func (t *Terminal) readLoop() {
 				buf = nil
 				if unsignalled > 0 {
 					unsignalled = 0
-					// The clients' writers this read woke (a key's echo)
-					// run first: the monitor readied now would be run
-					// before them, its judge ahead of the flush.
-					runtime.Gosched()
-					t.signalOutput()
+					t.signalOutputLater()
 				}
 				return false
 			}
@@ -424,6 +439,14 @@ func (t *Terminal) signalOutput() {
 	select {
 	case t.outputSig <- struct{}{}:
 	default:
+	}
+}
+
+// signalOutputLater wakes the monitor judgeLag from now, unless a wake is
+// set already (the output since joins it).
+func (t *Terminal) signalOutputLater() {
+	if !t.lagArmed.Swap(true) {
+		t.lag.Reset(judgeLag)
 	}
 }
 
@@ -672,6 +695,7 @@ func (t *Terminal) LastOutput() time.Time {
 func (t *Terminal) Close() error {
 	t.closeOnce.Do(func() {
 		close(t.closed)
+		t.lag.Stop()
 		_ = syscall.Kill(-t.pid, syscall.SIGHUP)
 		select {
 		case <-t.done:
