@@ -82,8 +82,14 @@ func (r *Reader) Next() (typ string, payload []byte, err error) {
 	return typ, r.buf, nil
 }
 
-// TypeOf returns the "t" field of one frame's JSON object.
+// TypeOf returns the "t" field of one frame's JSON object. A frame that
+// opens with it (every frame office writes: T is each message's first
+// field) is not parsed further here: the message's decoding checks the
+// rest, and a frame of a type the reader ignores costs nothing more.
 func TypeOf(payload []byte) (string, error) {
+	if t, ok := leadingType(payload); ok {
+		return t, nil
+	}
 	var env struct {
 		T string `json:"t"`
 	}
@@ -94,6 +100,29 @@ func TypeOf(payload []byte) (string, error) {
 		return "", errors.New(`wire: bad frame: no "t" field`)
 	}
 	return env.T, nil
+}
+
+// leadingType reads a "t" field that opens payload: {"t":"name", with a
+// name of lower-case letters and underscores (every message type's).
+func leadingType(payload []byte) (string, bool) {
+	const open = `{"t":"`
+	if len(payload) < len(open) || string(payload[:len(open)]) != open {
+		return "", false
+	}
+	rest := payload[len(open):]
+	for i, b := range rest {
+		switch {
+		case b == '"' && i > 0:
+			if i+1 < len(rest) && (rest[i+1] == ',' || rest[i+1] == '}') {
+				return string(rest[:i]), true
+			}
+			return "", false
+		case b == '_' || (b >= 'a' && b <= 'z'):
+		default:
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // Writer writes frames to a stream. It is not safe for concurrent use.

@@ -172,6 +172,33 @@ func TestReaderLimits(t *testing.T) {
 	}
 }
 
+// TestTypeOfReadsTheTypeWhereverItIs: a frame that opens with its type (as
+// office writes them) and one whose "t" comes later (another writer's field
+// order) give the same type; a frame with none, an empty one, or one that is
+// no JSON object is an error.
+func TestTypeOfReadsTheTypeWhereverItIs(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		frame, want string
+	}{
+		{`{"t":"input","agent":"a","data":"eA=="}`, "input"},
+		{`{"t":"subscribe"}`, "subscribe"},
+		{`{"agent":"a","t":"input"}`, "input"},
+		{`{"t" : "view"}`, "view"},
+		{`{"t":"Screen"}`, "Screen"},
+		{`{"t":"a\u0062c"}`, "abc"},
+	} {
+		if got, err := wire.TypeOf([]byte(c.frame)); err != nil || got != c.want {
+			t.Errorf("TypeOf(%s) = %q, %v; want %q", c.frame, got, err, c.want)
+		}
+	}
+	for _, frame := range []string{`{"t":""}`, `{"a":1}`, `["t"]`, `{"t":"inp`, `{"t":"x"`, `{"t":5}`} {
+		if got, err := wire.TypeOf([]byte(frame)); err == nil {
+			t.Errorf("TypeOf(%s) = %q, want an error", frame, got)
+		}
+	}
+}
+
 func TestApplyRejectsBadUpdates(t *testing.T) {
 	var s pool.Snapshot
 	if err := wire.Apply(&s, &wire.Screen{Agent: "a", Cols: 10, Rows: 2}); !errors.Is(err, wire.ErrNoScreen) {
