@@ -144,11 +144,11 @@ func (m *model) compose() {
 		if !f.placedAgain(&m.railSep, blank, r.X-1, r.Y, r.H, box) {
 			f.chromeRange(blank, r.X-1, r.Y, r.H, box)
 		}
-		var lines []string
+		lines := m.railLines[:0]
 		for y := 0; y < r.H; y++ {
-			t, st := m.rosterLine(y)
-			lines = append(lines, line(st, t, r.W))
+			lines = append(lines, m.railLine(y, r.W))
 		}
+		m.railLines = lines
 		content := strings.Join(lines, "\n")
 		if rb := m.railC.get(content, r.W, r.H, func() string { return content }); !f.placedAgain(&m.railC.at, rb, r.X, r.Y, 0, box) {
 			f.chrome(rb, r.X, r.Y, box)

@@ -86,16 +86,18 @@ type model struct {
 
 	floor Floor
 
-	frame    *frame
-	status   cached
-	statusK  statusKey
-	railC    cached
-	boxC     cached
-	boxRect  rect
-	sepC     cached
-	railSep  placed      // the separator left of the roster rail
-	boxCaret cursorState // the caret of the open box's text field, if any
-	dirty    bool        // the frame must be composed again
+	frame     *frame
+	status    cached
+	statusK   statusKey
+	railC     cached
+	railRows  []railRow // the rail's rows as last rendered (railLine)
+	railLines []string  // scratch: the rail's rendered rows of this frame
+	boxC      cached
+	boxRect   rect
+	sepC      cached
+	railSep   placed      // the separator left of the roster rail
+	boxCaret  cursorState // the caret of the open box's text field, if any
+	dirty     bool        // the frame must be composed again
 
 	// subscribed are the agents the office was last told the UI draws
 	// (Subscriber); nil: none told yet.
@@ -391,6 +393,7 @@ func (m *model) syncRoster() bool {
 // restyle drops every cached render after a palette change.
 func (m *model) restyle() {
 	m.status, m.railC, m.boxC, m.sepC, m.statusK = cached{}, cached{}, cached{}, cached{}, statusKey{}
+	m.railRows = nil
 	for _, p := range m.panes {
 		p.titleC, p.waitC, p.titleK = cached{}, cached{}, titleKey{}
 	}
