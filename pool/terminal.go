@@ -532,7 +532,11 @@ func (t *Terminal) InputContext(ctx context.Context, p []byte) error {
 	after := t.tracker.State()
 	t.mu.Unlock()
 	t.writes.enqueueInput(p)
-	t.poke() // the line model's deadlines moved
+	// The line model's deadlines moved: a judgment, judgeLag from now like
+	// the echo's output, which it then takes in too (judged at once, it ran
+	// beside the agent's answer to the key and again after it).
+	t.poked.Store(true)
+	t.signalOutputLater()
 	if before != after {
 		t.emit(EventGate)
 	}
