@@ -60,6 +60,16 @@ func (r *rig) startUI(cols, rows int) *uiTmux {
 	}
 	tm := &uiTmux{t: r.t, socket: filepath.Join(r.root, "tmux.sock")}
 	tm.cmd("new-session", "-d", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-s", "office", "env -i "+script)
+	// The UI is a client: the server it started outlives tmux, its agent
+	// writing into the test's directory while the test removes it, so it
+	// is stopped (and waited for) after tmux goes.
+	r.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, officeBin, "stop", "--state", r.state)
+		cmd.Env = r.sb.HostEnv()
+		_ = cmd.Run()
+	})
 	r.t.Cleanup(func() { tm.cmd("kill-server") })
 	return tm
 }
