@@ -121,9 +121,9 @@ func (m *model) compose() {
 			}
 			f.body(shown, top, body, box, drawn, p.rows)
 			p.drawnGen, p.drawnEpoch, p.drawnBody, p.drawnTop = shown.Generation, f.epoch, body, top
-			p.drawnRows = append(p.drawnRows[:0], p.rows...)
-			if p.cm != nil {
-				p.drawnRows = p.drawnRows[:0] // the view is copy mode's, not snap's
+			p.drawnRows = p.drawnRows[:0] // copy mode's view is not snap's rows
+			if p.cm == nil {
+				p.drawnRows = append(p.drawnRows, p.rows...)
 			}
 		}
 		if b.X > 0 && !f.placedAgain(&p.sep, blank, b.X-1, b.Y, b.H, box) {
