@@ -6,7 +6,6 @@ package client
 // thread's) was a measurable part of a key's echo.
 
 import (
-	"encoding/json"
 	"syscall"
 	"time"
 
@@ -33,7 +32,7 @@ func (c *Conn) TryInput(agent string, p []byte) (sent bool) {
 		c.wmu.Unlock()
 		return false
 	}
-	payload, err := json.Marshal(wire.Input{T: wire.TInput, Agent: agent, Data: p})
+	payload, err := wire.Marshal(wire.Input{T: wire.TInput, Agent: agent, Data: p})
 	if err != nil {
 		c.wmu.Unlock()
 		return false

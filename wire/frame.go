@@ -7,8 +7,10 @@ import (
 	"bufio"
 	"encoding/binary"
 	"encoding/json"
+
 	"errors"
 	"fmt"
+	gojson "github.com/goccy/go-json"
 	"io"
 )
 
@@ -136,7 +138,7 @@ func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 6
 // Write encodes m (a message struct; its T field is set by the caller or by
 // the constructor functions) as one frame.
 func (w *Writer) Write(m any) error {
-	b, err := json.Marshal(m)
+	b, err := Marshal(m)
 	if err != nil {
 		return fmt.Errorf("wire: encode %T: %w", m, err)
 	}
@@ -179,9 +181,12 @@ func (w *Writer) Flush() error { return w.w.Flush() }
 // Buffered returns the bytes written but not yet flushed.
 func (w *Writer) Buffered() int { return w.w.Buffered() }
 
+// Marshal encodes m, one message, as JSON: what Write frames.
+func Marshal(m any) ([]byte, error) { return gojson.Marshal(m) }
+
 // Decode unmarshals payload into v (a pointer to a message struct).
 func Decode(payload []byte, v any) error {
-	if err := json.Unmarshal(payload, v); err != nil {
+	if err := gojson.Unmarshal(payload, v); err != nil {
 		return fmt.Errorf("wire: decode %T: %w", v, err)
 	}
 	return nil
