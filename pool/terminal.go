@@ -43,6 +43,12 @@ const monitorBytes = 64 * 1024
 // work, not a rule.
 const judgeLag = time.Millisecond
 
+// judgeLagMax bounds how long more output or keys may keep postponing that
+// judgment (signalOutputLater): a burst's end is judged judgeLag after the
+// last of it, a stream whose pauses are all shorter than judgeLag at least
+// this often (and after every monitorBytes).
+const judgeLagMax = 10 * judgeLag
+
 // Behavior is how to read one kind of agent's screen: where its prompt is, what
 // busy, idle and waiting look like, and when it is ready. It is data from the
 // agent's profile; the zero value reads nothing from the screen (idle after 12 s
@@ -202,6 +208,7 @@ type Terminal struct {
 	outputSig chan struct{} // reader → monitor, size 1
 	lag       *time.Timer   // signals outputSig judgeLag after a burst (signalOutputLater)
 	lagArmed  atomic.Bool   // lag is set and has not fired
+	lagSince  atomic.Int64  // when lag was armed (real time, unix nanos)
 
 	lastOutput atomic.Int64  // unix nanos
 	judgments  atomic.Uint64 // how many times the monitor judged
@@ -442,12 +449,29 @@ func (t *Terminal) signalOutput() {
 	}
 }
 
-// signalOutputLater wakes the monitor judgeLag from now, unless a wake is
-// set already (the output since joins it).
+// signalOutputLater wakes the monitor judgeLag from now. A wake already set
+// moves to judgeLag from now too, unless it was set judgeLagMax ago or more:
+// a wake that came at its first time would land in the middle of the next
+// burst (a key's echo) instead of after it, and the monitor, woken last,
+// would run first, before the clients' writers that burst had woken (about
+// one echo in ten, 50-60 µs each).
 func (t *Terminal) signalOutputLater() {
+	now := time.Now().UnixNano()
 	if !t.lagArmed.Swap(true) {
+		t.lagSince.Store(now)
+		t.lag.Reset(judgeLag)
+		return
+	}
+	if lagPostpones(t.lagSince.Load(), now) {
 		t.lag.Reset(judgeLag)
 	}
+}
+
+// lagPostpones reports whether a wake armed at since (unix nanos) may move
+// to judgeLag after now: its judgment would then come at most judgeLagMax
+// after since.
+func lagPostpones(since, now int64) bool {
+	return now+int64(judgeLag)-since <= int64(judgeLagMax)
 }
 
 // wait reaps the process and records how it ended.
