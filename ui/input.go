@@ -96,17 +96,28 @@ func (m *model) forwardFocus(in bool) {
 		return
 	}
 	if in {
-		m.forward([]byte("\x1b[I"))
+		m.report([]byte("\x1b[I"))
 	} else {
-		m.forward([]byte("\x1b[O"))
+		m.report([]byte("\x1b[O"))
 	}
 }
 
-// forward sends bytes to the focused agent.
-func (m *model) forward(p []byte) {
+// forward sends the person's typing (keys, a paste) to the focused agent;
+// the change it makes is drawn as soon as it comes (notifier.typed).
+func (m *model) forward(p []byte) { m.send(p, true) }
+
+// report sends the focused agent a report it asked for (mouse, focus):
+// not typing, so what the agent draws after it is paced like any output.
+func (m *model) report(p []byte) { m.send(p, false) }
+
+// send writes bytes to the focused agent.
+func (m *model) send(p []byte, typing bool) {
 	pn := m.focused()
 	if len(p) == 0 || pn == nil || pn.info.SpawnErr != "" {
 		return
+	}
+	if typing && m.notify != nil {
+		m.notify.typed() // before the echo can come
 	}
 	if err := m.office.Input(pn.info.Name, p); err != nil {
 		m.flash = err.Error()
@@ -247,7 +258,7 @@ func (m *model) mouseMsg(msg tea.MouseMsg) tea.Cmd {
 	if cy < 0 {
 		return nil // the title row
 	}
-	m.forward(encodeMouse(p.snap.Modes.Mouse, ev, ev.x-p.box.X, cy+p.viewTop(p.box.H-1)))
+	m.report(encodeMouse(p.snap.Modes.Mouse, ev, ev.x-p.box.X, cy+p.viewTop(p.box.H-1)))
 	return nil
 }
 

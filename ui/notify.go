@@ -2,9 +2,9 @@ package ui
 
 // notify.go turns the office's changes into the program's messages, with
 // no schedule of its own: the focused agent's screen is drawn as soon as it
-// changes after a pause and at most 60 times a second while it streams (a
-// change that arrives while one is pending joins it), other panes at most
-// 30 times a second, and everything else at once.
+// changes after a pause or a key typed into it, and at most 60 times a second
+// while it streams (a change that arrives while one is pending joins it),
+// other panes at most 30 times a second, and everything else at once.
 
 import (
 	"sync"
@@ -48,6 +48,9 @@ type notifier struct {
 	focusArmed  bool // a timer will add the focused screen
 	lastFocus   time.Time
 	focusWanted bool
+	// keyed: the person typed into the focused agent since its screen was
+	// last drawn; its next change (the key's echo) is drawn at once.
+	keyed bool
 }
 
 func newNotifier(send func(changedMsg)) *notifier {
@@ -59,6 +62,16 @@ func (n *notifier) setFocus(agent string) {
 	n.mu.Lock()
 	n.focused = agent
 	n.lastFocus = time.Time{} // a pane newly focused is drawn at once
+	n.mu.Unlock()
+}
+
+// typed says the person typed into the focused agent: the next change of
+// its screen is their echo, drawn as soon as it comes even within
+// focusInterval of the last draw (a second key right after the first's
+// echo would otherwise wait for the pace, up to 1/60 s).
+func (n *notifier) typed() {
+	n.mu.Lock()
+	n.keyed = true
 	n.mu.Unlock()
 }
 
@@ -83,7 +96,7 @@ func (n *notifier) change(c Change) {
 			break // joins the change on its way
 		}
 		now := n.now()
-		if wait := focusInterval - now.Sub(n.lastFocus); wait > 0 && !n.lastFocus.IsZero() {
+		if wait := focusInterval - now.Sub(n.lastFocus); wait > 0 && !n.lastFocus.IsZero() && !n.keyed {
 			n.focusWanted = true
 			if !n.focusArmed {
 				n.focusArmed = true
@@ -94,6 +107,7 @@ func (n *notifier) change(c Change) {
 		}
 		n.pending.focus = true
 		n.lastFocus = now
+		n.keyed = false
 	case c.Kind == ChangeScreen && n.awaiting[c.Agent]:
 		delete(n.awaiting, c.Agent)
 		n.pending.bg = true
@@ -140,6 +154,7 @@ func (n *notifier) focusDue() {
 		n.focusWanted = false
 		n.pending.focus = true
 		n.lastFocus = n.now()
+		n.keyed = false
 	}
 	n.flushLocked()
 }

@@ -93,6 +93,57 @@ func TestKeyEchoDrawnWithoutATick(t *testing.T) {
 	}
 }
 
+// TestASecondKeysEchoIsNotPaced: a key typed right after the last key's
+// echo was drawn (within focusInterval) has its own echo drawn at once; the
+// agent's output without a key in between is paced as before.
+func TestASecondKeysEchoIsNotPaced(t *testing.T) {
+	h := newHarness(t, "a")
+	l := newLoop()
+	h.m.notify = l.notifier()
+	h.m.focusChanged()
+	stop := h.o.Watch(h.m.notify.change)
+	defer stop()
+	h.o.agent("a").echo = true
+	h.size(100, 30)
+	// A paced change would come only when a test calls its timer's
+	// function (l.due), so one that comes at all came at once.
+	focusMsg := func(what string) {
+		t.Helper()
+		for {
+			msg := l.next(t)
+			h.m.Update(msg)
+			if msg.focus {
+				return
+			}
+			if len(l.timers) != 0 {
+				t.Fatalf("%s: paced (timers %v)", what, l.timers)
+			}
+		}
+	}
+	h.m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	focusMsg("the first key's echo")
+	l.mu.Lock()
+	l.now = l.now.Add(focusInterval / 4)
+	l.mu.Unlock()
+	h.m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	focusMsg("the second key's echo, within focusInterval of the first")
+	if !strings.Contains(h.m.frame.text(), "❯ xy") {
+		t.Fatalf("frame:\n%s", h.m.frame.text())
+	}
+	if len(l.timers) != 0 {
+		t.Fatalf("a timer was armed for a key's echo: %v", l.timers)
+	}
+	l.mu.Lock()
+	l.now = l.now.Add(focusInterval / 4)
+	l.mu.Unlock()
+	// The agent's own output, no key since the last draw: the change waits
+	// for the pace's timer (armed as the change is told, no message sent).
+	h.o.feed("a", "z")
+	if len(l.timers) != 1 || l.timers[0] != focusInterval-focusInterval/4 {
+		t.Fatalf("timers %v, want the pace's one of %v", l.timers, focusInterval-focusInterval/4)
+	}
+}
+
 // TestBackgroundPanesAreCapped: output of a pane that is not focused is
 // drawn at most once per bgInterval; the focused one is never held.
 func TestBackgroundPanesAreCapped(t *testing.T) {
