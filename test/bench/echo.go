@@ -19,13 +19,14 @@ const (
 )
 
 // termKey types echoKey once into t and times the write to the first read
-// that carries the key back, then clears the input and waits for the
-// clear's redraw.
-func termKey(t *term) (time.Duration, error) {
+// that carries the key back (key), then, as soon as it is back, clears the
+// input and times that write to the first read after it (again: a second
+// key typed right after the first's echo).
+func termKey(t *term) (key, again time.Duration, err error) {
 	t.drain(echoQuiet, time.Second)
 	start := time.Now()
 	if _, err := t.f.Write([]byte{echoKey}); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	timeout := time.After(3 * time.Second)
 wait:
@@ -36,14 +37,15 @@ wait:
 				break wait
 			}
 		case <-timeout:
-			return 0, errors.New("no echo in 3 s")
+			return 0, 0, errors.New("no echo in 3 s")
 		case <-t.done:
-			return 0, errors.New("the program exited")
+			return 0, 0, errors.New("the program exited")
 		}
 	}
-	d := time.Since(start)
+	key = time.Since(start)
+	start = time.Now()
 	if _, err := t.f.Write([]byte{clearKey}); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	// The clear's redraw comes before the next key: on a loaded machine
 	// the agent could otherwise read the clear and the next key at once,
@@ -51,19 +53,20 @@ wait:
 	select {
 	case <-t.out:
 	case <-time.After(3 * time.Second):
-		return 0, errors.New("the clear drew nothing in 3 s")
+		return 0, 0, errors.New("the clear drew nothing in 3 s")
 	case <-t.done:
-		return 0, errors.New("the program exited")
+		return 0, 0, errors.New("the program exited")
 	}
-	return d, nil
+	return key, time.Since(start), nil
 }
 
 // echoPath is one way a key travels to the fake agent and back.
 type echoPath struct {
 	name  string
-	key   func() (time.Duration, error) // one key, timed
+	key   func() (key, again time.Duration, err error) // one key and the one right after it, timed
 	close func()
-	ds    []time.Duration
+	ds    []time.Duration // key
+	again []time.Duration // the key right after
 }
 
 // interleave types n keys (after warm-up keys) into every path in turns,
@@ -74,12 +77,13 @@ func interleave(paths []*echoPath, n int) error {
 	for i := 0; i < n+warmup; i++ {
 		for j := range paths {
 			p := paths[(i+j)%len(paths)]
-			d, err := p.key()
+			d, again, err := p.key()
 			if err != nil {
 				return fmt.Errorf("%s: key %d: %w", p.name, i, err)
 			}
 			if i >= warmup {
 				p.ds = append(p.ds, d)
+				p.again = append(p.again, again)
 			}
 		}
 	}
@@ -120,7 +124,7 @@ func (e *env) echo() error {
 		if err != nil {
 			return err
 		}
-		paths = append(paths, &echoPath{name: "fake agent in a PTY (floor)", key: func() (time.Duration, error) { return termKey(t) }, close: t.close})
+		paths = append(paths, &echoPath{name: "fake agent in a PTY (floor)", key: func() (time.Duration, time.Duration, error) { return termKey(t) }, close: t.close})
 		if err := waitLogged(as, "ready", 20*time.Second); err != nil {
 			return err
 		}
@@ -141,7 +145,7 @@ func (e *env) echo() error {
 			return err
 		}
 		t.client.drain(300*time.Millisecond, 5*time.Second)
-		tmuxPath.key = func() (time.Duration, error) { return termKey(t.client) }
+		tmuxPath.key = func() (time.Duration, time.Duration, error) { return termKey(t.client) }
 	}
 	{
 		as := e.fakeAgents(mkdir(e.dir, "echo-server"), "echo", 1)
@@ -181,7 +185,7 @@ func (e *env) echo() error {
 			return nil, err
 		}
 		o.ui.drain(300*time.Millisecond, 5*time.Second)
-		p.key = func() (time.Duration, error) { return termKey(o.ui) }
+		p.key = func() (time.Duration, time.Duration, error) { return termKey(o.ui) }
 		return p, nil
 	}
 	officePath, err := uiPath("echo-office", "office UI in an outer PTY", e.office)
@@ -197,24 +201,29 @@ func (e *env) echo() error {
 	if err := interleave(paths, e.samples); err != nil {
 		return err
 	}
-	fmt.Println("| path | p50 | p95 | p99 |")
-	fmt.Println("|---|---|---|---|")
-	rows := map[*echoPath]echoRow{}
-	for _, p := range paths {
-		r := row(p.name, p.ds)
-		rows[p] = r
-		fmt.Printf("| %s | %s | %s | %s |\n", r.name, num("%.2f", r.p50), num("%.2f", r.p95), num("%.2f", r.p99))
+	table := func(target string, ds func(*echoPath) []time.Duration) {
+		fmt.Println("| path | p50 | p95 | p99 |")
+		fmt.Println("|---|---|---|---|")
+		rows := map[*echoPath]echoRow{}
+		for _, p := range paths {
+			r := row(p.name, ds(p))
+			rows[p] = r
+			fmt.Printf("| %s | %s | %s | %s |\n", r.name, num("%.2f", r.p50), num("%.2f", r.p95), num("%.2f", r.p99))
+		}
+		diff := func(name string, a, b echoRow) {
+			fmt.Printf("| %s | %+.2f | %+.2f | %+.2f |\n", name, a.p50-b.p50, a.p95-b.p95, a.p99-b.p99)
+		}
+		if tmuxPath != nil {
+			diff("office − tmux"+target, rows[officePath], rows[tmuxPath])
+		}
+		if vsPath != nil {
+			diff("office − the -vs build", rows[officePath], rows[vsPath])
+		}
+		fmt.Println()
 	}
-	diff := func(name string, a, b echoRow) {
-		fmt.Printf("| %s | %+.2f | %+.2f | %+.2f |\n", name, a.p50-b.p50, a.p95-b.p95, a.p99-b.p99)
-	}
-	if tmuxPath != nil {
-		diff("office − tmux (target ≤ +0.5 / — / ≤ +1 ms)", rows[officePath], rows[tmuxPath])
-	}
-	if vsPath != nil {
-		diff("office − the -vs build", rows[officePath], rows[vsPath])
-	}
-	fmt.Println()
+	table(" (target ≤ +0.5 / — / ≤ +1 ms)", func(p *echoPath) []time.Duration { return p.ds })
+	fmt.Printf("A second key (Ctrl-U) typed as soon as the first's echo is read, ms from writing it to the first output after it:\n\n")
+	table("", func(p *echoPath) []time.Duration { return p.again })
 	return nil
 }
 

@@ -97,21 +97,29 @@ func (w *wireKeys) wait(want bool) error {
 }
 
 // key types echoKey once, timing the Input to the first screen update that
-// shows it, then clears the input.
-func (w *wireKeys) key() (time.Duration, error) {
+// shows it (key), then clears the input at once, timing that to the update
+// without it (again).
+func (w *wireKeys) key() (key, again time.Duration, err error) {
 	if err := w.wait(false); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	time.Sleep(echoQuiet) // keys typed by a person, not a paste
 	start := time.Now()
 	if err := w.c.Input(w.agent, []byte{echoKey}); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if err := w.wait(true); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	d := time.Since(start)
-	return d, w.c.Input(w.agent, []byte{clearKey})
+	key = time.Since(start)
+	start = time.Now()
+	if err := w.c.Input(w.agent, []byte{clearKey}); err != nil {
+		return 0, 0, err
+	}
+	if err := w.wait(false); err != nil {
+		return 0, 0, err
+	}
+	return key, time.Since(start), nil
 }
 
 // extraClients is how many more wire clients officeRun.furtherClients
