@@ -49,6 +49,18 @@ func (l *loop) next(t *testing.T) changedMsg {
 	return changedMsg{}
 }
 
+// echoLoop gives h's model a notifier on a loop of the test's, watching
+// h's office, with agent a (focused) echoing what is typed, at 100×30.
+func echoLoop(t *testing.T, h *harness) *loop {
+	l := newLoop()
+	h.m.notify = l.notifier()
+	h.m.focusChanged()
+	t.Cleanup(h.o.Watch(h.m.notify.change))
+	h.o.agent("a").echo = true
+	h.size(100, 30)
+	return l
+}
+
 // TestKeyEchoDrawnWithoutATick: a key goes to the agent at once, and the
 // agent's echo is drawn to the person's terminal as soon as the agent's
 // screen changed: no timer is armed and no tick is waited for.
@@ -56,13 +68,7 @@ func TestKeyEchoDrawnWithoutATick(t *testing.T) {
 	h := newHarness(t, "a", "b")
 	var out bytes.Buffer
 	h.m.out = newOutput(&out, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
-	l := newLoop()
-	h.m.notify = l.notifier()
-	h.m.focusChanged()
-	stop := h.o.Watch(h.m.notify.change)
-	defer stop()
-	h.o.agent("a").echo = true
-	h.size(100, 30)
+	l := echoLoop(t, h)
 	out.Reset()
 
 	h.m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
@@ -98,13 +104,7 @@ func TestKeyEchoDrawnWithoutATick(t *testing.T) {
 // agent's output without a key in between is paced as before.
 func TestASecondKeysEchoIsNotPaced(t *testing.T) {
 	h := newHarness(t, "a")
-	l := newLoop()
-	h.m.notify = l.notifier()
-	h.m.focusChanged()
-	stop := h.o.Watch(h.m.notify.change)
-	defer stop()
-	h.o.agent("a").echo = true
-	h.size(100, 30)
+	l := echoLoop(t, h)
 	// A paced change would come only when a test calls its timer's
 	// function (l.due), so one that comes at all came at once.
 	focusMsg := func(what string) {
