@@ -14,9 +14,11 @@ import (
 // encoding/json; these tests hold it to what encoding/json would do, so the
 // protocol (docs/protocol.md) and the web client see the same bytes.
 
-// codecMessages are messages with what JSON encoders disagree on: HTML
-// characters, invalid UTF-8, U+2028, control characters, omitted zeros,
-// bytes, times, pointers and maps.
+// codecMessages are every message Writer.Write sends (a client's Hello,
+// Input, View, Subscribe, Focus and Call; the server's Screen), and some it
+// writes otherwise, with what JSON encoders disagree on: HTML characters,
+// invalid UTF-8, U+2028, control characters, omitted zeros, bytes, times,
+// raw JSON, pointers and maps.
 func codecMessages() []any {
 	title := "✳ <b>&amp;</b>\u2028\x01"
 	return []any{
@@ -24,7 +26,12 @@ func codecMessages() []any {
 			Lines:  []wire.Line{{Y: 37, Runs: []wire.Run{{X: 0, Text: "│ > 中文\xff", W: 2, FG: 245, BG: 33554432, A: 17}, {X: 9, Text: "  "}}}, {Y: 2}},
 			Cursor: &wire.Cursor{X: 8, Y: 37}, Title: &title, Modes: &wire.Modes{BracketedPaste: true, Mouse: 19, OSCState: "a\"b\\"}},
 		wire.Input{T: wire.TInput, Agent: "a", Data: []byte("\x1b[200~hi\x00\xff")},
-		wire.View{T: wire.TView, Focus: "b", Panes: map[string]wire.Size{"b": {Cols: 80, Rows: 24}, "a": {Cols: 1, Rows: 1}}},
+		wire.View{T: wire.TView, Focus: "b", Panes: map[string]wire.Size{"b": {Cols: 80, Rows: 24}, "a": {Cols: 1, Rows: 1}}, Resized: true},
+		wire.Hello{T: wire.THello, Version: wire.Version, Client: "office <attach>", Screens: true, Subscribe: true, Agents: []string{"a", "b"}, Since: 7},
+		wire.Subscribe{T: wire.TSubscribe, Agents: []string{}},
+		wire.Subscribe{T: wire.TSubscribe},
+		wire.Focus{T: wire.TFocus},
+		wire.Call{T: wire.TCall, ID: 4, Op: "team.add", Agent: "a", Args: json.RawMessage(`{"cwd":"/tmp/x","env":{"B":"2","A":"1"}}`)},
 		wire.Event{T: wire.TEvent, At: time.Date(2026, 12, 3, 9, 0, 0, 123456789, time.FixedZone("x", 3600)), Type: wire.EventNotice, Agent: "a", Text: "</script>"},
 		wire.Reply{T: wire.TReply, ID: 12, Data: json.RawMessage(`{"x":[1,2,{"y":null}]}`)},
 		wire.Reply{T: wire.TReply, ID: 13, Error: "bad", Input: true},
