@@ -3,7 +3,6 @@ package cluster_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,18 +14,8 @@ import (
 	"office/inbox"
 	"office/queue"
 	"office/test/testcerts"
+	"office/test/testports"
 )
-
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
-func freePort(t testing.TB) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
 
 // host is one host of a test floor: its own state dir and store.
 type host struct {
@@ -52,7 +41,7 @@ func floor(t testing.TB, agents map[string][]string, names ...string) []*host {
 	t.Helper()
 	ports := map[string]int{}
 	for _, n := range names {
-		ports[n] = freePort(t)
+		ports[n] = testports.Port(t)
 	}
 	ca := testcerts.New(t, "floor")
 	var out []*host

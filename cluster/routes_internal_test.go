@@ -18,6 +18,7 @@ import (
 
 	"office/configs"
 	"office/test/testcerts"
+	"office/test/testports"
 )
 
 // logTap is a slog handler that hands every record to the test as one line
@@ -55,17 +56,6 @@ func (l *logTap) wait(t *testing.T, want string, d time.Duration) string {
 			t.Fatalf("no log line with %q within %s", want, d)
 		}
 	}
-}
-
-// freeAddr returns 127.0.0.1:PORT with a port that was free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // rogue is a NATS server of the floor's cluster name that is not of the
@@ -199,7 +189,7 @@ func TestRogueRouteIsRefused(t *testing.T) {
 	t.Parallel()
 	ca := testcerts.New(t, "floor")
 	aCert, aKey := ca.Host(t, "a")
-	cfg := &configs.Cluster{Name: "floor", Host: "a", Listen: freeAddr(t), TLSCert: aCert, TLSKey: aKey, TLSCA: ca.CA,
+	cfg := &configs.Cluster{Name: "floor", Host: "a", Listen: testports.Addr(t), TLSCert: aCert, TLSKey: aKey, TLSCA: ca.CA,
 		RouteUser: "floor", RoutePassword: testRoutePassword}
 	tap := newLogTap()
 	ns, sub := floorHost(t, cfg, tap)
@@ -246,7 +236,7 @@ func TestRogueRouteWithoutCertificateIsRefused(t *testing.T) {
 	t.Parallel()
 	ca := testcerts.New(t, "floor")
 	aCert, aKey := ca.Host(t, "a")
-	cfg := &configs.Cluster{Name: "floor", Host: "a", Listen: freeAddr(t), TLSCert: aCert, TLSKey: aKey, TLSCA: ca.CA}
+	cfg := &configs.Cluster{Name: "floor", Host: "a", Listen: testports.Addr(t), TLSCert: aCert, TLSKey: aKey, TLSCA: ca.CA}
 	tap := newLogTap()
 	floorHost(t, cfg, tap)
 
@@ -283,8 +273,8 @@ func TestRoguePeerIsRefused(t *testing.T) {
 	t.Parallel()
 	ca := testcerts.New(t, "floor")
 	aCert, aKey := ca.Host(t, "a")
-	peer := freeAddr(t)
-	cfg := &configs.Cluster{Name: "floor", Host: "a", Listen: freeAddr(t), Peers: []string{peer},
+	peer := testports.Addr(t)
+	cfg := &configs.Cluster{Name: "floor", Host: "a", Listen: testports.Addr(t), Peers: []string{peer},
 		TLSCert: aCert, TLSKey: aKey, TLSCA: ca.CA, RouteUser: "floor", RoutePassword: testRoutePassword}
 	tap := newLogTap()
 	ns, sub := floorHost(t, cfg, tap)
@@ -402,8 +392,8 @@ func TestServerWithoutMutualTLSIsRefused(t *testing.T) {
 	ca := testcerts.New(t, "floor")
 	cert, key := ca.Host(t, "a")
 	for _, cfg := range []*configs.Cluster{
-		{Name: "floor", Host: "a", Listen: freeAddr(t), Peers: []string{freeAddr(t)}, RouteUser: "floor", RoutePassword: testRoutePassword},
-		{Name: "floor", Host: "a", Listen: freeAddr(t), TLSCert: cert, TLSKey: key, RouteUser: "floor", RoutePassword: testRoutePassword},
+		{Name: "floor", Host: "a", Listen: testports.Addr(t), Peers: []string{testports.Addr(t)}, RouteUser: "floor", RoutePassword: testRoutePassword},
+		{Name: "floor", Host: "a", Listen: testports.Addr(t), TLSCert: cert, TLSKey: key, RouteUser: "floor", RoutePassword: testRoutePassword},
 	} {
 		ns, _, err := startServer(cfg, t.TempDir(), slog.New(slog.DiscardHandler))
 		if err == nil {

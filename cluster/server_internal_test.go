@@ -19,6 +19,7 @@ import (
 
 	"office/configs"
 	"office/test/testcerts"
+	"office/test/testports"
 )
 
 // probeEnv names the client URL TestClientPortProbe tries when the test
@@ -34,7 +35,7 @@ func soloServer(t *testing.T) (*server.Server, *nats.Conn, string) {
 	t.Helper()
 	ca := testcerts.New(t, "floor")
 	cert, key := ca.Host(t, "solo")
-	cfg := &configs.Cluster{Name: "floor", Host: "solo", Listen: freeAddr(t), TLSCert: cert, TLSKey: key, TLSCA: ca.CA}
+	cfg := &configs.Cluster{Name: "floor", Host: "solo", Listen: testports.Addr(t), TLSCert: cert, TLSKey: key, TLSCA: ca.CA}
 	ns, pass, err := startServer(cfg, t.TempDir(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"path/filepath"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"office/inbox"
 	"office/queue"
 	"office/test/testcerts"
+	"office/test/testports"
 )
 
 // An agent added with `team add` whose name another host of the floor has
@@ -26,12 +26,7 @@ func TestTeamAgentWithAnotherHostsNameNotStarted(t *testing.T) {
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port := testports.Port(t)
 	text := fmt.Sprintf("brief = false\n\n[[agent]]\nname = \"a0\"\nprofile = \"shell\"\n\n[cluster]\nname = \"floor\"\nhost = \"b\"\nlisten = \"127.0.0.1:%d\"\n%s", port, testcerts.New(t, "floor").TOML(t, "b"))
 	cc, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte(text))
 	if err != nil {

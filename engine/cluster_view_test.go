@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"path/filepath"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"office/engine"
 	"office/queue"
 	"office/test/testcerts"
+	"office/test/testports"
 )
 
 // A clustered office answers both the floor-wide pause ("floor", what the
@@ -19,12 +19,7 @@ import (
 func TestClusteredOfficeKeepsTheFloorPauseCall(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port := testports.Port(t)
 	text := fmt.Sprintf("brief = false\n\n[[agent]]\nname = \"a0\"\nprofile = \"shell\"\n\n[cluster]\nname = \"floor\"\nhost = \"solo\"\nlisten = \"127.0.0.1:%d\"\n%s", port, testcerts.New(t, "floor").TOML(t, "solo"))
 	cc, err := configs.Parse(filepath.Join(dir, "office.toml"), []byte(text))
 	if err != nil {

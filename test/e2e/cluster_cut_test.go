@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"office/test/testcerts"
+	"office/test/testports"
 )
 
 // tcpProxy forwards the connections it accepts on addr to target. Cut
@@ -31,11 +32,12 @@ type tcpProxy struct {
 	conns map[net.Conn]bool // open connections, both sides
 }
 
-// newProxy listens on a free port of 127.0.0.1 and forwards to target.
+// newProxy listens on a free port of 127.0.0.1 (testports': Restore
+// binds it again after a cut) and forwards to target.
 func newProxy(t testing.TB, target string) *tcpProxy {
 	t.Helper()
 	p := &tcpProxy{t: t, target: target, conns: map[net.Conn]bool{}}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", testports.Addr(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +133,7 @@ func joinFloorVia(t testing.TB, offices []*office, hosts []string) []*tcpProxy {
 	ports := make([]int, len(offices))
 	proxies := make([]*tcpProxy, len(offices))
 	for i := range offices {
-		ports[i] = clusterPort(t)
+		ports[i] = testports.Port(t)
 		proxies[i] = newProxy(t, fmt.Sprintf("127.0.0.1:%d", ports[i]))
 	}
 	ca := testcerts.New(t, "floor")

@@ -7,7 +7,6 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"strings"
 	"syscall"
@@ -15,18 +14,8 @@ import (
 	"time"
 
 	"office/test/testcerts"
+	"office/test/testports"
 )
-
-// clusterPort returns a free TCP port on 127.0.0.1.
-func clusterPort(t testing.TB) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
 
 // joinFloor appends a [cluster] table to each office's file: host names
 // hosts[i], every host routed to every other.
@@ -34,7 +23,7 @@ func joinFloor(t testing.TB, offices []*office, hosts []string) {
 	t.Helper()
 	ports := make([]int, len(offices))
 	for i := range offices {
-		ports[i] = clusterPort(t)
+		ports[i] = testports.Port(t)
 	}
 	ca := testcerts.New(t, "floor")
 	for i, o := range offices {

@@ -169,10 +169,18 @@ func (o *office) startServeUntil(what string, cond func() bool) {
 		o.t.Fatal(err)
 	}
 	o.serve = cmd
-	o.served = make(chan struct{})
-	go func() { cmd.Wait(); close(o.served) }()
+	served := make(chan struct{})
+	o.served = served
+	go func() { cmd.Wait(); close(served) }()
 	o.t.Cleanup(func() { o.stopServe(syscall.SIGTERM) })
-	o.waitFor(30*time.Second, what, cond)
+	o.waitFor(30*time.Second, what, func() bool {
+		select {
+		case <-served: // Wait has returned: errb is whole, and no longer written
+			o.t.Fatalf("office serve exited (%v) before %s:\n%s", cmd.ProcessState, what, errb.String())
+		default:
+		}
+		return cond()
+	})
 }
 
 // stopServe signals the serving office's process group and waits for it.
