@@ -93,9 +93,13 @@ func certSubject(st *tls.ConnectionState) string {
 // cluster layer; its debug and trace lines are dropped: they describe
 // NATS's own workings). A route the TLS handshake refused (no certificate,
 // one tls_ca did not sign) is only known here, and is logged as refused.
+// Its fatal lines (a listener it could not open: the route port taken)
+// also go to fatal, when set, so startServer fails at once with the
+// reason instead of waiting out StartTimeout.
 type natsLog struct {
 	log     *slog.Logger
 	refused *refusals
+	fatal   chan<- string
 }
 
 // errAuthLine is what NATS logs of a connection its authentication refused.
@@ -121,7 +125,12 @@ func (l natsLog) Warnf(format string, v ...any) {
 	l.log.Debug("NATS server: " + fmt.Sprintf(format, v...))
 }
 func (l natsLog) Fatalf(format string, v ...any) {
-	l.log.Error("NATS server: " + fmt.Sprintf(format, v...))
+	msg := fmt.Sprintf(format, v...)
+	l.log.Error("NATS server: " + msg)
+	select {
+	case l.fatal <- msg: // a nil channel never takes: no one waits
+	default: // the first is the one startServer reports
+	}
 }
 func (l natsLog) Errorf(format string, v ...any) {
 	msg := fmt.Sprintf(format, v...)

@@ -137,15 +137,40 @@ func startServer(cfg *configs.Cluster, stateDir string, log *slog.Logger) (*serv
 	if err != nil {
 		return nil, "", fmt.Errorf("cluster: NATS server: %w", err)
 	}
-	ns.SetLoggerV2(natsLog{log: log, refused: refused}, false, false, false)
+	fatal := make(chan string, 1)
+	ns.SetLoggerV2(natsLog{log: log, refused: refused, fatal: fatal}, false, false, false)
 	gate.self = ns.ID()
 	ns.Start()
-	if !ns.ReadyForConnections(StartTimeout) {
-		ns.Shutdown()
-		return nil, "", fmt.Errorf("cluster: the NATS server did not start within %s (is %s free?)", StartTimeout, cfg.Listen)
+	ready := make(chan bool, 1)
+	go func() { ready <- ns.ReadyForConnections(StartTimeout) }()
+	var msg string
+	select {
+	case msg = <-fatal:
+		// A listener it could not open (the route port taken): NATS
+		// says so once and carries on without it, so the floor would
+		// never form. The goroutine waiting for it ends at StartTimeout.
+	case ok := <-ready:
+		select {
+		case msg = <-fatal: // JetStream, say, which Start runs before the listeners
+		default:
+			if !ok {
+				ns.Shutdown()
+				return nil, "", fmt.Errorf("cluster: the NATS server did not start within %s (is %s free?)", StartTimeout, cfg.Listen)
+			}
+			return ns, pass, nil
+		}
 	}
-	return ns, pass, nil
+	ns.Shutdown()
+	if rest, ok := strings.CutPrefix(msg, routeListenFailed); ok {
+		_, why, _ := strings.Cut(rest, " - ")
+		return nil, "", fmt.Errorf("cluster: listen %s: %s", cfg.Listen, why)
+	}
+	return nil, "", fmt.Errorf("cluster: NATS server: %s", msg)
 }
+
+// routeListenFailed begins NATS's fatal line for a route listener it
+// could not open ("...: PORT - the listen error").
+const routeListenFailed = "Error listening on router port: "
 
 // routeURL is the route to the peer at hostPort, with the floor's route
 // credentials when it has them.

@@ -174,3 +174,27 @@ func TestClientPortProbe(t *testing.T) {
 	}
 	fmt.Printf("probe: refused as uid %d\n", os.Getuid())
 }
+
+// TestTakenRoutePortFailsWithTheReason: a floor whose listen address
+// another program holds starts no server, and the error names the address
+// and the kernel's reason (not only that the server did not start): NATS
+// logs a route listener it could not open and carries on without it.
+func TestTakenRoutePortFailsWithTheReason(t *testing.T) {
+	t.Parallel()
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	ca := testcerts.New(t, "floor")
+	cert, key := ca.Host(t, "solo")
+	cfg := &configs.Cluster{Name: "floor", Host: "solo", Listen: held.Addr().String(), TLSCert: cert, TLSKey: key, TLSCA: ca.CA}
+	ns, _, err := startServer(cfg, t.TempDir(), slog.New(slog.DiscardHandler))
+	if err == nil {
+		ns.Shutdown()
+		t.Fatalf("a server started on %s, which another listener holds", cfg.Listen)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "address already in use") || !strings.Contains(msg, cfg.Listen) {
+		t.Errorf("err = %v, want it to name %s and say it is in use", err, cfg.Listen)
+	}
+}
