@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"office/test/testports"
 )
 
 // Server is a private sshd for one test.
@@ -64,12 +66,7 @@ func Start(t testing.TB) *Server {
 	if err := os.WriteFile(filepath.Join(dir, "authorized_keys"), pub, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port := testports.Port(t) // sshd binds it itself, after this returns
 	hostPub, err := os.ReadFile(hostKey + ".pub")
 	if err != nil {
 		t.Fatal(err)
